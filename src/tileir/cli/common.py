@@ -1,0 +1,65 @@
+"""Helpers shared by the subcommands: MLIR-style flag spellings and file I/O."""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import Optional, Sequence
+
+__all__ = ["normalize_argv", "read_input", "write_output", "read_binary_input"]
+
+_NUMBER = re.compile(r"-[0-9.]")
+
+
+def normalize_argv(argv: Sequence[str], aliases: Optional[dict] = None) -> list[str]:
+    """Accept LLVM-style single-dash long options (``-split-input-file``, ``-o=x`` excepted)
+    and ``--flag=value``; map tool-specific aliases to our spellings."""
+    out = []
+    for arg in argv:
+        if arg.startswith("-") and not arg.startswith("--") and len(arg) > 2 \
+                and not _NUMBER.match(arg) and not arg.startswith("-o"):
+            arg = "-" + arg
+        if aliases:
+            name, eq, value = arg.partition("=")
+            if name in aliases:
+                arg = aliases[name] + (eq + value if eq else "")
+        out.append(arg)
+    return out
+
+
+def read_input(path: str, prog: str) -> tuple[Optional[str], str]:
+    """Read a text input (``-`` = stdin); on failure print a message and return (None, name)."""
+    if path == "-":
+        return sys.stdin.read(), "<stdin>"
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            return f.read(), path
+    except OSError as exc:
+        print(f"{prog}: error: cannot open input file '{path}': {exc.strerror}", file=sys.stderr)
+        return None, path
+
+
+def read_binary_input(path: str, prog: str) -> Optional[bytes]:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as exc:
+        print(f"{prog}: error: cannot open input file '{path}': {exc.strerror}", file=sys.stderr)
+        return None
+
+
+def write_output(path: str, data) -> None:
+    """Write text or bytes to ``path`` (``-`` = stdout)."""
+    if path == "-":
+        if isinstance(data, bytes):
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(data)
+            sys.stdout.flush()
+        return
+    mode = "wb" if isinstance(data, bytes) else "w"
+    with open(path, mode) as f:
+        f.write(data)

@@ -1,0 +1,128 @@
+"""``tileir opt`` / ``tileir-opt``: parse, verify and print Tile IR (cuda-tile-opt compatible)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Optional, Sequence
+
+from ..diagnostics import ERROR, Diagnostic, DiagnosticError, SourceFile, SourceManager, render
+from ..locations import FileLineColLoc
+from .common import normalize_argv, read_input, write_output
+
+__all__ = ["run_opt", "process_buffer", "BufferResult"]
+
+_ALIASES = {
+    "--mlir-print-op-generic": "--print-generic",
+    "--mlir-print-debuginfo": "--print-debuginfo",
+}
+
+
+def build_parser(prog: str) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=prog, description="Parse, verify and print CUDA Tile IR.",
+                                allow_abbrev=False)
+    p.add_argument("input", nargs="?", default="-", help="input file ('-' for stdin)")
+    p.add_argument("-o", dest="output", default="-", help="output file")
+    p.add_argument("--split-input-file", action="store_true",
+                   help="process each '// -----' separated chunk on its own")
+    p.add_argument("--verify-diagnostics", action="store_true",
+                   help="check expected-error/-warning/-note annotations")
+    p.add_argument("--print-generic", action="store_true", help="print the generic op form")
+    p.add_argument("--print-debuginfo", action="store_true", help="print locations")
+    p.add_argument("--allow-unregistered-dialect", action="store_true")
+    p.add_argument("--no-implicit-module", action="store_true",
+                   help="do not wrap the input in a builtin module")
+    p.add_argument("--Wunsupported-hints", dest="warn_hints", action="store_true",
+                   help="warn about unsupported optimization hints")
+    p.add_argument("--Werr-hints", dest="error_hints", action="store_true",
+                   help="make unsupported optimization hints errors")
+    p.add_argument("--target-version", default=None,
+                   help="reject ops and types newer than this Tile IR version")
+    return p
+
+
+class BufferResult:
+    """What processing one buffer (or split chunk) produced."""
+
+    def __init__(self) -> None:
+        self.module = None
+        self.diagnostics: list[Diagnostic] = []
+
+    @property
+    def failed(self) -> bool:
+        return any(d.severity == ERROR for d in self.diagnostics)
+
+
+def process_buffer(text: str, filename: str, *, line_offset: int = 0,
+                   sources: Optional[SourceManager] = None, allow_unregistered: bool = False,
+                   implicit_module: bool = True, verify_options=None) -> BufferResult:
+    """Parse and verify one buffer, collecting diagnostics instead of raising."""
+    from ..text.parser import parse_module
+    from ..verify import verify_op_tree
+    result = BufferResult()
+    try:
+        module = parse_module(text, filename, allow_unregistered=allow_unregistered,
+                              implicit_module=implicit_module, line_offset=line_offset,
+                              sources=sources)
+    except DiagnosticError as exc:
+        result.diagnostics = list(exc.diagnostics)
+        return result
+    result.module = module
+    result.diagnostics = verify_op_tree(module, verify_options)
+    return result
+
+
+def _hint_mode(args) -> str:
+    if args.error_hints:
+        return "error"
+    if args.warn_hints:
+        return "warn"
+    return "silent"
+
+
+def run_opt(argv: Sequence[str], prog: str = "tileir opt") -> int:
+    from ..text.printer import print_op
+    from ..tools.expected import match_diagnostics, parse_expectations, split_input
+    from ..verify import VerifyOptions
+    args = build_parser(prog).parse_args(normalize_argv(argv, _ALIASES))
+    text, filename = read_input(args.input, prog)
+    if text is None:
+        return 1
+    options = VerifyOptions(target_version=args.target_version, hints=_hint_mode(args))
+    status = 0
+    outputs: list[str] = []
+    for chunk in split_input(text, args.split_input_file):
+        sources = SourceManager()
+        res = process_buffer(chunk.text, filename, line_offset=chunk.line_offset,
+                             sources=sources, allow_unregistered=args.allow_unregistered_dialect,
+                             implicit_module=not args.no_implicit_module, verify_options=options)
+        sources.add(SourceFile(filename, chunk.text, chunk.line_offset))
+        if args.verify_diagnostics:
+            expectations = parse_expectations(chunk.text, chunk.line_offset)
+            match = match_diagnostics(expectations, res.diagnostics, filename)
+            for diag in match.unexpected:
+                report = Diagnostic(ERROR, f"unexpected {diag.severity}: {diag.message}", diag.loc)
+                print(render(report, sources), file=sys.stderr)
+            for exp in match.missing:
+                loc = FileLineColLoc(filename, exp.annotation_line, 1) \
+                    if exp.annotation_line > 0 else None
+                report = Diagnostic(ERROR, f'expected {exp.severity} "{exp.message}" was not '
+                                    "produced", loc) if loc else \
+                    Diagnostic(ERROR, f'expected {exp.severity} "{exp.message}" was not produced')
+                print(render(report, sources), file=sys.stderr)
+            if not match.ok:
+                status = 1
+            if res.module is not None and not res.failed and match.ok:
+                outputs.append(print_op(res.module, generic=args.print_generic,
+                                        debuginfo=args.print_debuginfo))
+            continue
+        for diag in res.diagnostics:
+            print(render(diag, sources), file=sys.stderr)
+        if res.failed or res.module is None:
+            status = 1
+            continue
+        outputs.append(print_op(res.module, generic=args.print_generic,
+                                debuginfo=args.print_debuginfo))
+    if outputs:
+        write_output(args.output, "// -----\n".join(outputs))
+    return status

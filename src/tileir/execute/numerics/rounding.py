@@ -1,0 +1,156 @@
+"""Exact, vectorised rounding to any element float format in the four IEEE directions.
+
+:func:`round_exact` rounds an exact value described as ``(hi, lo, scale)`` (see :mod:`.eft`) to a
+:class:`~.dtypes.FloatFormat`; :func:`round_to` does the same and returns the element storage.
+No floating-point environment (``fesetround``) is involved: the value is scaled so that the
+format's quantum at its magnitude becomes 1, and integer/fraction parts decide the rounding.
+
+Format rules applied after rounding on the unbounded-exponent grid:
+
+* a magnitude above ``max_value`` becomes ``inf`` when the format has infinities, saturation is
+  off and the direction rounds away from zero (nearest, or towards the infinity of that sign);
+  otherwise it becomes ``±max_value`` (this is also *satfinite*);
+* infinite inputs stay infinite, or become ``±max_value`` when saturating;
+* NaN stays NaN, or becomes ``+max_value`` for formats that cannot produce NaN (§5.1.3: e4m3);
+* ``f8E8M0FNU`` (unsigned, no zero): non-positive inputs (including ``±0`` and ``-inf``) give
+  NaN, positive values too small to round to ``2**-127`` give ``2**-127``.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ._quiet import quiet
+from .dtypes import FloatFormat, encode, float_format, numpy_dtype
+
+__all__ = ["ROUNDING_MODES", "NEAREST_EVEN", "ZERO", "NEGATIVE_INF", "POSITIVE_INF",
+           "check_mode", "round_exact", "round_to", "flush_subnormals"]
+
+NEAREST_EVEN = "nearest_even"
+ZERO = "zero"
+NEGATIVE_INF = "negative_inf"
+POSITIVE_INF = "positive_inf"
+ROUNDING_MODES: tuple[str, ...] = (NEAREST_EVEN, ZERO, NEGATIVE_INF, POSITIVE_INF)
+
+_NATIVE = {"f16", "f32", "f64"}  # NumPy casts from f64 round to nearest-even correctly
+
+
+def check_mode(mode: str) -> str:
+    """Return ``mode`` if it is one of the four IEEE rounding modes, else raise ValueError."""
+    if mode not in ROUNDING_MODES:
+        raise ValueError(f"unsupported rounding mode {mode!r}; expected one of {ROUNDING_MODES}")
+    return mode
+
+
+@quiet
+def round_exact(hi: ArrayLike, lo: Optional[ArrayLike] = None,
+                fmt: str | FloatFormat = "f64", mode: str = NEAREST_EVEN, *,
+                scale: Optional[ArrayLike] = None, saturate: bool = False) -> NDArray[np.float64]:
+    """Round the exact values ``(hi + lo) * 2**scale`` once to ``fmt`` in direction ``mode``.
+
+    ``hi`` must be the float64 nearest to ``v * 2**-scale`` (as produced by :mod:`.eft`) and only
+    the sign of ``lo`` is used. Returns float64 values that are exactly representable in
+    ``fmt`` (or ±inf / NaN, following the format rules in the module docstring).
+    ``saturate`` selects *satfinite* overflow behaviour (conversions into f8/f4 types).
+    """
+    f = float_format(fmt)
+    check_mode(mode)
+    hi = np.asarray(hi, dtype=np.float64)
+    neg = np.signbit(hi)
+    if lo is None:
+        d = np.zeros(hi.shape, dtype=np.int8)
+    else:
+        s = np.sign(np.asarray(lo, dtype=np.float64))
+        s = np.where(np.isnan(s), 0.0, s).astype(np.int8)
+        s = np.broadcast_to(s, hi.shape)
+        zero = hi == 0
+        neg = np.where(zero & (s != 0), s < 0, neg)
+        # d: +1 if |v| > |hi|, -1 if |v| < |hi|, 0 if exact
+        d = np.where(zero, np.abs(s), np.where(neg, -s, s)).astype(np.int8)
+    mag = np.abs(hi)
+    finite = np.isfinite(mag)
+    m = np.where(finite, mag, 0.0)
+    fm, em = np.frexp(m)                            # m = fm * 2**em, fm in [0.5, 1)
+    em = em.astype(np.int64)
+    # a value just below a power of two lies in the binade below, where the quantum is finer
+    em = em - ((fm == 0.5) & (d < 0))
+    sc = np.zeros((), np.int64) if scale is None else np.asarray(scale, dtype=np.int64)
+    qexp = np.maximum(em + sc - 1, f.emin) - (f.precision - 1)  # exponent of the quantum
+    shift = sc - qexp
+    # values far below half a quantum only need to stay positive and below 1/2
+    shift = np.maximum(shift, -60 - em)
+    t = np.ldexp(m, np.clip(shift, -2000, 2000).astype(np.int32))
+    n = np.floor(t)
+    frac = t - n
+    on_grid = frac == 0.0
+    half = frac == 0.5
+    below_hi = on_grid & (d < 0)
+    base = n - below_hi
+    inexact = ~(on_grid & (d == 0))
+    if mode == NEAREST_EVEN:
+        above = (frac > 0.5) | (half & (d > 0)) | below_hi
+        tie = half & (d == 0)
+        inc = above | (tie & (np.fmod(base, 2.0) == 1.0))
+        away = np.ones(hi.shape, dtype=bool)
+    elif mode == ZERO:
+        inc = np.zeros(hi.shape, dtype=bool)
+        away = inc
+    elif mode == POSITIVE_INF:
+        away = ~neg
+        inc = inexact & away
+    else:
+        away = neg
+        inc = inexact & away
+    r = np.ldexp(base + inc, np.clip(qexp, -2000, 2000).astype(np.int32))
+    big = np.inf if f.has_inf and not saturate else f.max_value
+    r = np.where(r > f.max_value, np.where(away, big, f.max_value), r)
+    # infinite hi: exact infinity (d == 0) or a float64 overflow of a finite value (d < 0)
+    inf_hi = np.isinf(hi)
+    if inf_hi.any():
+        r = np.where(inf_hi, np.where((d == 0) | away, big, f.max_value), r)
+    if not f.has_zero:
+        r = np.where(r == 0, f.min_value, r)
+    r = np.where(neg, -r, r)
+    nan = np.isnan(hi)
+    if not f.signed:
+        nan = nan | neg | ((hi == 0) & (d == 0))
+    if nan.any():
+        r = np.where(nan, np.nan if f.produces_nan else f.max_value, r)
+    return r
+
+
+@quiet
+def round_to(hi: ArrayLike, lo: Optional[ArrayLike], elem: str, mode: str = NEAREST_EVEN, *,
+             scale: Optional[ArrayLike] = None, saturate: bool = False) -> NDArray:
+    """Like :func:`round_exact` but returns the storage array of element type ``elem``.
+
+    Nearest-even rounding into f16/f32/f64 without a scale uses NumPy's (correctly rounded)
+    casts, nudging ``hi`` towards the exact value only where ``hi`` is a tie of ``elem``.
+    """
+    hi = np.asarray(hi, dtype=np.float64)
+    if mode == NEAREST_EVEN and scale is None and not saturate and elem in _NATIVE:
+        dt = numpy_dtype(elem)
+        out = hi.astype(dt)
+        if lo is not None and elem != "f64":
+            lo = np.broadcast_to(np.asarray(lo, dtype=np.float64), hi.shape)
+            up = np.nextafter(hi, np.inf).astype(dt)
+            dn = np.nextafter(hi, -np.inf).astype(dt)
+            tie = (lo != 0) & (up != dn) & np.isfinite(hi)
+            if tie.any():
+                out = np.where(tie, np.where(lo > 0, up, dn), out)
+        return encode(out.astype(np.float64), elem) if np.isnan(hi).any() else out
+    return encode(round_exact(hi, lo, elem, mode, scale=scale, saturate=saturate), elem)
+
+
+@quiet
+def flush_subnormals(x: ArrayLike, elem: str = "f32") -> NDArray:
+    """Replace subnormal elements of ``x`` (storage of ``elem``) by zero of the same sign."""
+    a = np.asarray(x, dtype=numpy_dtype(elem))
+    tiny = float_format(elem).min_normal
+    v = a.astype(np.float64)
+    sub = (v != 0) & (np.abs(v) < tiny)
+    if not sub.any():
+        return a
+    return np.where(sub, np.copysign(np.zeros((), a.dtype), a), a).astype(a.dtype)

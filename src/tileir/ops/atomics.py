@@ -1,0 +1,112 @@
+"""§8 Atomic operations: atomic_cas_tko, atomic_rmw_tko, atomic_red_view_tko."""
+
+from __future__ import annotations
+
+from ..attrs import AtomicRMWMode, MemoryOrderingSemantics, MemoryScope
+from ..ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, Result
+from .base import CudaTileOp
+from .constraints import AnyTile, I1Tile, IntTile, PointerTile, TileView, Token
+from .memory import LoadPtrTkoOp
+from .views import (_finish_indices, _parse_index_types, _parse_optionals, _parse_view_and_indices,
+                    _print_index_types, _set_token, parse_memory_attributes,
+                    print_memory_attributes)
+from .traits import AllShapesMatch, AllTypesMatch
+
+ORDERING = Attr("memory_ordering_semantics", MemoryOrderingSemantics)
+SCOPE = Attr("memory_scope", MemoryScope)
+
+
+class AtomicCASTkoOp(CudaTileOp):
+    """Per element: if ``*ptr == cmp`` (bitwise) then ``*ptr = val``; returns the old value."""
+    __slots__ = ()
+    MNEMONIC, OPCODE, GROUP = "atomic_cas_tko", 0x07, "Atomics"
+    OPERANDS = (Operand("pointers", PointerTile), Operand("cmp", AnyTile), Operand("val", AnyTile),
+                Operand("mask", I1Tile, OPTIONAL), Operand("token", Token, OPTIONAL))
+    RESULTS = (Result("result", AnyTile), Result("result_token", Token))
+    ATTRIBUTES = (ORDERING, SCOPE)
+    ATTR_SIZED_OPERANDS = True
+    TRAITS = (AllShapesMatch("pointers", "cmp", "val", "result"),
+              AllTypesMatch("cmp", "val", "result"))
+    FORMAT = ("$memory_ordering_semantics $memory_scope $pointers `,` $cmp `,` $val "
+              "(`,` $mask^)? (`token` `` `=` `` $token^)? attr-dict `:` "
+              "custom<CudaTileType>(type($pointers)) `,` custom<CudaTileType>(type($val)) "
+              "(`,` custom<CudaTileType>(type($mask))^)? `->` custom<CudaTileType>(type($result)) "
+              "`,` custom<CudaTileType>(type($result_token))")
+    infer_parsed_types = LoadPtrTkoOp.infer_parsed_types
+
+
+class AtomicRMWTkoOp(CudaTileOp):
+    """Per element atomic read-modify-write (``mode``); returns the old value."""
+    __slots__ = ()
+    MNEMONIC, OPCODE, GROUP = "atomic_rmw_tko", 0x08, "Atomics"
+    OPERANDS = (Operand("pointers", PointerTile), Operand("arg", AnyTile),
+                Operand("mask", I1Tile, OPTIONAL), Operand("token", Token, OPTIONAL))
+    RESULTS = (Result("result", AnyTile), Result("result_token", Token))
+    ATTRIBUTES = (ORDERING, SCOPE, Attr("mode", AtomicRMWMode))
+    ATTR_SIZED_OPERANDS = True
+    TRAITS = (AllShapesMatch("pointers", "arg", "result"), AllTypesMatch("arg", "result"))
+    FORMAT = ("$memory_ordering_semantics $memory_scope $pointers `,` $mode `,` $arg "
+              "(`,` $mask^)? (`token` `` `=` `` $token^)? attr-dict `:` "
+              "custom<CudaTileType>(type($pointers)) `,` custom<CudaTileType>(type($arg)) "
+              "(`,` custom<CudaTileType>(type($mask))^)? `->` custom<CudaTileType>(type($result)) "
+              "`,` custom<CudaTileType>(type($result_token))")
+    infer_parsed_types = LoadPtrTkoOp.infer_parsed_types
+
+
+def _parse_atomic_red_view(parser: "Parser", state: "OpState") -> Operation:
+    parse_memory_attributes(parser, state)
+    view, indices = _parse_view_and_indices(parser)
+    parser.expect(",")
+    off = parser.offset
+    word = parser.parse_keyword()
+    mode = AtomicRMWMode.from_keyword(word)
+    if mode is None:
+        raise parser.error(f"unknown atomic RMW mode: '{word}'; expected one of: and, or, xor, "
+                           "add, addf, max, min, umax, umin", off)
+    state.attrs["mode"] = mode
+    parser.expect(",")
+    value = parser._parse_use()
+    token = _parse_optionals(parser, state, hints=False)
+    parser.expect(":")
+    value_type = parser.parse_type()
+    parser.expect(",")
+    view_type = parser.parse_type()
+    types, toff = _parse_index_types(parser, len(indices))
+    parser.expect("->")
+    token_type = parser.parse_type()
+    state.operands.update(view=[view], value=[value])
+    state.operand_types.update(view=[view_type], value=[value_type])
+    _finish_indices(parser, state, indices, types, toff)
+    _set_token(state, token)
+    state.result_types["result_token"] = [token_type]
+    return state.build()
+
+
+def _print_atomic_red_view(printer: "OpPrinter", op: Operation) -> str:
+    text = print_memory_attributes(op)
+    text += f" {printer.value_name(op.view)}[" + ", ".join(
+        printer.value_name(v) for v in op.index) + "]"
+    text += f", {op.attributes['mode'].keyword}, {printer.value_name(op.value)}"
+    if op.token is not None:
+        text += f" token = {printer.value_name(op.token)}"
+    text += printer.attr_dict_text(op, {"memory_ordering_semantics", "memory_scope", "mode"},
+                                   with_keyword=True)
+    text += f" : {op.value.type.short}, {op.view.type.short}{_print_index_types(op.index)}"
+    return text + f" -> {op.results[0].type.short}"
+
+
+class AtomicRedViewTkoOp(CudaTileOp):
+    """Atomic reduction of a tile into a view position (13.3)."""
+    __slots__ = ()
+    MNEMONIC, OPCODE, GROUP, SINCE = "atomic_red_view_tko", 0x75, "Atomics", "13.3"
+    OPERANDS = (Operand("view", TileView, since="13.3"),
+                Operand("index", IntTile, VARIADIC, since="13.3"),
+                Operand("value", AnyTile, since="13.3"),
+                Operand("token", Token, OPTIONAL, since="13.3"))
+    RESULTS = (Result("result_token", Token, since="13.3"),)
+    ATTRIBUTES = (Attr("memory_ordering_semantics", MemoryOrderingSemantics, since="13.3"),
+                  Attr("memory_scope", MemoryScope, since="13.3"),
+                  Attr("mode", AtomicRMWMode, since="13.3"))
+    ATTR_SIZED_OPERANDS = True
+    parse_custom = staticmethod(_parse_atomic_red_view)
+    print_custom = staticmethod(_print_atomic_red_view)

@@ -1,0 +1,113 @@
+"""§8 Conversion operations."""
+
+from __future__ import annotations
+
+from ..attrs import IntegerOverflow, RoundingMode, Signedness
+from ..ir.opdef import Attr, Operand, Result
+from .base import CudaTileOp
+from .constraints import (ExtTruncInt, FloatTile, IntTile, IntTileInt64, NumberTile,
+                          PointerTile)
+from .traits import AllShapesMatch, Pure
+
+_CAST_FMT = ("$source attr-dict `:` custom<CudaTileType>(type($source)) `->` "
+             "custom<CudaTileType>(type($result))")
+
+
+class _Cast(CudaTileOp):
+    __slots__ = ()
+    GROUP = "Conversions"
+    TRAITS = (Pure, AllShapesMatch("source", "result"))
+    FORMAT = _CAST_FMT
+
+
+class BitcastOp(_Cast):
+    """Reinterpret the bits of each element as another type of the same width."""
+    __slots__ = ()
+    MNEMONIC, OPCODE = "bitcast", 0x09
+    OPERANDS = (Operand("source", NumberTile),)
+    RESULTS = (Result("result", NumberTile),)
+
+
+class IntToPtrOp(_Cast):
+    """i64 -> ptr."""
+    __slots__ = ()
+    MNEMONIC, OPCODE = "int_to_ptr", 0x33
+    OPERANDS = (Operand("source", IntTileInt64),)
+    RESULTS = (Result("result", PointerTile),)
+
+
+class PtrToIntOp(_Cast):
+    """ptr -> i64."""
+    __slots__ = ()
+    MNEMONIC, OPCODE = "ptr_to_int", 0x56
+    OPERANDS = (Operand("source", PointerTile),)
+    RESULTS = (Result("result", IntTileInt64),)
+
+
+class PtrToPtrOp(_Cast):
+    """ptr<A> -> ptr<B> (same address)."""
+    __slots__ = ()
+    MNEMONIC, OPCODE = "ptr_to_ptr", 0x57
+    OPERANDS = (Operand("source", PointerTile),)
+    RESULTS = (Result("result", PointerTile),)
+
+
+class _Convert(CudaTileOp):
+    __slots__ = ()
+    GROUP = "Conversions"
+    TRAITS = (Pure, AllShapesMatch("from", "to"))
+
+
+class ExtIOp(_Convert):
+    """Sign- or zero-extend integers to a wider type."""
+    __slots__ = ()
+    MNEMONIC, OPCODE = "exti", 0x25
+    OPERANDS = (Operand("from", ExtTruncInt),)
+    RESULTS = (Result("to", ExtTruncInt),)
+    ATTRIBUTES = (Attr("signedness", Signedness),)
+    FORMAT = ("$from custom<Signedness>($signedness) attr-dict `:` "
+              "custom<CudaTileType>(type($from)) `->` custom<CudaTileType>(type($to))")
+
+
+class TruncIOp(_Convert):
+    """Truncate integers to a narrower type."""
+    __slots__ = ()
+    MNEMONIC, OPCODE = "trunci", 0x6B
+    OPERANDS = (Operand("from", ExtTruncInt),)
+    RESULTS = (Result("to", ExtTruncInt),)
+    ATTRIBUTES = (Attr("overflow", IntegerOverflow, default=IntegerOverflow.NONE),)
+    FORMAT = ("$from (`overflow` `` $overflow^)? attr-dict `:` custom<CudaTileType>(type($from)) "
+              "`->` custom<CudaTileType>(type($to))")
+
+
+class FToFOp(_Convert):
+    """Convert between floating-point types."""
+    __slots__ = ()
+    MNEMONIC, OPCODE = "ftof", 0x2A
+    OPERANDS = (Operand("from", FloatTile),)
+    RESULTS = (Result("to", FloatTile),)
+    ATTRIBUTES = (Attr("rounding_mode", RoundingMode, default=RoundingMode.NEAREST_EVEN),)
+    FORMAT = ("$from custom<IEEERoundingMode>($rounding_mode) attr-dict `:` "
+              "custom<CudaTileType>(type($from)) `->` custom<CudaTileType>(type($to))")
+
+
+class FToIOp(_Convert):
+    """Convert floats to integers (toward zero, saturating, NaN -> 0)."""
+    __slots__ = ()
+    MNEMONIC, OPCODE = "ftoi", 0x2B
+    OPERANDS = (Operand("from", FloatTile),)
+    RESULTS = (Result("to", IntTile),)
+    ATTRIBUTES = (Attr("signedness", Signedness), Attr("rounding_mode", RoundingMode))
+    FORMAT = ("$from custom<Signedness>($signedness) custom<IntegerRoundingMode>($rounding_mode) "
+              "attr-dict `:` custom<CudaTileType>(type($from)) `->` custom<CudaTileType>(type($to))")
+
+
+class IToFOp(_Convert):
+    """Convert integers to floats with a rounding mode."""
+    __slots__ = ()
+    MNEMONIC, OPCODE = "itof", 0x3B
+    OPERANDS = (Operand("from", IntTile),)
+    RESULTS = (Result("to", FloatTile),)
+    ATTRIBUTES = (Attr("signedness", Signedness), Attr("rounding_mode", RoundingMode))
+    FORMAT = ("$from custom<Signedness>($signedness) custom<IEEERoundingMode>($rounding_mode) "
+              "attr-dict `:` custom<CudaTileType>(type($from)) `->` custom<CudaTileType>(type($to))")

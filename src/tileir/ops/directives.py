@@ -1,0 +1,246 @@
+"""The cuda_tile custom format directives (``custom<Name>(...)`` in assembly formats)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..attrs import (AssumePredicate, ComparisonOrdering, ComparisonPredicate, RoundingMode,
+                     Signedness, SymbolVisibility)
+from ..ir.core import Block, Region
+from ..text.format import CUSTOM_DIRECTIVES, CustomDirective, group_values
+from ..types import TileType
+
+RM = RoundingMode
+
+
+def _rounding(default: RoundingMode):
+    """``rounding<mode>`` clause, optional, defaulting to ``default``."""
+
+    def parse(parser, state, args) -> bool:
+        name = args[0].name
+        if parser.tok != "rounding":
+            state.attrs.setdefault(name, default)
+            return False
+        parser.i += 1
+        parser.expect("<")
+        off = parser.offset
+        word = parser.parse_keyword()
+        member = RoundingMode.from_keyword(word)
+        if member is None:
+            raise parser.error("expected rounding mode to be one of: "
+                               + ", ".join(RoundingMode.keywords()), off)
+        parser.expect(">")
+        state.attrs[name] = member
+        return True
+
+    def print_(printer, op, args) -> Optional[str]:
+        value = op.attributes.get(args[0].name)
+        if value is None or value == default:
+            return None
+        return f"rounding<{value.keyword}>"
+
+    return CustomDirective(parse, print_, lambda parser, args: parser.tok == "rounding")
+
+
+for _name, _default in (("IEEERoundingMode", RM.NEAREST_EVEN),
+                        ("DivFOpRoundingMode", RM.NEAREST_EVEN),
+                        ("SqrtOpRoundingMode", RM.NEAREST_EVEN),
+                        ("TanHOpRoundingMode", RM.FULL),
+                        ("ExpOpRoundingMode", RM.FULL),
+                        ("IntegerRoundingMode", RM.NEAREST_INT_TO_ZERO)):
+    CUSTOM_DIRECTIVES[_name] = _rounding(_default)
+
+
+def _keyword_enum(enum, error: str, optional_default=None):
+    def parse(parser, state, args) -> bool:
+        name = args[0].name
+        tok = parser.tok
+        member = enum.from_keyword(tok) if tok else None
+        if member is None:
+            if optional_default is not None:
+                state.attrs.setdefault(name, optional_default)
+                return False
+            raise parser.error(error)
+        parser.i += 1
+        state.attrs[name] = member
+        return True
+
+    def print_(printer, op, args) -> Optional[str]:
+        value = op.attributes.get(args[0].name)
+        if value is None or (optional_default is not None and value == optional_default):
+            return None
+        return value.keyword
+
+    return CustomDirective(parse, print_,
+                           lambda parser, args: bool(parser.tok) and
+                           enum.from_keyword(parser.tok) is not None)
+
+
+CUSTOM_DIRECTIVES["Signedness"] = _keyword_enum(
+    Signedness, "expected signedness to be one of: {'signed', 'unsigned'}")
+CUSTOM_DIRECTIVES["ComparisonPredicate"] = _keyword_enum(
+    ComparisonPredicate, "expected comparison predicate to be one of: {"
+    + ", ".join(f"'{k}'" for k in ComparisonPredicate.keywords()) + "}")
+CUSTOM_DIRECTIVES["ComparisonOrdering"] = _keyword_enum(
+    ComparisonOrdering, "expected comparison ordering to be one of: {'ordered', 'unordered'}")
+CUSTOM_DIRECTIVES["SymbolVisibility"] = _keyword_enum(
+    SymbolVisibility, "", optional_default=SymbolVisibility.PUBLIC)
+
+
+# -- assume predicates ---------------------------------------------------------------------------
+
+def _parse_assume(parser, state, args) -> bool:
+    tok = parser.tok
+    off = parser.offset
+    if tok.startswith("#cuda_tile."):
+        attr = parser.parse_attribute()
+    elif tok in ("div_by", "same_elements", "bounded"):
+        parser.i += 1
+        attr = parser.parse_assume_predicate_body(tok)
+    elif tok.startswith("#"):
+        attr = parser.parse_attribute()
+    else:
+        raise parser.error("expected assume predicate")
+    state.attrs[args[0].name] = attr
+    return True
+
+
+def _print_assume(printer, op, args) -> Optional[str]:
+    value = op.attributes.get(args[0].name)
+    if isinstance(value, AssumePredicate):
+        return value.body()
+    return value.generic() if value is not None else None
+
+
+CUSTOM_DIRECTIVES["AssumePredicate"] = CustomDirective(_parse_assume, _print_assume)
+
+
+# -- dense constants -----------------------------------------------------------------------------
+
+def _parse_dense(with_result: bool):
+    def parse(parser, state, args) -> bool:
+        from ..text.parser import build_dense
+        from ..types import ELEMENT_TYPES
+        value_name = args[0].name
+        lt = parser.offset
+        parser.expect("<")
+        el_off = parser.offset
+        el_text = parser.tok
+        el = ELEMENT_TYPES.get(el_text)
+        if el is None:
+            # MLIR reports an unknown element type via the type parser
+            try:
+                parser.parse_type()
+            except Exception:
+                raise parser.error(f"'{state.spec.name}' unknown type: {el_text}", el_off)
+            raise parser.error(f"expect element type to be one of i1 or i8 or i16 or i32 or i64 or "
+                               f"f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or "
+                               f"f8E8M0FNU or f4E2M1FN values, but got '{parser.toks[parser.i-1]}'",
+                               el_off)
+        parser.i += 1
+        parser.expect(":")
+        tree_off = parser.offset
+        tree = parser.parse_literal_tree()
+        parser.expect(">")
+        parser.expect(":")
+        type_off = parser.offset
+        typ = parser.parse_type()
+        if not isinstance(typ, TileType):
+            raise parser.error(
+                f"custom op '{state.spec.name}' result #0 must be tile of i1 or i8 or i16 or i32 "
+                f"or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU "
+                f"or f4E2M1FN values, but got '{typ}'", state.start)
+        if typ.element is not el:
+            raise parser.error(f"mismatch between the element type: '{el.name}' and the tile "
+                               f"element type '{typ.element}'", el_off)
+        state.attrs[value_name] = build_dense(parser, tree, typ, tree_off)
+        if with_result:
+            state.set_types(args[1].name, "result", [typ], type_off)
+        return True
+
+    def print_(printer, op, args) -> Optional[str]:
+        attr = op.attributes.get(args[0].name)
+        return f"<{attr.element_text()}: {attr.body()}> : {attr.type.short}"
+
+    return CustomDirective(parse, print_)
+
+
+CUSTOM_DIRECTIVES["DenseTypedElementsAttr"] = _parse_dense(True)
+CUSTOM_DIRECTIVES["DenseTypedElementsAttrNoResult"] = _parse_dense(False)
+
+
+# -- regions -------------------------------------------------------------------------------------
+
+def ensure_terminator(region: Region, op_name: str, loc) -> None:
+    """Append an operand-less ``op_name`` terminator if the single block lacks one."""
+    from ..ir.opdef import make_op
+    from ..ir.opdef import OP_REGISTRY
+    if not region.blocks:
+        region.add_block()
+    block = region.blocks[0]
+    last = block.ops[-1] if block.ops else None
+    if last is not None and _is_terminator(last):
+        return
+    block.append(make_op(op_name, loc=loc))
+
+
+def _is_terminator(op) -> bool:
+    from .traits import Terminator
+    spec = op.SPEC
+    return spec is not None and spec.has_trait(Terminator)
+
+
+def _parse_if_region(parser, state, args) -> bool:
+    region = Region()
+    parser.parse_region_into(region, None, isolated=False, dialect="cuda_tile")
+    ensure_terminator(region, "cuda_tile.yield", parser.loc_at(state.start))
+    state.regions[args[0].name] = region
+    return True
+
+
+def _print_if_region(printer, op, args) -> Optional[str]:
+    idx = [r.name for r in op.SPEC.regions].index(args[0].name)
+    region = op.regions[idx]
+
+    def elide(term) -> bool:
+        return term.name == "cuda_tile.yield" and not term.operands
+    return printer.render_region(region, print_terminator=False, elide_terminator_if=elide)
+
+
+CUSTOM_DIRECTIVES["IfOpRegion"] = CustomDirective(
+    _parse_if_region, _print_if_region, lambda parser, args: parser.tok == "{")
+
+
+def _parse_argument_region(parser, state, args) -> bool:
+    parser.expect("(")
+    entry_args = []
+
+    def one():
+        t = parser.tok
+        off = parser.offset
+        if not t or t[0] != "%":
+            raise parser.error("expected SSA operand")
+        parser.i += 1
+        parser.expect(":")
+        typ = parser.parse_type()
+        entry_args.append((t, typ, off, None))
+    parser.parse_comma_list(one, ")")
+    parser.expect(")")
+    region = Region()
+    parser.parse_region_into(region, None, isolated=False, dialect="cuda_tile",
+                             entry_args=entry_args)
+    state.regions[args[0].name] = region
+    return True
+
+
+def _print_argument_region(printer, op, args) -> Optional[str]:
+    idx = [r.name for r in op.SPEC.regions].index(args[0].name)
+    region = op.regions[idx]
+    block = region.blocks[0] if region.blocks else Block()
+    header = ", ".join(f"{printer.value_name(a)}: {a.type.short}" for a in block.args)
+    indent = "  " * printer.indent
+    return f"\n{indent}({header}) " + printer.render_region(region)
+
+
+CUSTOM_DIRECTIVES["ArgumentRegion"] = CustomDirective(_parse_argument_region,
+                                                      _print_argument_region)

@@ -1,0 +1,130 @@
+"""§8 Memory operations: pointer loads/stores, tokens, alloca."""
+
+from __future__ import annotations
+
+from ..attrs import MemoryOrderingSemantics, MemoryScope
+from ..ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, Result
+from ..types import PointerType, TileType
+from .base import CudaTileOp
+from .constraints import AnyTile, I1Tile, NumberTile, PointerTile, ScalarPointer, Token
+from .traits import Pure, TypesMatchWith
+
+ORDERING = Attr("memory_ordering_semantics", MemoryOrderingSemantics)
+OPT_SCOPE = Attr("memory_scope", MemoryScope, optional=True)
+HINTS = Attr("optimization_hints", "hints", optional=True)
+
+
+def pointer_tile_of(t) -> "TileType | None":
+    """``tile<SxE>`` -> ``tile<Sxptr<E>>``."""
+    if isinstance(t, TileType):
+        return TileType(t.shape, PointerType(t.element))
+    return None
+
+
+def pointee_tile_of(t) -> "TileType | None":
+    if isinstance(t, TileType) and isinstance(t.element, PointerType):
+        return TileType(t.shape, t.element.pointee)
+    return None
+
+
+def _pointer_of(value_type, ptr_type) -> bool:
+    return pointer_tile_of(value_type) == ptr_type
+
+
+def _same_shape(a, b) -> bool:
+    return getattr(a, "shape", None) == getattr(b, "shape", None)
+
+
+class LoadPtrTkoOp(CudaTileOp):
+    """Load through a tile of pointers (optional mask and padding), ordered by tokens."""
+    __slots__ = ()
+    MNEMONIC, OPCODE, GROUP = "load_ptr_tko", 0x3D, "Memory"
+    OPERANDS = (Operand("source", PointerTile), Operand("mask", I1Tile, OPTIONAL),
+                Operand("paddingValue", NumberTile, OPTIONAL), Operand("token", Token, OPTIONAL))
+    RESULTS = (Result("result", AnyTile), Result("result_token", Token))
+    ATTRIBUTES = (ORDERING, OPT_SCOPE, HINTS)
+    ATTR_SIZED_OPERANDS = True
+    TRAITS = (TypesMatchWith("`source` type is expected a pointer type of `result` type",
+                             "result", "source", pointer_tile_of, check=_pointer_of),
+              TypesMatchWith("shape of 'mask' must match the shape of 'source'", "source", "mask",
+                             check=_same_shape, optional=True,
+                             message="shape of 'mask' must match the shape of 'source'"),
+              TypesMatchWith("type of 'paddingValue' must match the type of 'result'", "result",
+                             "paddingValue", check=lambda a, b: a == b, optional=True,
+                             message="type of 'paddingValue' must match the type of 'result'"))
+    FORMAT = ("$memory_ordering_semantics ($memory_scope^)? $source (`,` $mask^)? "
+              "(`,` $paddingValue^)? (`token` `` `=` `` $token^)? "
+              "(`optimization_hints` `=` $optimization_hints^)? attr-dict `:` "
+              "custom<CudaTileType>(type($source)) (`,` custom<CudaTileType>(type($mask))^)? "
+              "(`,` custom<CudaTileType>(type($paddingValue))^)? `->` "
+              "custom<CudaTileType>(type($result)) `,` custom<CudaTileType>(type($result_token))")
+
+    @staticmethod
+    def infer_parsed_types(state) -> bool:
+        if state.operands.get("token") and "token" not in state.operand_types:
+            from ..types import TOKEN
+            state.operand_types["token"] = [TOKEN]
+            return True
+        return False
+
+
+class StorePtrTkoOp(CudaTileOp):
+    """Store through a tile of pointers (optional mask), ordered by tokens."""
+    __slots__ = ()
+    MNEMONIC, OPCODE, GROUP = "store_ptr_tko", 0x65, "Memory"
+    OPERANDS = (Operand("destination", PointerTile), Operand("value", AnyTile),
+                Operand("mask", I1Tile, OPTIONAL), Operand("token", Token, OPTIONAL))
+    RESULTS = (Result("result_token", Token),)
+    ATTRIBUTES = (ORDERING, OPT_SCOPE, HINTS)
+    ATTR_SIZED_OPERANDS = True
+    TRAITS = (TypesMatchWith("`destination` type is expected a pointer type of `value` type",
+                             "value", "destination", pointer_tile_of, check=_pointer_of),
+              TypesMatchWith("shape of 'destination' must match the shape of 'mask'", "mask",
+                             "destination", check=_same_shape, optional=True,
+                             message="shape of 'destination' must match the shape of 'mask'"))
+    FORMAT = ("$memory_ordering_semantics ($memory_scope^)? $destination `,` $value "
+              "(`,` $mask^)? (`token` `` `=` `` $token^)? "
+              "(`optimization_hints` `=` $optimization_hints^)? attr-dict `:` "
+              "custom<CudaTileType>(type($destination)) `,` custom<CudaTileType>(type($value)) "
+              "(`,` custom<CudaTileType>(type($mask))^)? `->` "
+              "custom<CudaTileType>(type($result_token))")
+
+    infer_parsed_types = LoadPtrTkoOp.infer_parsed_types
+
+
+class MakeTokenOp(CudaTileOp):
+    """A fresh token with no ordering dependency."""
+    __slots__ = ()
+    MNEMONIC, OPCODE, GROUP = "make_token", 0x44, "Memory"
+    RESULTS = (Result("result", Token),)
+    TRAITS = (Pure,)
+    FORMAT = "attr-dict `:` custom<CudaTileType>(type($result))"
+
+
+class JoinTokensOp(CudaTileOp):
+    """A token ordered after all ``tokens``."""
+    __slots__ = ()
+    MNEMONIC, OPCODE, GROUP = "join_tokens", 0x3C, "Memory"
+    OPERANDS = (Operand("tokens", Token, VARIADIC),)
+    RESULTS = (Result("result", Token),)
+    TRAITS = (Pure,)
+    FORMAT = "$tokens attr-dict `:` custom<CudaTileType>(type($result))"
+
+    @staticmethod
+    def infer_parsed_types(state) -> bool:
+        from ..types import TOKEN
+        if "tokens" not in state.operand_types:
+            state.operand_types["tokens"] = [TOKEN] * len(state.operands.get("tokens", []))
+            return True
+        return False
+
+
+class AllocaOp(CudaTileOp):
+    """Allocate ``num_elem`` elements of automatic (or ``global``) memory (13.3)."""
+    __slots__ = ()
+    MNEMONIC, OPCODE, GROUP, SINCE = "alloca", 0x71, "Memory", "13.3"
+    RESULTS = (Result("result", ScalarPointer, since="13.3"),)
+    ATTRIBUTES = (Attr("num_elem", "i64", since="13.3"), Attr("alignment", "i64", since="13.3"),
+                  Attr("global", "unit", since="13.3"))
+    FORMAT = ("`num_elem` `=` $num_elem `,` `alignment` `=` $alignment (`global` $global^)? "
+              "attr-dict `:` custom<CudaTileType>(type($result))")

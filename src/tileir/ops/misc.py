@@ -1,0 +1,52 @@
+"""§8 Miscellaneous operations: assume, print_tko."""
+
+from __future__ import annotations
+
+from ..ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, Result
+from .base import CudaTileOp
+from .constraints import ANY, AnyTile, Token
+from .traits import AllTypesMatch
+
+
+class AssumeOp(CudaTileOp):
+    """Attach a predicate (div_by, same_elements, bounded) to a value; no runtime effect."""
+    __slots__ = ()
+    MNEMONIC, OPCODE, GROUP = "assume", 0x06, "Miscellaneous"
+    OPERANDS = (Operand("value", ANY),)
+    RESULTS = (Result("result", ANY),)
+    ATTRIBUTES = (Attr("predicate", "predicate"),)
+    TRAITS = (AllTypesMatch("value", "result"),)
+    FORMAT = ("custom<AssumePredicate>($predicate) `,` $value attr-dict `:` "
+              "custom<CudaTileType>(type($value))")
+
+    def asm_result_names(self):
+        producer = getattr(self.operands[0], "owner", None) if self.operands else None
+        hook = getattr(producer, "asm_result_names", None) if producer is not None else None
+        if hook is not None and getattr(producer, "results", None):
+            names = hook() or []
+            idx = self.operands[0].index
+            if idx < len(names) and names[idx]:
+                return ["assume_" + names[idx]]
+            return ["assume_"]
+        return ["assume"]
+
+
+class PrintTkoOp(CudaTileOp):
+    """printf-style print of tiles, ordered by tokens (spelled ``print`` before 13.2)."""
+    __slots__ = ()
+    MNEMONIC, OPCODE, GROUP = "print_tko", 0x55, "Miscellaneous"
+    OPERANDS = (Operand("args", AnyTile, VARIADIC), Operand("token", Token, OPTIONAL, since="13.2"))
+    RESULTS = (Result("result_token", Token, since="13.2"),)
+    ATTRIBUTES = (Attr("str", "str"),)
+    ATTR_SIZED_OPERANDS = True
+    FORMAT = ("$str (`,` $args^)? (`token` `` `=` `` $token^)? attr-dict "
+              "(`:` custom<CudaTileType>(type($args))^)? `->` "
+              "custom<CudaTileType>(type($result_token))")
+
+    @staticmethod
+    def infer_parsed_types(state) -> bool:
+        from ..types import TOKEN
+        if state.operands.get("token") and "token" not in state.operand_types:
+            state.operand_types["token"] = [TOKEN]
+            return True
+        return False

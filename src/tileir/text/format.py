@@ -1,0 +1,681 @@
+"""The declarative assembly-format engine (MLIR ``assemblyFormat`` strings).
+
+A format string such as ``$lhs `,` $rhs (`overflow` `` $overflow^)? attr-dict `:`
+custom<CudaTileType>(type($result))`` is compiled once per op into a list of elements; the same
+list drives parsing (:func:`parse_custom_op`) and printing (:func:`print_format`).
+
+Custom directives (``custom<Name>(...)``) are looked up in :data:`CUSTOM_DIRECTIVES`, which the
+dialect fills (see :mod:`tileir.ops.directives`).  Ops whose NVIDIA syntax is not declarative set
+``parse_custom`` / ``print_custom`` on their class instead.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from ..attrs import (UNIT, ArrayAttr, Attribute, DenseArrayAttr, IntegerAttr, StringAttr,
+                     SymbolRefAttr, TileEnum, format_symbol)
+from ..ir.core import Operation, Region
+from ..ir.opdef import OPTIONAL, SINGLE, VARIADIC, Attr, OpSpec, make_op
+from ..types import I32, I64, Type
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .parser import Parser
+    from .printer import OpPrinter
+
+__all__ = ["compile_format", "CompiledFormat", "OpState", "parse_custom_op", "print_format",
+           "CUSTOM_DIRECTIVES", "CustomDirective", "parse_attr_value", "print_attr_value"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Compiled elements
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class Literal:
+    text: str
+
+
+@dataclass
+class Space:
+    text: str  # "" (suppress space) or " " (force a space)
+
+
+@dataclass
+class Var:
+    name: str
+    kind: str  # "operand" | "attr" | "region" | "result"
+    anchor: bool = False
+
+
+@dataclass
+class TypeOf:
+    name: str
+    kind: str  # "operand" | "result"
+    anchor: bool = False
+
+
+@dataclass
+class AttrDict:
+    with_keyword: bool
+
+
+@dataclass
+class Custom:
+    name: str
+    args: list  # of Var / TypeOf
+    anchor: bool = False
+
+
+@dataclass
+class OptionalGroup:
+    elements: list
+    anchor: Any  # the element carrying '^'
+
+
+@dataclass
+class OIList:
+    clauses: list  # list of (keyword, Var)
+
+
+@dataclass
+class CompiledFormat:
+    elements: list
+    #: names referenced anywhere in the format (elided from attr-dict)
+    referenced_attrs: set = field(default_factory=set)
+
+
+_TOKEN_RE = re.compile(r"\s*(`[^`]*`|\$[A-Za-z_][A-Za-z0-9_]*|\^|attr-dict-with-keyword|"
+                       r"attr-dict|custom<[A-Za-z0-9_]+>|type|oilist|[()|?,])")
+
+
+def compile_format(text: str, spec: OpSpec) -> CompiledFormat:
+    """Compile an MLIR assembly format string for ``spec``."""
+    tokens: list[str] = []
+    pos = 0
+    text = text.strip()
+    while pos < len(text):
+        m = _TOKEN_RE.match(text, pos)
+        if not m:
+            if text[pos:].strip() == "":
+                break
+            raise ValueError(f"bad format for {spec.name} at {text[pos:]!r}")
+        tokens.append(m.group(1))
+        pos = m.end()
+    referenced: set = set()
+    elements, rest = _compile_seq(tokens, 0, spec, referenced, stop=None)
+    return CompiledFormat(elements, referenced)
+
+
+def _var(name: str, spec: OpSpec, referenced: set) -> Var:
+    if name in spec.operand_index:
+        return Var(name, "operand")
+    if name in spec.attr_by_name:
+        referenced.add(name)
+        return Var(name, "attr")
+    if any(r.name == name for r in spec.regions):
+        return Var(name, "region")
+    if name in spec.result_index:
+        return Var(name, "result")
+    raise ValueError(f"{spec.name}: format refers to unknown ${name}")
+
+
+def _compile_seq(tokens: list[str], i: int, spec: OpSpec, referenced: set, stop):
+    out: list = []
+    while i < len(tokens):
+        t = tokens[i]
+        if stop is not None and t in stop:
+            return out, i
+        if t.startswith("`"):
+            lit = t[1:-1]
+            out.append(Space(lit) if lit in ("", " ") else Literal(lit))
+            i += 1
+        elif t.startswith("$"):
+            out.append(_var(t[1:], spec, referenced))
+            i += 1
+        elif t == "^":
+            _mark_anchor(out[-1])
+            i += 1
+        elif t in ("attr-dict", "attr-dict-with-keyword"):
+            out.append(AttrDict(t == "attr-dict-with-keyword"))
+            i += 1
+        elif t == "type":
+            # type ( $x )
+            assert tokens[i + 1] == "(" and tokens[i + 3] == ")"
+            name = tokens[i + 2][1:]
+            kind = "operand" if name in spec.operand_index else "result"
+            out.append(TypeOf(name, kind))
+            i += 4
+        elif t.startswith("custom<"):
+            name = t[len("custom<"):-1]
+            assert tokens[i + 1] == "("
+            i += 2
+            args: list = []
+            while tokens[i] != ")":
+                if tokens[i] == ",":
+                    i += 1
+                    continue
+                if tokens[i] == "type":
+                    n = tokens[i + 2][1:]
+                    args.append(TypeOf(n, "operand" if n in spec.operand_index else "result"))
+                    i += 4
+                else:
+                    args.append(_var(tokens[i][1:], spec, referenced))
+                    i += 1
+            i += 1
+            if name == "CudaTileType" and len(args) == 1 and isinstance(args[0], TypeOf):
+                out.append(args[0])
+            else:
+                out.append(Custom(name, args))
+        elif t == "(":
+            group, i = _compile_seq(tokens, i + 1, spec, referenced, stop={")"})
+            i += 1  # ')'
+            assert tokens[i] == "?", f"{spec.name}: only optional groups are supported"
+            i += 1
+            anchor = _find_anchor(group)
+            out.append(OptionalGroup(group, anchor))
+        elif t == "oilist":
+            assert tokens[i + 1] == "("
+            i += 2
+            clauses = []
+            current: list = []
+            while tokens[i] != ")":
+                if tokens[i] == "|":
+                    clauses.append(current)
+                    current = []
+                    i += 1
+                    continue
+                sub, i = _compile_seq(tokens, i, spec, referenced, stop={"|", ")"})
+                current.extend(sub)
+            clauses.append(current)
+            i += 1
+            out.append(OIList([(c[0].text, c[1]) for c in clauses]))
+        else:
+            raise ValueError(f"{spec.name}: unexpected format token {t!r}")
+    return out, i
+
+
+def _mark_anchor(el) -> None:
+    el.anchor = True
+
+
+def _find_anchor(group: list):
+    for el in group:
+        if getattr(el, "anchor", False):
+            return el
+    raise ValueError("optional group without anchor")
+
+
+# ---------------------------------------------------------------------------------------------
+# Parse state shared by declarative and hand-written custom parsers
+# ---------------------------------------------------------------------------------------------
+
+class OpState:
+    """What has been parsed of a custom-form op so far."""
+
+    def __init__(self, parser: "Parser", spec: OpSpec, start: int) -> None:
+        self.parser = parser
+        self.spec = spec
+        self.start = start
+        self.operands: dict[str, list[tuple[str, int]]] = {}
+        self.operand_types: dict[str, list[Type]] = {}
+        self.result_types: dict[str, list[Type]] = {}
+        self.attrs: dict[str, Attribute] = {}
+        self.regions: dict[str, Region] = {}
+        #: offset of the first type of each group (for diagnostics)
+        self.type_offsets: dict[str, int] = {}
+
+    def set_types(self, name: str, kind: str, types: list[Type], offset: int) -> None:
+        target = self.operand_types if kind == "operand" else self.result_types
+        target[name] = types
+        self.type_offsets.setdefault(name, offset)
+
+    def known_types(self, name: str) -> Optional[list[Type]]:
+        if name in self.operand_types:
+            return self.operand_types[name]
+        return self.result_types.get(name)
+
+    def group_kind(self, name: str) -> str:
+        return "operand" if name in self.spec.operand_index else "result"
+
+    def build(self) -> Operation:
+        """Infer missing types, resolve operands and create the op."""
+        spec = self.spec
+        parser = self.parser
+        _infer_types(self)
+        operands = []
+        segments = []
+        for o in spec.operands:
+            uses = self.operands.get(o.name, [])
+            types = self.operand_types.get(o.name)
+            if uses and types is None:
+                raise parser.error(f"could not infer the type of operand '{o.name}'", self.start)
+            types = types or []
+            if len(types) == 1 and len(uses) > 1 and o.kind == VARIADIC:
+                types = types * len(uses)
+            if len(types) != len(uses):
+                off = self.type_offsets.get(o.name, self.start)
+                raise parser.error(f"{len(uses)} operands present, but expected {len(types)}",
+                                   off)
+            for (name, off), t in zip(uses, types):
+                operands.append(parser.lookup_value(name, off, t))
+            segments.append(len(uses))
+        result_types: list[Type] = []
+        for r in spec.results:
+            types = self.result_types.get(r.name)
+            if types is None:
+                if r.kind == SINGLE:
+                    raise parser.error(f"could not infer the type of result '{r.name}'",
+                                       self.start)
+                types = []
+            result_types.extend(types)
+        fill_default_attributes(spec, self.attrs)
+        regions = [self.regions.get(rd.name) or Region() for rd in spec.regions]
+        op = make_op(spec.name, operands, result_types, self.attrs, regions,
+                     parser.loc_at(self.start),
+                     segments if spec.attr_sized_operands else None)
+        return op
+
+
+def fill_default_attributes(spec: OpSpec, attrs: dict) -> None:
+    """Materialise default-valued attributes (MLIR populates them when an op is created)."""
+    for a in spec.attributes:
+        if a.default is not None and a.name not in attrs:
+            attrs[a.name] = a.default
+
+
+def _infer_types(state: OpState) -> None:
+    spec = state.spec
+    hook = getattr(spec.cls, "infer_parsed_types", None)
+    for _ in range(3):
+        changed = False
+        for trait in spec.traits:
+            infer = getattr(trait, "infer", None)
+            if infer is not None and infer(state):
+                changed = True
+        if hook is not None and hook(state):
+            changed = True
+        if not changed:
+            break
+    for o in spec.operands:
+        if o.name not in state.operand_types and state.operands.get(o.name):
+            if o.constraint.buildable is not None:
+                state.operand_types[o.name] = [o.constraint.buildable] * len(state.operands[o.name])
+    for r in spec.results:
+        if r.name not in state.result_types and r.kind == SINGLE and r.constraint.buildable:
+            state.result_types[r.name] = [r.constraint.buildable]
+
+
+# ---------------------------------------------------------------------------------------------
+# Custom directives
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class CustomDirective:
+    """``parse(parser, state, args) -> bool`` returns whether anything was parsed;
+    ``print(printer, op, args) -> Optional[str]`` returns the text (None if nothing printed);
+    ``present(parser, args)`` tells whether an optional group starting with it is present."""
+
+    parse: Callable
+    print: Callable
+    present: Optional[Callable] = None
+
+
+CUSTOM_DIRECTIVES: dict[str, CustomDirective] = {}
+
+
+# ---------------------------------------------------------------------------------------------
+# Attribute values in custom syntax
+# ---------------------------------------------------------------------------------------------
+
+def parse_attr_value(parser: "Parser", decl: Attr) -> Attribute:
+    kind = decl.kind
+    enum = decl.enum
+    if enum is not None:
+        from ..attrs import _MNEMONICS
+        if enum in _MNEMONICS:
+            parser.expect("<")
+            off = parser.offset
+            word = parser.parse_keyword()
+            member = enum.from_keyword(word)
+            if member is None:
+                raise parser.error(f"expected ::mlir::cuda_tile::{enum.__name__} to be one of: "
+                                   f"{', '.join(enum.keywords())}", off)
+            parser.expect(">")
+            return member
+        off = parser.offset
+        t = parser.tok
+        word = parser.parse_keyword()
+        member = enum.from_keyword(word)
+        if member is None:
+            raise parser.error(f"invalid {decl.name} attribute specification. Got \"{word}\" but "
+                               f"expect one of: {', '.join(enum.keywords())}", off)
+        return member
+    if kind in ("i64", "i32"):
+        return IntegerAttr(parser.parse_integer(), I64 if kind == "i64" else I32)
+    if kind == "str":
+        return StringAttr(parser.parse_string("string"))
+    if kind in ("symbol",):
+        return StringAttr(parser.parse_symbol_name())
+    if kind == "flat_symbol":
+        return SymbolRefAttr(parser.parse_symbol_name())
+    if kind in ("array_i32", "array_i64"):
+        parser.expect("[")
+        values = parser.parse_comma_list(parser.parse_integer, "]")
+        parser.expect("]")
+        return DenseArrayAttr(kind[-3:], tuple(values))
+    if kind == "hints":
+        return parser.parse_optimization_hints_body()
+    return parser.parse_attribute()
+
+
+def print_attr_value(decl: Attr, value: Attribute) -> str:
+    enum = decl.enum
+    if enum is not None and isinstance(value, TileEnum):
+        from ..attrs import _MNEMONICS
+        if enum in _MNEMONICS:
+            return f"<{value.keyword}>"
+        return value.keyword
+    kind = decl.kind
+    if kind in ("i64", "i32") and isinstance(value, IntegerAttr):
+        return str(value.value)
+    if kind == "symbol" and isinstance(value, StringAttr):
+        return format_symbol(value.value)
+    if kind in ("array_i32", "array_i64") and isinstance(value, DenseArrayAttr):
+        return "[" + ", ".join(map(str, value.value)) + "]"
+    if kind == "hints":
+        return f"<{value.body()}>"
+    return value.generic()
+
+
+# ---------------------------------------------------------------------------------------------
+# Parsing
+# ---------------------------------------------------------------------------------------------
+
+def parse_custom_op(parser: "Parser", spec: OpSpec, names, start: int) -> Operation:
+    """Parse the custom form of a registered op (after its name)."""
+    state = OpState(parser, spec, start)
+    custom = spec.cls.parse_custom
+    if custom is not None:
+        result = custom(parser, state)
+        return result if isinstance(result, Operation) else state.build()
+    fmt = spec.format
+    if fmt is None:
+        raise parser.error(f"custom op '{spec.name}' has no custom assembly form", start)
+    _parse_elements(parser, state, fmt.elements)
+    return state.build()
+
+
+def _is_keyword_literal(text: str) -> bool:
+    return bool(text) and (text[0].isalpha() or text[0] == "_")
+
+
+def _group_present(parser: "Parser", state: OpState, group: OptionalGroup) -> bool:
+    first = group.elements[0]
+    tok = parser.tok
+    if isinstance(first, Literal):
+        return tok == first.text
+    if isinstance(first, Var):
+        if first.kind == "operand":
+            return bool(tok) and tok[0] == "%"
+        if first.kind == "attr":
+            decl = state.spec.attr_by_name[first.name]
+            if decl.enum is not None:
+                return decl.enum.from_keyword(tok) is not None if tok else False
+            return bool(tok) and tok not in (":", "{", "->")
+        if first.kind == "region":
+            return tok == "{"
+    if isinstance(first, TypeOf):
+        return tok not in (":", "->", ",", ")", "{", "")
+    if isinstance(first, Custom):
+        d = CUSTOM_DIRECTIVES[first.name]
+        return d.present(parser, first.args) if d.present else True
+    return False
+
+
+def _parse_elements(parser: "Parser", state: OpState, elements: list) -> None:
+    for el in elements:
+        cls = type(el)
+        if cls is Literal:
+            if parser.tok == el.text:
+                parser.i += 1
+            else:
+                if parser.tok and parser.tok[0] == "\x00":
+                    raise parser.error("")
+                raise parser.error(f"expected '{el.text}'")
+        elif cls is Space:
+            continue
+        elif cls is Var:
+            _parse_var(parser, state, el)
+        elif cls is TypeOf:
+            _parse_types(parser, state, el)
+        elif cls is AttrDict:
+            if el.with_keyword:
+                if parser.tok == "attributes":
+                    parser.i += 1
+                    _merge_attr_dict(parser, state)
+            elif parser.tok == "{":
+                _merge_attr_dict(parser, state)
+        elif cls is Custom:
+            CUSTOM_DIRECTIVES[el.name].parse(parser, state, el.args)
+        elif cls is OptionalGroup:
+            if _group_present(parser, state, el):
+                _parse_elements(parser, state, el.elements)
+        elif cls is OIList:
+            seen: set = set()
+            while True:
+                tok = parser.tok
+                for kw, var in el.clauses:
+                    if tok == kw and kw not in seen:
+                        parser.i += 1
+                        seen.add(kw)
+                        state.attrs[var.name] = UNIT
+                        break
+                else:
+                    break
+        else:  # pragma: no cover
+            raise AssertionError(el)
+
+
+def _merge_attr_dict(parser: "Parser", state: OpState) -> None:
+    from .parser import normalize_attributes
+    off = parser.offset
+    attrs = parser.parse_attr_dict_body()
+    for k in attrs:
+        if k in state.attrs:
+            raise parser.error(f"attribute '{k}' occurs more than once in the attribute list",
+                               off)
+    state.attrs.update(normalize_attributes(state.spec, attrs))
+
+
+def _parse_var(parser: "Parser", state: OpState, el: Var) -> None:
+    spec = state.spec
+    if el.kind == "operand":
+        decl = spec.operands[spec.operand_index[el.name]]
+        if decl.kind == SINGLE or decl.kind == OPTIONAL:
+            state.operands[el.name] = [parser._parse_use()]
+        else:
+            uses = []
+            if parser.tok and parser.tok[0] == "%":
+                uses = parser.parse_comma_list(parser._parse_use)
+            state.operands[el.name] = uses
+    elif el.kind == "attr":
+        decl = spec.attr_by_name[el.name]
+        if decl.is_unit:
+            state.attrs[el.name] = UNIT
+        else:
+            state.attrs[el.name] = parse_attr_value(parser, decl)
+    elif el.kind == "region":
+        region = Region()
+        parser.parse_region_into(region, None, isolated=_is_isolated(spec),
+                                 dialect=spec.cls.DIALECT_NAME)
+        state.regions[el.name] = region
+    else:  # pragma: no cover
+        raise AssertionError(el)
+
+
+def _is_isolated(spec: OpSpec) -> bool:
+    from ..ops.traits import IsolatedFromAbove
+    return spec.has_trait(IsolatedFromAbove)
+
+
+def parse_type_list(parser: "Parser") -> list[Type]:
+    return parser.parse_comma_list(parser.parse_type)
+
+
+def _parse_types(parser: "Parser", state: OpState, el: TypeOf) -> None:
+    spec = state.spec
+    off = parser.offset
+    if el.kind == "operand":
+        decl = spec.operands[spec.operand_index[el.name]]
+    else:
+        decl = spec.results[spec.result_index[el.name]]
+    if decl.kind == VARIADIC:
+        types = parse_type_list(parser)
+    else:
+        types = [parser.parse_type()]
+    state.set_types(el.name, el.kind, types, off)
+
+
+# ---------------------------------------------------------------------------------------------
+# Printing
+# ---------------------------------------------------------------------------------------------
+
+def _space_before(value: str, last_was_punct: bool) -> bool:
+    if len(value) != 1 and value != "->":
+        return True
+    if last_was_punct:
+        return value[0] not in ">)}],"
+    return value[0] not in "<>(){}[],"
+
+
+class _PrintState:
+    __slots__ = ("parts", "should_space", "last_punct")
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.should_space = True
+        self.last_punct = False
+
+
+def print_format(printer: "OpPrinter", op: Operation, fmt: CompiledFormat) -> str:
+    """Render the custom-form body of ``op`` (everything after its name)."""
+    st = _PrintState()
+    _print_elements(printer, op, fmt, fmt.elements, st)
+    return "".join(st.parts)
+
+
+def _emit_literal(st: _PrintState, value: str) -> None:
+    if st.should_space and _space_before(value, st.last_punct):
+        st.parts.append(" ")
+    st.parts.append(value)
+    st.should_space = len(value) != 1 or value[0] not in "<({["
+    st.last_punct = not (value[0] == "_" or value[0].isalpha())
+
+
+def _emit_text(st: _PrintState, text: str) -> None:
+    if st.should_space and not text.startswith("\n"):
+        st.parts.append(" ")
+    st.parts.append(text)
+    st.should_space = True
+    st.last_punct = False
+
+
+def _anchor_present(op: Operation, anchor) -> bool:
+    spec = op.SPEC
+    if isinstance(anchor, Var):
+        if anchor.kind == "operand":
+            start, stop = spec.operand_range(op, anchor.name)
+            return stop > start
+        if anchor.kind == "attr":
+            value = op.attributes.get(anchor.name)
+            if value is None:
+                return False
+            decl = spec.attr_by_name[anchor.name]
+            return decl.default is None or value != decl.default
+        if anchor.kind == "region":
+            region = op.regions[[r.name for r in spec.regions].index(anchor.name)]
+            return bool(region.blocks)
+        if anchor.kind == "result":
+            start, stop = spec.result_range(op, anchor.name)
+            return stop > start
+    if isinstance(anchor, (TypeOf, Custom)):
+        names = [anchor] if isinstance(anchor, TypeOf) else anchor.args
+        for a in names:
+            if isinstance(a, (TypeOf, Var)):
+                if a.kind == "operand":
+                    start, stop = spec.operand_range(op, a.name)
+                    if stop > start:
+                        return True
+                elif a.kind == "result":
+                    start, stop = spec.result_range(op, a.name)
+                    if stop > start:
+                        return True
+                elif a.kind == "attr":
+                    return a.name in op.attributes
+                elif a.kind == "region":
+                    idx = [r.name for r in spec.regions].index(a.name)
+                    return bool(op.regions[idx].blocks)
+        return False
+    return True
+
+
+def group_values(op: Operation, name: str, kind: str) -> list:
+    spec = op.SPEC
+    if kind == "operand":
+        start, stop = spec.operand_range(op, name)
+        return op.operands[start:stop]
+    start, stop = spec.result_range(op, name)
+    return op.results[start:stop]
+
+
+def _print_elements(printer: "OpPrinter", op: Operation, fmt: CompiledFormat, elements: list,
+                    st: _PrintState) -> None:
+    spec = op.SPEC
+    for el in elements:
+        cls = type(el)
+        if cls is Literal:
+            _emit_literal(st, el.text)
+        elif cls is Space:
+            if el.text == " ":
+                st.parts.append(" ")
+            st.should_space = False
+            st.last_punct = True if el.text == "" else False
+        elif cls is Var:
+            if el.kind == "operand":
+                values = group_values(op, el.name, "operand")
+                if values or spec.operands[spec.operand_index[el.name]].kind == SINGLE:
+                    _emit_text(st, ", ".join(printer.value_name(v) for v in values))
+            elif el.kind == "attr":
+                decl = spec.attr_by_name[el.name]
+                if decl.is_unit:
+                    continue  # printed by the literal of its optional group
+                value = op.attributes.get(el.name)
+                if value is not None:
+                    _emit_text(st, print_attr_value(decl, value))
+            elif el.kind == "region":
+                idx = [r.name for r in spec.regions].index(el.name)
+                _emit_text(st, printer.region_text(op.regions[idx]))
+        elif cls is TypeOf:
+            values = group_values(op, el.name, el.kind)
+            _emit_text(st, ", ".join(t.type.short if hasattr(t.type, "short") else str(t.type)
+                                     for t in values))
+        elif cls is AttrDict:
+            text = printer.attr_dict_text(op, fmt.referenced_attrs, el.with_keyword)
+            if text:
+                st.parts.append(text)
+        elif cls is Custom:
+            text = CUSTOM_DIRECTIVES[el.name].print(printer, op, el.args)
+            if text:
+                _emit_text(st, text)
+        elif cls is OptionalGroup:
+            if _anchor_present(op, el.anchor):
+                _print_elements(printer, op, fmt, el.elements, st)
+        elif cls is OIList:
+            for kw, var in el.clauses:
+                if var.name in op.attributes:
+                    _emit_literal(st, kw)
+        else:  # pragma: no cover
+            raise AssertionError(el)

@@ -1,0 +1,447 @@
+"""Printer: the canonical custom form (laid out as cuda-tile-opt prints it) and the generic form.
+
+SSA names follow MLIR's AsmPrinter: ops may suggest result names (NVIDIA's
+``getAsmResultNames``: ``%cst_1_i32``, ``%tview``, ``%for``...), which are uniqued with a
+printer-wide ``_N`` suffix; other values are numbered ``%0, %1, ...``; entry block arguments are
+``%argN``.  Counters are inherited by nested regions and restored for siblings, so every entry
+starts again at ``%0``.  With ``debuginfo=True`` locations are printed, with MLIR's aliases
+(``#loc1 = loc(...)``, ``#di_file = ...``) emitted after the module.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from ..attrs import UNIT, Attribute, DIAttr, format_named_attr
+from ..ir.core import Block, BlockArgument, Operation, Region, Value
+from ..locations import (UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, FusedLoc, Location,
+                         NameLoc)
+
+__all__ = ["print_op", "OpPrinter"]
+
+_VALID_NAME_CHAR = re.compile(r"[A-Za-z0-9$._-]")
+
+
+def sanitize_name(name: str) -> str:
+    """MLIR's sanitizeIdentifier for SSA names."""
+    def copy() -> str:
+        out = []
+        for ch in name:
+            if _VALID_NAME_CHAR.match(ch):
+                out.append(ch)
+            elif ch == " ":
+                out.append("_")
+            else:
+                out.append(format(ord(ch), "X"))
+        return "".join(out)
+    if name[0].isdigit():
+        return "_" + copy()
+    if all(_VALID_NAME_CHAR.match(ch) for ch in name):
+        return name
+    return copy()
+
+
+class _NameState:
+    """Assigns printed names to values (MLIR's SSANameState)."""
+
+    def __init__(self, root: Operation, generic: bool = False) -> None:
+        self.generic = generic
+        self.names: dict[int, str] = {}         # id(value) -> "%name" (without '#k')
+        self.group_of: dict[int, tuple[str, int]] = {}  # id(result) -> (group name, k)
+        self.block_names: dict[int, str] = {}
+        self.next_value = 0
+        self.next_arg = 0
+        self.next_conflict = 0
+        self.used: list[set] = []
+        self._groups_by_op: dict[int, list[tuple[str, int, int]]] = {}
+        self._number(root)
+
+    def _used(self, name: str) -> bool:
+        return any(name in s for s in self.used)
+
+    def unique(self, name: str) -> str:
+        name = sanitize_name(name)
+        if not self._used(name):
+            self.used[-1].add(name)
+            return name
+        while True:
+            probe = f"{name}_{self.next_conflict}"
+            self.next_conflict += 1
+            if not self._used(probe):
+                self.used[-1].add(probe)
+                return probe
+
+    def _number(self, root: Operation) -> None:
+        # (region, next_value, next_arg, next_conflict, depth of the parent name scope)
+        self.used.append(set())
+        self._number_op(root)
+        stack = []
+        for region in reversed(root.regions):
+            stack.append((region, self.next_value, self.next_arg, self.next_conflict, 1))
+        while stack:
+            region, nv, na, nc, depth = stack.pop()
+            self.next_value, self.next_arg, self.next_conflict = nv, na, nc
+            del self.used[depth:]
+            self.used.append(set())
+            self._number_region(region)
+            children = []
+            for block in region.blocks:
+                for op in block.ops:
+                    for r in op.regions:
+                        children.append((r, self.next_value, self.next_arg, self.next_conflict,
+                                         depth + 1))
+            stack.extend(reversed(children))
+
+    def _number_region(self, region: Region) -> None:
+        parent = region.parent
+        names = None
+        if parent is not None and region.blocks and not self.generic:
+            hook = getattr(parent, "asm_block_arg_names", None)
+            if hook is not None:
+                names = hook(parent.regions.index(region))
+        if names:
+            for arg, name in zip(region.blocks[0].args, names):
+                if name:
+                    self.names[id(arg)] = self.unique(name)
+        for bi, block in enumerate(region.blocks):
+            self.block_names[id(block)] = f"^bb{bi}"
+            for arg in block.args:
+                if id(arg) in self.names:
+                    continue
+                if bi == 0:
+                    self.names[id(arg)] = self.unique(f"arg{self.next_arg}")
+                    self.next_arg += 1
+                else:
+                    self.names[id(arg)] = str(self.next_value)
+                    self.next_value += 1
+            for op in block.ops:
+                self._number_op(op)
+
+    def _number_op(self, op: Operation) -> None:
+        if not op.results:
+            return
+        hook = getattr(op, "asm_result_names", None)
+        suggested = hook() if hook is not None else None
+        starts: list[int] = []
+        if suggested:
+            for k, name in enumerate(suggested):
+                if name and k < len(op.results):
+                    self.names[id(op.results[k])] = self.unique(name)
+                    starts.append(k)
+        first = op.results[0]
+        if id(first) not in self.names:
+            self.names[id(first)] = str(self.next_value)
+            self.next_value += 1
+            starts.insert(0, 0)
+        starts = sorted(set(starts) | {0})
+        # group results: a named/numbered result starts a group that extends to the next one
+        for gi, start in enumerate(starts):
+            end = starts[gi + 1] if gi + 1 < len(starts) else len(op.results)
+            base = self.names[id(op.results[start])]
+            for k in range(start, end):
+                self.group_of[id(op.results[k])] = (base, k - start)
+        self._groups_by_op[id(op)] = [(self.names[id(op.results[s])], s,
+                                      (starts[i + 1] if i + 1 < len(starts) else len(op.results)) - s)
+                                     for i, s in enumerate(starts)]
+
+    def value(self, v: Value) -> str:
+        g = self.group_of.get(id(v))
+        if g is not None:
+            base, k = g
+            groups = self._groups_by_op.get(id(v.owner))
+            size = 1
+            for name, start, n in groups:
+                if name == base:
+                    size = n
+                    break
+            return f"%{base}#{k}" if size > 1 else f"%{base}"
+        name = self.names.get(id(v))
+        if name is None:
+            return "<<UNKNOWN SSA VALUE>>"
+        return f"%{name}"
+
+    def result_list(self, op: Operation) -> str:
+        parts = []
+        for name, start, n in self._groups_by_op.get(id(op), []):
+            parts.append(f"%{name}:{n}" if n > 1 else f"%{name}")
+        return ", ".join(parts)
+
+
+class _Aliases:
+    """MLIR alias table for locations and debug-info attributes (``--mlir-print-debuginfo``)."""
+
+    def __init__(self) -> None:
+        # key -> [alias_prefix, depth, order]
+        self.info: dict = {}
+        self.names: dict = {}
+        self.order = 0
+
+    def visit(self, attr) -> int:
+        """Register ``attr`` and what it references; return its alias depth."""
+        key = attr
+        if key in self.info:
+            return self.info[key][1]
+        children = _alias_children(attr)
+        depth = 0
+        for child in children:
+            depth = max(depth, self.visit(child) + 1)
+        prefix = "loc" if isinstance(attr, Location) else attr.ALIAS
+        self.info[key] = [prefix, depth, self.order]
+        self.order += 1
+        return depth
+
+    def finalize(self) -> None:
+        items = sorted(self.info.items(), key=lambda kv: (kv[1][1], kv[1][0], kv[1][2]))
+        counters: dict[str, int] = {}
+        for attr, (prefix, _depth, _order) in items:
+            n = counters.get(prefix, 0)
+            counters[prefix] = n + 1
+            self.names[attr] = f"#{prefix}" if n == 0 else f"#{prefix}{n}"
+        self.sorted = [a for a, _ in items]
+
+    def ref(self, attr) -> str:
+        name = self.names.get(attr)
+        if name is not None:
+            return name
+        return loc_body(attr, self.ref) if isinstance(attr, Location) else attr.generic()
+
+    def definitions(self) -> list[str]:
+        lines = []
+        for attr in self.sorted:
+            if isinstance(attr, Location):
+                if isinstance(attr, DILoc):
+                    body = attr.body(self.ref)
+                else:
+                    body = f"loc({loc_body(attr, self.ref)})"
+            else:
+                body = "#cuda_tile." + attr.body(self.ref)
+            lines.append(f"{self.names[attr]} = {body}")
+        return lines
+
+
+def _alias_children(attr) -> list:
+    if isinstance(attr, DILoc):
+        return [attr.source, attr.scope]
+    if isinstance(attr, CallSiteLoc):
+        return [attr.callee, attr.caller]
+    if isinstance(attr, NameLoc):
+        return [attr.child] if attr.child is not None else []
+    if isinstance(attr, FusedLoc):
+        return list(attr.locations)
+    if isinstance(attr, DIAttr):
+        out = []
+        for name in ("file", "compile_unit", "scope"):
+            v = getattr(attr, name, None)
+            if isinstance(v, DIAttr):
+                out.append(v)
+        return out
+    return []
+
+
+def loc_body(loc: Location, ref) -> str:
+    """Text inside ``loc(...)`` with nested locations spelled through ``ref``."""
+    if isinstance(loc, CallSiteLoc):
+        return f"callsite({ref(loc.callee)} at {ref(loc.caller)})"
+    if isinstance(loc, NameLoc):
+        if loc.child is None:
+            return loc.body()
+        from ..attrs import quote_string
+        return f"{quote_string(loc.name)}({ref(loc.child)})"
+    if isinstance(loc, FusedLoc):
+        meta = "" if loc.metadata is None else f"<{loc.metadata.generic()}>"
+        return f"fused{meta}[" + ", ".join(ref(l) for l in loc.locations) + "]"
+    if isinstance(loc, DILoc):
+        return loc.body(ref)
+    return loc.body()
+
+
+class OpPrinter:
+    """Prints one top-level op (usually a module) to text."""
+
+    def __init__(self, root: Operation, *, generic: bool = False, debuginfo: bool = False) -> None:
+        self.generic = generic
+        self.debuginfo = debuginfo
+        self.names = _NameState(root, generic)
+        self.indent = 0
+        self.lines: list[str] = []
+        self.aliases: Optional[_Aliases] = None
+        self.default_dialect = [""]
+        if debuginfo:
+            self.aliases = _Aliases()
+            for op in root.walk():
+                self.aliases.visit(op.loc)
+                for region in op.regions:
+                    for block in region.blocks:
+                        for arg in block.args:
+                            if arg.loc is not None:
+                                self.aliases.visit(arg.loc)
+            self.aliases.finalize()
+
+    # -- pieces used by op formats --------------------------------------------------------------
+
+    def value_name(self, v: Value) -> str:
+        return self.names.value(v)
+
+    def type_text(self, t) -> str:
+        return t.short
+
+    def loc_text(self, loc: Location) -> str:
+        if self.aliases is not None:
+            name = self.aliases.names.get(loc)
+            if name is not None:
+                return f"loc({name})"
+        return loc.generic()
+
+    def attr_dict_text(self, op: Operation, elided: set, with_keyword: bool = False) -> str:
+        items = [(k, v) for k, v in op.attributes.items()
+                 if k not in elided and k != "operandSegmentSizes"]
+        spec = op.SPEC
+        if spec is not None:
+            # default-valued attributes that equal their default are not printed
+            items = [(k, v) for k, v in items
+                     if not (k in spec.attr_by_name and spec.attr_by_name[k].default is not None
+                             and spec.attr_by_name[k].default == v)]
+        if not items:
+            return ""
+        items.sort(key=lambda kv: kv[0])
+        body = "{" + ", ".join(format_named_attr(k, v) for k, v in items) + "}"
+        return (" attributes " if with_keyword else " ") + body
+
+    def region_text(self, region: Region, print_entry_args: bool = False,
+                    print_terminator: bool = True) -> str:
+        """Render a region as ``{\\n ... }`` at the current indentation."""
+        return self.render_region(region, print_entry_args, print_terminator)
+
+    def render_region(self, region: Region, print_entry_args: bool = False,
+                      print_terminator: bool = True, elide_terminator_if=None) -> str:
+        out = ["{"]
+        self.indent += 1
+        for bi, block in enumerate(region.blocks):
+            if bi > 0 or (print_entry_args and block.args):
+                out.append("\n" + self._block_header(block))
+            ops = block.ops
+            for oi, op in enumerate(ops):
+                if oi == len(ops) - 1 and not print_terminator:
+                    if elide_terminator_if is None or elide_terminator_if(op):
+                        continue
+                out.append("\n" + "  " * self.indent + self.op_text(op))
+        self.indent -= 1
+        out.append("\n" + "  " * self.indent + "}")
+        return "".join(out)
+
+    def _block_header(self, block: Block) -> str:
+        name = self.names.block_names.get(id(block), "^bb?")
+        if not block.args:
+            return "  " * (self.indent - 1) + name + ":"
+        args = ", ".join(f"{self.value_name(a)}: {a.type}" for a in block.args)
+        return "  " * (self.indent - 1) + f"{name}({args}):"
+
+    # -- ops ----------------------------------------------------------------------------------
+
+    def op_text(self, op: Operation) -> str:
+        results = self.names.result_list(op)
+        prefix = f"{results} = " if results else ""
+        spec = op.SPEC
+        if not self.generic and spec is not None and (spec.cls.print_custom is not None
+                                                       or spec.format is not None):
+            body = self.custom_text(op)
+        elif not self.generic and op.name == "builtin.module":
+            body = self.builtin_module_text(op)
+        else:
+            body = self.generic_text(op)
+        text = prefix + body
+        if self.debuginfo:
+            text += " " + self.loc_text(op.loc)
+        return text
+
+    def op_name(self, op: Operation) -> str:
+        dialect = self.default_dialect[-1]
+        if dialect and op.name.startswith(dialect + "."):
+            return op.name[len(dialect) + 1:]
+        return op.name
+
+    def custom_text(self, op: Operation) -> str:
+        spec = op.SPEC
+        name = self.op_name(op)
+        self.default_dialect.append(spec.cls.DIALECT_NAME)
+        try:
+            if spec.cls.print_custom is not None:
+                body = spec.cls.print_custom(self, op)
+            else:
+                from .format import print_format
+                body = print_format(self, op, spec.format)
+        finally:
+            self.default_dialect.pop()
+        if body and not body.startswith(" ") and not body.startswith("\n"):
+            body = " " + body
+        return name + body
+
+    def builtin_module_text(self, op: Operation) -> str:
+        text = "module"
+        name = op.attributes.get("sym_name")
+        if name is not None:
+            from ..attrs import format_symbol
+            text += " " + format_symbol(name.value)
+        attrs = self.attr_dict_text(op, {"sym_name"}, with_keyword=True)
+        text += attrs
+        self.default_dialect.append("")
+        try:
+            region = self.render_region(op.regions[0])
+        finally:
+            self.default_dialect.pop()
+        return text + " " + region
+
+    def generic_text(self, op: Operation) -> str:
+        from ..attrs import DenseArrayAttr, quote_string
+        parts = [quote_string(op.name), "(", ", ".join(self.value_name(v) for v in op.operands),
+                 ")"]
+        spec = op.SPEC
+        inherent = []
+        discardable = []
+        for k, v in sorted(op.attributes.items()):
+            if spec is not None and k in spec.attr_by_name:
+                inherent.append((k, v))
+            else:
+                discardable.append((k, v))
+        if spec is not None and spec.attr_sized_operands:
+            sizes = spec.operand_sizes(op)
+            inherent.append(("operandSegmentSizes", DenseArrayAttr("i32", tuple(sizes))))
+            inherent.sort(key=lambda kv: kv[0])
+        if inherent:
+            parts.append(" <{" + ", ".join(format_named_attr(k, v) for k, v in inherent) + "}>")
+        if op.regions:
+            self.default_dialect.append(op.name.split(".")[0] if "." in op.name else "")
+            try:
+                regions = [self.render_region(r, print_entry_args=True) if r.blocks else "{\n" +
+                           "  " * self.indent + "}" for r in op.regions]
+            finally:
+                self.default_dialect.pop()
+            parts.append(" (" + ", ".join(regions) + ")")
+        if discardable:
+            parts.append(" {" + ", ".join(format_named_attr(k, v) for k, v in discardable) + "}")
+        ins = ", ".join(str(v.type) for v in op.operands)
+        outs = [str(r.type) for r in op.results]
+        if len(outs) == 1 and not outs[0].startswith("("):
+            out_text = outs[0]
+        else:
+            out_text = "(" + ", ".join(outs) + ")"
+        parts.append(f" : ({ins}) -> {out_text}")
+        return "".join(parts)
+
+    def print_block_args_generic(self, block: Block) -> str:
+        return ", ".join(f"{self.value_name(a)}: {a.type}" for a in block.args)
+
+    # -- top level ------------------------------------------------------------------------------
+
+    def print_top(self, op: Operation) -> str:
+        text = self.op_text(op)
+        out = [text]
+        if self.aliases is not None and self.aliases.names:
+            out.extend(self.aliases.definitions())
+        return "\n".join(out) + "\n"
+
+
+def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False) -> str:
+    """Print ``op`` (normally a module) as text."""
+    return OpPrinter(op, generic=generic, debuginfo=debuginfo).print_top(op)

@@ -1,0 +1,69 @@
+"""The -verify-diagnostics files of cuda-tile's dialect suite, checked in-process.
+
+Counts how many expected diagnostics tileir reproduces (exact line, severity and message) and
+requires at least REQUIRED of them; no chunk may crash."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from corpus import cuda_tile_dir, run_lines
+from tileir.cli.opt import process_buffer
+from tileir.tools.expected import match_diagnostics, parse_expectations, split_input
+from tileir.verify import VerifyOptions
+
+REQUIRED = 0.95
+
+
+def _verify_files():
+    base = cuda_tile_dir() / "Dialect" / "CudaTile"
+    out = []
+    for path in sorted(base.glob("*.mlir")):
+        for line in run_lines(path):
+            if "-verify-diagnostics" in line and "cuda-tile-opt" in line and \
+                    "test-debuginfo" not in line:
+                out.append((path, line))
+    return out
+
+
+def check_file(path, run_line):
+    hints = "error" if "-Werr-hints" in run_line else ("warn" if "-Wunsupported-hints" in run_line
+                                                        else "silent")
+    allow = "allow-unregistered-dialect" in run_line
+    split = "split-input-file" in run_line
+    text = path.read_text(encoding="utf-8")
+    expected = matched = unexpected = 0
+    failures = []
+    for chunk in split_input(text, split):
+        exps = parse_expectations(chunk.text, chunk.line_offset)
+        res = process_buffer(chunk.text, str(path), line_offset=chunk.line_offset,
+                             allow_unregistered=allow, verify_options=VerifyOptions(hints=hints))
+        m = match_diagnostics(exps, res.diagnostics, str(path))
+        expected += len(exps)
+        matched += len(m.matched)
+        unexpected += len(m.unexpected)
+        for e in m.missing:
+            failures.append(f"line {e.annotation_line}: missing {e.severity} {{{{{e.message}}}}}")
+        for d in m.unexpected:
+            pos = d.loc.file_line_col()
+            failures.append(f"line {pos.line if pos else '?'}: unexpected {d.severity}: "
+                            f"{d.message}")
+    return expected, matched, unexpected, failures
+
+
+def test_verify_diagnostics_corpus(capsys):
+    total = matched_total = 0
+    report = []
+    for path, line in _verify_files():
+        expected, matched, unexpected, failures = check_file(path, line)
+        total += expected
+        matched_total += matched
+        report.append(f"{path.name}: {matched}/{expected} matched, {unexpected} unexpected")
+        report.extend("    " + f for f in failures[:400])
+    ratio = matched_total / max(total, 1)
+    summary = f"reproduced {matched_total}/{total} expected diagnostics ({ratio:.1%})"
+    with capsys.disabled():
+        print("\n" + summary)
+    assert ratio >= REQUIRED, summary + "\n" + "\n".join(report)
