@@ -408,6 +408,13 @@ def test_flush_to_zero_f32(mode: str):
             exp = [_ftz(ref(_ftz(float(a)), _ftz(float(b)), "f32", mode))
                    for a, b in zip(xs.astype(float), ys.astype(float))]
             check(got, exp, (impl.__name__, mode))
+        got = nx.fma(xs, ys, xs, "f32", mode, flush_to_zero=True)
+        exp = [_ftz(ref_fma(_ftz(float(a)), _ftz(float(b)), _ftz(float(a)), "f32", mode))
+               for a, b in zip(xs.astype(float), ys.astype(float))]
+        check(got, exp, ("fma", mode))
+        got = nx.sqrt(xs, "f32", mode, flush_to_zero=True)
+        check(got, [_ftz(ref_sqrt(_ftz(float(a)), "f32", mode)) for a in xs.astype(float)],
+              ("sqrt", mode))
 
     run()
 
