@@ -55,8 +55,8 @@ ANY = AnyType()
 #: fma operands: base floats (the op restricts further in verification).
 FmaTile = BaseFloatTile
 
-#: exti/trunci integer tiles (i1 excluded? ODS: any int incl. i1 and i4)
-ExtTruncInt = TileOf(INTS)
+#: exti/trunci integer tiles: IntTileType's elements plus i4 (Ops.td ExtIOp_IntegerType)
+ExtTruncInt = TileOf(INTS + (I4,))
 #: unpack result: any number tile incl. i4
 UnpackedTile = TileOf(NUMBERS + (I4,))
 PackSource = TileOf(NUMBERS + (I4,))
