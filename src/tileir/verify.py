@@ -1,42 +1,168 @@
 """The verifier: checks every op against its spec, traits and op-specific rules.
 
-Order follows MLIR so that the first reported problem matches cuda-tile-opt:
+The order follows MLIR's ``OperationVerifier`` and ODS-generated verifiers so that the first
+problem reported for an op matches cuda-tile-opt:
 
-1. ODS invariants: attribute presence and kinds, operand and result type constraints, region
-   constraints, then the "invariant" traits (AllTypesMatch, TypesMatchWith, ...).
-2. The remaining traits in declaration order (ParentOneOf, Terminator, SameOperands...).
-3. The op's own ``verify_op`` hook.
-4. Nested regions (blocks must end in a terminator where the op requires one).
-5. The op's ``verify_regions`` hook, after its nested ops verified.
+1. (with ``VerifyOptions.target_version``) op, attribute, operand, result and type
+   since-versions, worded like cuda-tile's bytecode writer;
+2. the counting traits ODS adds (regions, results, operands);
+3. structural traits (``ParentOneOf``, ``Terminator``, ``SingleBlock``...);
+4. the op invariants: attributes (presence, kind, value constraints), operand and result type
+   constraints, region block counts, then ODS ``PredOpTrait``\\ s (``AllTypesMatch``...);
+5. the remaining native traits (``SameOperandsShape``, inferred result types...);
+6. the op's own ``verify_op`` hook;
+7. nested blocks and ops (depth first); isolated-from-above children (entries) are verified
+   after their siblings, each on its own;
+8. region traits (implicit terminators, symbol tables) and the op's ``verify_regions`` hook.
 
-Verification of one isolated-from-above op (an entry, a module) stops at its first error, but
-sibling entries are all verified, as MLIR does when it verifies them in parallel.
+Verification of one isolated op (an entry, a module) stops at its first error, but its
+isolated children are all verified, as MLIR does when it verifies them in parallel; an op whose
+isolated children failed skips its own region checks.
+
+Check functions return None (valid), an error message (reported as ``'<op>' op <message>`` at the
+op), a :class:`Diagnostic`, or a list of Diagnostics (failing if any of them is an error).
 """
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Optional
 
-from .attrs import Attribute, TileEnum
-from .diagnostics import ERROR, Diagnostic, DiagnosticError, SourceManager
+from .diagnostics import ERROR, WARNING, Diagnostic, DiagnosticError, SourceManager
 from .ir.core import Operation
 from .ir.opdef import OPTIONAL, SINGLE, VARIADIC, OpSpec, version_tuple
+from .locations import UNKNOWN_LOC
 
-__all__ = ["verify", "verify_op_tree", "VerifyOptions", "VerifyFailure"]
+__all__ = ["verify", "verify_op_tree", "VerifyOptions", "VerifyFailure", "current_options",
+           "verify_symbol_table", "op_error"]
+
+BUILTIN_MODULE = "builtin.module"
 
 
 class VerifyFailure(Exception):
-    """Internal: stops verification of the current isolated region."""
+    """Kept for compatibility: raised by nothing in the verifier itself."""
 
 
 class VerifyOptions:
-    """Options: ``target_version`` gates ops/attributes/types by since-version;
-    ``hints`` is ``"silent"``, ``"warn"`` or ``"error"`` for unsupported optimization hints."""
+    """Options: ``target_version`` (``"13.1"``...) rejects ops, attributes, operands, results and
+    types newer than that version; ``hints`` is ``"silent"``, ``"warn"`` (cuda-tile-opt's
+    ``-Wunsupported-hints``) or ``"error"`` (``-Wunsupported-hints -Werr-hints``) for unsupported
+    optimization hints."""
 
     def __init__(self, target_version: Optional[str] = None, hints: str = "silent") -> None:
+        if hints not in ("silent", "warn", "error"):
+            raise ValueError(f"hints must be 'silent', 'warn' or 'error', not {hints!r}")
         self.target_version = target_version
+        self.target = version_tuple(target_version) if target_version else None
         self.hints = hints
 
+
+_DEFAULT_OPTIONS = VerifyOptions()
+_CURRENT: list = [_DEFAULT_OPTIONS]
+
+
+def current_options() -> VerifyOptions:
+    """The options of the verification in progress (for op hooks)."""
+    return _CURRENT[-1]
+
+
+def op_error(op: Operation, message: str) -> Diagnostic:
+    """An error at ``op`` without the ``'<op>' op`` prefix (MLIR's ``emitError``)."""
+    return Diagnostic(ERROR, message, op.loc)
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-spec verification plans
+# ---------------------------------------------------------------------------------------------
+
+class _Plan:
+    """Everything the verifier needs for one op kind, computed once."""
+
+    __slots__ = ("counts", "structural", "attrs", "operand_checks", "result_checks",
+                 "region_checks", "invariant_traits", "traits", "region_traits", "has_verify",
+                 "has_verify_regions", "isolated", "fixed_operands")
+
+    def __init__(self, spec: OpSpec) -> None:
+        from .ops.traits import IsolatedFromAbove
+        self.counts = _count_checks(spec)
+        self.structural = [t for t in spec.traits if t.PHASE == "structural"]
+        self.attrs = spec.attributes
+        # operand constraints: (index, constraint, summary) for a fixed layout, else groups
+        self.fixed_operands = all(o.kind == SINGLE for o in spec.operands)
+        self.operand_checks = [(o.constraint, o.summary) for o in spec.operands]
+        self.result_checks = [(r.constraint, r.summary, r.kind) for r in spec.results]
+        self.region_checks = [(i, rd) for i, rd in enumerate(spec.regions) if rd.kind != "any"]
+        self.invariant_traits = [t for t in spec.traits if t.PHASE == "invariant"]
+        self.traits = [t for t in spec.traits if t.PHASE == "trait"]
+        self.region_traits = [t for t in spec.traits if hasattr(t, "verify_region")]
+        cls = spec.cls
+        from .ir.opdef import OpBase
+        self.has_verify = cls.verify_op is not OpBase.verify_op
+        self.has_verify_regions = cls.verify_regions is not OpBase.verify_regions
+        self.isolated = any(isinstance(t, IsolatedFromAbove) for t in spec.traits)
+
+
+def _count_checks(spec: OpSpec):
+    """ODS's ZeroRegions/OneRegion/NResults/NOperands... traits as (kind, expected) pairs."""
+    out = []
+    nreg = len(spec.regions)
+    out.append(("regions", nreg))
+    rfixed = sum(1 for r in spec.results if r.kind == SINGLE)
+    rdyn = len(spec.results) - rfixed
+    out.append(("results", rfixed, bool(rdyn)))
+    ofixed = sum(1 for o in spec.operands if o.kind == SINGLE)
+    odyn = len(spec.operands) - ofixed
+    out.append(("operands", ofixed, bool(odyn)))
+    return out
+
+
+_PLANS: dict = {}
+
+
+def _plan(spec: OpSpec) -> _Plan:
+    p = _PLANS.get(spec.name)
+    if p is None or p.__class__ is not _Plan:
+        p = _Plan(spec)
+        _PLANS[spec.name] = p
+    return p
+
+
+def _count_message(op: Operation, check) -> Optional[str]:
+    kind = check[0]
+    if kind == "regions":
+        want = check[1]
+        n = len(op.regions)
+        if n != want:
+            if want == 0:
+                return "requires zero regions"
+            if want == 1:
+                return "requires one region"
+            return f"expected {want} regions"
+        return None
+    want, dynamic = check[1], check[2]
+    n = len(op.results) if kind == "results" else len(op.operands)
+    if dynamic:
+        if n < want:
+            return f"expected {want} or more {kind}, but found {n}" if kind == "operands" \
+                else f"expected {want} or more results"
+        return None
+    if n != want:
+        if kind == "results":
+            if want == 0:
+                return "requires zero results"
+            if want == 1:
+                return "requires one result"
+            return f"expected {want} results"
+        if want == 0:
+            return "requires zero operands"
+        if want == 1:
+            return "requires a single operand"
+        return f"expected {want} operands, but found {n}"
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The verifier
+# ---------------------------------------------------------------------------------------------
 
 class _Verifier:
     def __init__(self, options: VerifyOptions) -> None:
@@ -45,170 +171,280 @@ class _Verifier:
 
     # -- reporting ----------------------------------------------------------------------------
 
-    def emitter(self, op: Operation) -> Callable[..., Diagnostic]:
-        """``emit(message, notes=[(msg, loc)])`` reports ``'<op name>' op <message>``."""
-        def emit(message: str, *, prefix: bool = True, severity: str = ERROR,
-                 loc=None) -> Diagnostic:
-            text = f"'{op.name}' op {message}" if prefix else message
-            diag = Diagnostic(severity, text, loc if loc is not None else op.loc)
-            self.diagnostics.append(diag)
-            return diag
-        return emit
+    def report(self, op: Operation, result) -> bool:
+        """Record what a check returned; True if it is a failure."""
+        if result is None:
+            return False
+        if result.__class__ is str:
+            self.diagnostics.append(Diagnostic(ERROR, f"'{op.name}' op {result}", op.loc))
+            return True
+        if isinstance(result, Diagnostic):
+            self.diagnostics.append(result)
+            return result.severity == ERROR
+        failed = False
+        for d in result:
+            if d.__class__ is str:
+                d = Diagnostic(ERROR, f"'{op.name}' op {d}", op.loc)
+            self.diagnostics.append(d)
+            if d.severity == ERROR:
+                failed = True
+        return failed
 
     # -- driver -------------------------------------------------------------------------------
 
-    def verify_isolated(self, root: Operation) -> None:
-        """Verify ``root`` and everything inside, except nested isolated ops, which are
-        verified separately (each stops at its own first error)."""
-        nested: list[Operation] = []
-        try:
-            self.verify_tree(root, nested, is_root=True)
-        except VerifyFailure:
-            pass
-        for op in nested:
-            self.verify_isolated(op)
+    def verify_root(self, root: Operation) -> bool:
+        return self.verify_rec(root)
 
-    def verify_tree(self, op: Operation, nested: list, is_root: bool = False) -> None:
-        from .ops.traits import IsolatedFromAbove
+    def verify_rec(self, op: Operation) -> bool:
+        """Verify ``op`` and its nested ops; False once an error was reported."""
         spec = op.SPEC
-        if not is_root and spec is not None and spec.has_trait(IsolatedFromAbove):
-            nested.append(op)
-            return
-        self.verify_single(op)
+        plan = _plan(spec) if spec is not None else None
+        if plan is not None and not self.verify_entrance(op, spec, plan):
+            return False
+        isolated_children = None
         for region in op.regions:
-            for block in region.blocks:
-                self.verify_block_structure(op, block)
-                for child in block.ops:
-                    self.verify_tree(child, nested)
-        if spec is not None:
-            emit = self.emitter(op)
-            if not op.verify_regions(emit):
-                raise VerifyFailure()
+            blocks = region.blocks
+            for block in blocks:
+                ops = block.ops
+                if not ops:
+                    if not self._may_lack_terminator(op, len(blocks)):
+                        self.diagnostics.append(Diagnostic(
+                            ERROR, "empty block: expect at least a terminator", op.loc))
+                        return False
+                    continue
+                for child in ops:
+                    cspec = child.SPEC
+                    if cspec is not None and child.regions and _plan(cspec).isolated:
+                        if isolated_children is None:
+                            isolated_children = []
+                        isolated_children.append(child)
+                        continue
+                    if child.name == BUILTIN_MODULE:
+                        if isolated_children is None:
+                            isolated_children = []
+                        isolated_children.append(child)
+                        continue
+                    if not self.verify_rec(child):
+                        return False
+                if not self._may_lack_terminator(op, len(blocks)):
+                    last = ops[-1]
+                    if not _might_be_terminator(last):
+                        self.diagnostics.append(Diagnostic(
+                            ERROR, "block with no terminator, has " + _op_text(last), last.loc))
+                        return False
+        if isolated_children:
+            failed = False
+            for child in isolated_children:
+                if not self.verify_rec(child):
+                    failed = True
+            if failed:
+                return False
+        if plan is not None:
+            return self.verify_exit(op, plan)
+        if op.name == BUILTIN_MODULE:
+            return not self.report(op, verify_symbol_table(op))
+        return True
 
-    def verify_block_structure(self, op: Operation, block) -> None:
-        spec = op.SPEC
-        if spec is None or not _needs_terminator(spec):
-            return
-        from .ops.traits import Terminator
-        last = block.ops[-1] if block.ops else None
-        if last is None or last.SPEC is None or not last.SPEC.has_trait(Terminator):
-            if last is not None and last.SPEC is None:
-                return  # unregistered ops may be terminators
-            loc = last.loc if last is not None else op.loc
-            self.diagnostics.append(Diagnostic(
-                ERROR, "block with no terminator, has " + (f"'{last.name}'" if last else
-                                                           "no operations"), loc))
-            raise VerifyFailure()
-
-    def verify_single(self, op: Operation) -> None:
+    @staticmethod
+    def _may_lack_terminator(op: Operation, nblocks: int) -> bool:
+        if nblocks != 1:
+            return False
         spec = op.SPEC
         if spec is None:
-            return
-        emit = self.emitter(op)
-        if not self.check_invariants(op, spec, emit):
-            raise VerifyFailure()
-        for trait in spec.traits:
-            if getattr(trait, "PHASE", "trait") != "invariant":
-                if not trait.verify(op, emit):
-                    raise VerifyFailure()
-        if not op.verify_op(emit):
-            raise VerifyFailure()
+            return True  # unregistered ops and builtin.module
+        return spec.name == "cuda_tile.module"
 
-    # -- ODS invariants -----------------------------------------------------------------------
-
-    def check_invariants(self, op: Operation, spec: OpSpec, emit) -> bool:
-        if not self.check_operand_counts(op, spec, emit):
+    def verify_entrance(self, op: Operation, spec: OpSpec, plan: _Plan) -> bool:
+        report = self.report
+        if self.options.target is not None:
+            if report(op, self.version_check(op, spec)):
+                return False
+        for check in plan.counts:
+            msg = _count_message(op, check)
+            if msg is not None:
+                return not report(op, msg)
+        if spec.attr_sized_operands and report(op, _segment_check(op, spec)):
             return False
-        for attr in spec.attributes:
-            value = op.attributes.get(attr.name)
-            if value is None:
-                if attr.required:
-                    emit(f"requires attribute '{attr.name}'")
-                    return False
+        for trait in plan.structural:
+            r = trait.verify(op)
+            if r is not None and report(op, r):
+                return False
+        # -- invariants ------------------------------------------------------------------------
+        attrs = op.attributes
+        for decl in plan.attrs:
+            if decl.name not in attrs and decl.required:
+                return not report(op, f"requires attribute '{decl.name}'")
+        for decl in plan.attrs:
+            value = attrs.get(decl.name)
+            if value is not None:
+                problem = check_attribute_kind(decl, value)
+                if problem:
+                    return not report(op, problem)
+        operands = op.operands
+        if plan.fixed_operands:
+            for i, (constraint, summary) in enumerate(plan.operand_checks):
+                t = operands[i].type
+                if not constraint.check(t):
+                    return not report(op, f"operand #{i} must be {summary}, but got '{t}'")
+        else:
+            sizes = spec.operand_sizes(op)
+            index = 0
+            for (constraint, summary), size in zip(plan.operand_checks, sizes):
+                for _ in range(size):
+                    if index >= len(operands):
+                        break
+                    t = operands[index].type
+                    if not constraint.check(t):
+                        return not report(op, f"operand #{index} must be {summary}, but got "
+                                          f"'{t}'")
+                    index += 1
+        results = op.results
+        if results:
+            index = 0
+            rsizes = spec.result_sizes(op) if spec.n_dynamic_results else None
+            for k, (constraint, summary, kind) in enumerate(plan.result_checks):
+                size = rsizes[k] if rsizes is not None else 1
+                for _ in range(size):
+                    if index >= len(results):
+                        break
+                    t = results[index].type
+                    if not constraint.check(t):
+                        return not report(op, f"result #{index} must be {summary}, but got "
+                                          f"'{t}'")
+                    index += 1
+        for i, rd in plan.region_checks:
+            if i >= len(op.regions):
+                break
+            n = len(op.regions[i].blocks)
+            if rd.kind == "sized1" and n != 1:
+                return not report(op, f"region #{i} ('{rd.name}') failed to verify constraint: "
+                                  "region with 1 blocks")
+            if rd.kind == "maxsized1" and n > 1:
+                return not report(op, f"region #{i} ('{rd.name}') failed to verify constraint: "
+                                  "region with at most 1 blocks")
+        for trait in plan.invariant_traits:
+            r = trait.verify(op)
+            if r is not None and report(op, r):
+                return False
+        # -- native traits and the op's verifier -------------------------------------------
+        for trait in plan.traits:
+            r = trait.verify(op)
+            if r is not None and report(op, r):
+                return False
+        if plan.has_verify:
+            r = op.verify_op()
+            if r is not None and report(op, r):
+                return False
+        return True
+
+    def verify_exit(self, op: Operation, plan: _Plan) -> bool:
+        for trait in plan.region_traits:
+            r = trait.verify_region(op)
+            if r is not None and self.report(op, r):
+                return False
+        if plan.has_verify_regions:
+            r = op.verify_regions()
+            if r is not None and self.report(op, r):
+                return False
+        return True
+
+    # -- since-versions -----------------------------------------------------------------------
+
+    def version_check(self, op: Operation, spec: OpSpec):
+        target = self.options.target
+        text = self.options.target_version
+        if version_tuple(spec.since) > target and not spec.testing:
+            return op_error(op, f"operation '{op.name}' is not available in bytecode version "
+                            f"{text}")
+        for decl in spec.attributes:
+            if version_tuple(decl.since) <= target:
                 continue
-            problem = check_attribute_kind(attr, value)
-            if problem:
-                emit(problem)
-                return False
-        sizes = spec.operand_sizes(op)
-        index = 0
-        for group, size in zip(spec.operands, sizes):
-            for _ in range(size):
-                v = op.operands[index]
-                if not group.constraint.check(v.type):
-                    emit(f"operand #{index} must be {group.summary}, but got '{v.type}'")
-                    return False
-                index += 1
-        rsizes = spec.result_sizes(op)
-        index = 0
-        for group, size in zip(spec.results, rsizes):
-            for _ in range(size):
-                r = op.results[index]
-                if not group.constraint.check(r.type):
-                    emit(f"result #{index} must be {group.summary}, but got '{r.type}'")
-                    return False
-                index += 1
-        if len(op.regions) != len(spec.regions):
-            emit(f"requires {len(spec.regions)} regions" if spec.regions else
-                 "requires zero regions")
-            return False
-        for i, (rd, region) in enumerate(zip(spec.regions, op.regions)):
-            n = len(region.blocks)
-            if (rd.kind == "sized1" and n != 1) or (rd.kind == "maxsized1" and n > 1):
-                what = "region with 1 blocks" if rd.kind == "sized1" else "region with at most 1 blocks"
-                emit(f"region #{i} ('{rd.name}') failed to verify constraint: {what}")
-                return False
-        for trait in spec.traits:
-            if getattr(trait, "PHASE", "trait") == "invariant":
-                if not trait.verify(op, emit):
-                    return False
-        return True
-
-    def check_operand_counts(self, op: Operation, spec: OpSpec, emit) -> bool:
-        fixed = sum(1 for o in spec.operands if o.kind == SINGLE)
-        dynamic = len(spec.operands) - fixed
-        n = len(op.operands)
-        if spec.attr_sized_operands:
-            if op.segments is None or len(op.segments) != len(spec.operands):
-                emit("operand count (%d) does not match with the total size (%d) specified in "
-                     "attribute 'operandSegmentSizes'" % (n, sum(op.segments or ())))
-                return False
-            if sum(op.segments) != n:
-                emit(f"operand count ({n}) does not match with the total size "
-                     f"({sum(op.segments)}) specified in attribute 'operandSegmentSizes'")
-                return False
-            for o, size in zip(spec.operands, op.segments):
-                if (o.kind == SINGLE and size != 1) or (o.kind == OPTIONAL and size > 1):
-                    emit(f"operand group starting at #0 requires {'1' if o.kind == SINGLE else '0 or 1'}"
-                         f" element{'s' if o.kind != SINGLE else ''}, but found {size}")
-                    return False
-            return True
-        if dynamic == 0 and n != fixed:
-            emit(f"expected {fixed} operands, but found {n}")
-            return False
-        if dynamic and n < fixed:
-            emit(f"expected {fixed} or more operands, but found {n}")
-            return False
-        rfixed = sum(1 for r in spec.results if r.kind == SINGLE)
-        rdyn = len(spec.results) - rfixed
-        nr = len(op.results)
-        if rdyn == 0 and nr != rfixed:
-            emit(f"requires {rfixed} result{'s' if rfixed != 1 else ''}" if rfixed != 1 else
-                 "requires one result")
-            return False
-        return True
+            value = op.attributes.get(decl.name)
+            if value is None:
+                continue
+            if decl.default is not None:
+                if value != decl.default:
+                    return op_error(op, f"attribute '{decl.name}' requires bytecode version "
+                                    f"{decl.since}+, but targeting {text}")
+            else:
+                return op_error(op, f"optional attribute '{decl.name}' is provided but "
+                                f"requires bytecode version {decl.since}, targeting {text}")
+        if spec.n_dynamic_operands:
+            sizes = spec.operand_sizes(op)
+            for group, size in zip(spec.operands, sizes):
+                if size and group.kind != SINGLE and version_tuple(group.since) > target:
+                    return op_error(op, f"optional operand '{group.name}' is provided but "
+                                    f"requires bytecode version {group.since}, targeting {text}")
+        for r in spec.results:
+            if version_tuple(r.since) > target and version_tuple(spec.since) <= target:
+                start, stop = spec.result_range(op, r.name)
+                for res in op.results[start:stop]:
+                    if res.uses:
+                        return op_error(op, f"result '{r.name}' requires bytecode version "
+                                        f"{r.since} but is being used and targeting {text}. "
+                                        "Cannot serialize to older bytecode version when newer "
+                                        "features are used.")
+        from .ops.type_verify import type_version_error
+        types = [r.type for r in op.results]
+        for region in op.regions:
+            for block in region.blocks:
+                types.extend(a.type for a in block.args)
+        ftype = op.attributes.get("function_type")
+        if ftype is not None and hasattr(ftype, "value"):
+            types.append(ftype.value)
+        for t in types:
+            msg = type_version_error(t, target, text)
+            if msg:
+                return Diagnostic(ERROR, msg, UNKNOWN_LOC)
+        return None
 
 
-def _needs_terminator(spec: OpSpec) -> bool:
-    from .ops.traits import SingleBlockImplicitTerminator
-    return spec.has_trait(SingleBlockImplicitTerminator)
+def _might_be_terminator(op: Operation) -> bool:
+    spec = op.SPEC
+    if spec is None:
+        return op.name != BUILTIN_MODULE
+    from .ops.traits import Terminator
+    return spec.has_trait(Terminator)
 
 
-def check_attribute_kind(attr, value: Attribute) -> Optional[str]:
+def _op_text(op: Operation) -> str:
+    try:
+        from .text.printer import print_op
+        text = print_op(op, generic=True).strip()
+        return ("\n" + text) if "\n" in text else text
+    except Exception:  # pragma: no cover - printing a broken op
+        return f"'{op.name}'"
+
+
+def _segment_check(op: Operation, spec: OpSpec) -> Optional[str]:
+    n = len(op.operands)
+    segs = op.segments
+    if segs is None or len(segs) != len(spec.operands):
+        got = 0 if segs is None else len(segs)
+        return (f"'operandSegmentSizes' attribute for specifying operand segments must have "
+                f"{len(spec.operands)} elements, but got {got}")
+    if sum(segs) != n:
+        return (f"operand count ({n}) does not match with the total size ({sum(segs)}) "
+                "specified in attribute 'operandSegmentSizes'")
+    start = 0
+    for o, size in zip(spec.operands, segs):
+        if (o.kind == SINGLE and size != 1) or (o.kind == OPTIONAL and size > 1) or size < 0:
+            what = "1" if o.kind == SINGLE else "0 or 1"
+            return (f"operand group starting at #{start} requires {what} element"
+                    f"{'s' if o.kind != SINGLE else ''}, but found {size}")
+        start += size
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Attributes
+# ---------------------------------------------------------------------------------------------
+
+def check_attribute_kind(attr, value) -> Optional[str]:
     """Check an attribute value against its declaration; return the ODS message on mismatch."""
     from .attrs import (ArrayAttr, AssumePredicate, DenseArrayAttr, DenseElementsAttr,
-                        IntegerAttr, OptimizationHintsAttr, StringAttr, SymbolRefAttr, TypeAttr,
-                        UNIT)
+                        DictionaryAttr, IntegerAttr, OptimizationHintsAttr, StringAttr,
+                        SymbolRefAttr, TypeAttr, UNIT)
     from .types import FunctionType, I1, I32, I64
     kind = attr.kind
     ok = True
@@ -216,7 +452,7 @@ def check_attribute_kind(attr, value: Attribute) -> Optional[str]:
     enum = attr.enum
     if enum is not None:
         ok = isinstance(value, enum)
-        desc = desc or f"{enum.__name__}"
+        desc = desc or _ENUM_SUMMARIES.get(enum.__name__, enum.__name__)
     elif kind == "unit":
         ok = value is UNIT
         desc = desc or "unit attribute"
@@ -229,7 +465,10 @@ def check_attribute_kind(attr, value: Attribute) -> Optional[str]:
     elif kind == "bool":
         ok = isinstance(value, IntegerAttr) and value.type is I1
         desc = desc or "bool attribute"
-    elif kind == "str" or kind == "symbol":
+    elif kind == "str":
+        ok = isinstance(value, StringAttr)
+        desc = desc or "string attribute"
+    elif kind == "symbol":
         ok = isinstance(value, StringAttr)
         desc = desc or "string attribute"
     elif kind == "flat_symbol":
@@ -246,20 +485,109 @@ def check_attribute_kind(attr, value: Attribute) -> Optional[str]:
         desc = desc or f"i{kind[-2:]} dense array attribute"
     elif kind == "hints":
         ok = isinstance(value, OptimizationHintsAttr)
+        desc = desc or ""
     elif kind == "predicate":
         ok = isinstance(value, AssumePredicate)
+        desc = desc or "AssumePredicateAttrInterface instance"
     elif kind == "dict_array":
-        ok = isinstance(value, ArrayAttr)
+        ok = isinstance(value, ArrayAttr) and all(isinstance(v, DictionaryAttr) for v in value)
         desc = desc or "Array of dictionary attributes"
+    elif kind == "array":
+        ok = isinstance(value, ArrayAttr)
+        desc = desc or "array attribute"
+    if ok and attr.check is not None:
+        ok = bool(attr.check(value))
     if ok:
         return None
     return f"attribute '{attr.name}' failed to satisfy constraint: {desc}"
 
 
+_ENUM_SUMMARIES = {
+    "Signedness": "signedness", "IntegerOverflow": "integer overflow",
+    "RoundingMode": "rounding mode", "ComparisonOrdering": "comparison_ordering",
+    "ComparisonPredicate": "cmp_predicate", "AtomicRMWMode": "",
+    "MemoryScope": "memory scope", "MemoryOrderingSemantics": "memory ordering semantics",
+    "PaddingValue": "load padding value for out of bound access",
+    "SymbolVisibility": "symbol visibility",
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Symbol tables
+# ---------------------------------------------------------------------------------------------
+
+def _symbol_name(op: Operation) -> Optional[str]:
+    attr = op.attributes.get("sym_name")
+    return getattr(attr, "value", None) if attr is not None else None
+
+
+def _is_symbol_table(op: Operation) -> bool:
+    return op.name in ("cuda_tile.module", BUILTIN_MODULE)
+
+
+def symbol_lookup(table: Operation, name: str) -> Optional[Operation]:
+    """The op defining symbol ``name`` directly inside symbol table ``table``."""
+    if not table.regions or not table.regions[0].blocks:
+        return None
+    for op in table.regions[0].blocks[0].ops:
+        if _symbol_name(op) == name:
+            return op
+    return None
+
+
+def nearest_symbol_table(op: Operation) -> Optional[Operation]:
+    parent = op.parent_op
+    while parent is not None and not _is_symbol_table(parent):
+        parent = parent.parent_op
+    return parent
+
+
+def verify_symbol_table(op: Operation):
+    """MLIR's SymbolTable region trait: unique symbol names, then symbol uses inside."""
+    if not op.regions:
+        return None
+    seen: dict = {}
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.ops:
+                name = _symbol_name(child)
+                if name is None:
+                    continue
+                first = seen.get(name)
+                if first is not None:
+                    diag = Diagnostic(ERROR, f"redefinition of symbol named '{name}'", child.loc)
+                    diag.attach_note("see existing symbol definition here", first.loc)
+                    return diag
+                seen[name] = child
+    # symbol users, not descending into nested symbol tables
+    stack = [op]
+    while stack:
+        cur = stack.pop()
+        for region in cur.regions:
+            for block in region.blocks:
+                for child in block.ops:
+                    hook = getattr(child, "verify_symbol_uses", None)
+                    if hook is not None:
+                        r = hook(op)
+                        if r is not None:
+                            return r
+                    if child.regions and not _is_symbol_table(child):
+                        stack.append(child)
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Public API
+# ---------------------------------------------------------------------------------------------
+
 def verify_op_tree(op: Operation, options: Optional[VerifyOptions] = None) -> list[Diagnostic]:
     """Verify ``op`` and everything nested; return the diagnostics (empty if valid)."""
-    v = _Verifier(options or VerifyOptions())
-    v.verify_isolated(op)
+    v = _Verifier(options or _DEFAULT_OPTIONS)
+    _CURRENT.append(v.options)
+    try:
+        v.verify_root(op)
+    finally:
+        _CURRENT.pop()
     return v.diagnostics
 
 

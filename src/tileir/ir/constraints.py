@@ -90,7 +90,7 @@ class TileOf(TypeConstraint):
 
     ``elements`` holds element types, or the :class:`PointerType` class for "Pointer type"."""
 
-    __slots__ = ("elements", "ranks", "element_summary")
+    __slots__ = ("elements", "ranks", "element_summary", "_cache")
 
     def __init__(self, elements: Sequence, ranks: Optional[Sequence[int]] = None,
                  element_names: Optional[Sequence[str]] = None,
@@ -106,8 +106,19 @@ class TileOf(TypeConstraint):
         if self.ranks == (0,) and len(self.elements) == 1 and isinstance(self.elements[0], ElementType):
             buildable = TileType((), self.elements[0])
         super().__init__(f"{prefix} of {self.element_summary} values", buildable)
+        self._cache: dict = {}
 
     def check(self, t: Type) -> bool:
+        try:
+            return self._cache[t]
+        except KeyError:
+            pass
+        ok = self._check(t)
+        if len(self._cache) < 4096:
+            self._cache[t] = ok
+        return ok
+
+    def _check(self, t: Type) -> bool:
         if not isinstance(t, TileType):
             return False
         if self.ranks is not None and t.rank not in self.ranks:

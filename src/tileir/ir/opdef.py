@@ -91,6 +91,9 @@ class Attr:
     default: Any = None
     since: str = "13.1"
     summary: str = ""
+    #: extra value constraint (ODS ConfinedAttr): ``check(value) -> bool``; ``summary`` then
+    #: describes the whole constraint
+    check: Optional[Callable[[Any], bool]] = None
 
     @property
     def enum(self) -> Optional[type[TileEnum]]:
@@ -114,13 +117,13 @@ class RegionDef:
 
 
 class Trait:
-    """Base of op traits.  Traits that check something implement ``verify(op, emit)`` where
-    ``emit(message)`` reports an error on the op; ``PHASE`` orders them (see verify.py)."""
+    """Base of op traits.  ``verify(op)`` returns None when the op satisfies the trait, else an
+    error message (or Diagnostic); ``PHASE`` orders the checks (see :mod:`tileir.verify`)."""
 
     PHASE: ClassVar[str] = "trait"
 
-    def verify(self, op: Operation, emit: Callable[[str], Any]) -> bool:
-        return True
+    def verify(self, op: Operation):
+        return None
 
     def __repr__(self) -> str:
         return type(self).__name__
@@ -241,14 +244,16 @@ class OpBase(Operation):
 
     # Hooks an op may override ---------------------------------------------------------------
 
-    def verify_op(self, emit: Callable[..., Any]) -> bool:
-        """Op-specific verification beyond what traits express; ``emit(msg)`` reports an
-        error on this op.  Return False after reporting."""
-        return True
+    def verify_op(self):
+        """Op-specific verification beyond what traits express (MLIR's ``verify()``).  Return
+        None if valid, else an error message (reported as ``'<op>' op <message>``), a
+        Diagnostic, or a list of Diagnostics (the op fails if any of them is an error)."""
+        return None
 
-    def verify_regions(self, emit: Callable[..., Any]) -> bool:
-        """Verification that needs the nested ops already verified (MLIR's verifyRegions)."""
-        return True
+    def verify_regions(self):
+        """Verification that needs the nested ops verified first (MLIR's verifyRegions); same
+        return convention as :meth:`verify_op`."""
+        return None
 
     @classmethod
     def infer_result_types(cls, operand_types: list, attributes: dict) -> Optional[list]:

@@ -9,8 +9,8 @@ from ..ir.core import Operation, Region
 from ..ir.opdef import VARIADIC, Attr, Operand, RegionDef, Result
 from .base import CudaTileOp
 from .constraints import ANY, CudaTileAny, I1Tile, ScalarI1, ScalarInt
-from .traits import (AllTypesMatch, NoRegionArguments, ParentOneOf, ReturnLike,
-                     SingleBlockImplicitTerminator, Terminator, Pure)
+from .traits import (AffineScope, AllTypesMatch, NoRegionArguments, ParentOneOf, ReturnLike,
+                     RecursiveMemoryEffects, SingleBlockImplicitTerminator, Terminator, Pure)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..text.format import OpState
@@ -20,6 +20,46 @@ if TYPE_CHECKING:  # pragma: no cover
 _TERMINATOR_FMT = "attr-dict ($operands^ `:` custom<CudaTileType>(type($operands)))?"
 
 
+def _check_if_yield(op, region, name: str, rets: list):
+    from .verify_util import type_list
+    block = region.blocks[0]
+    if not block.ops or block.ops[-1].name != "cuda_tile.yield":
+        return None
+    ys = [v.type for v in block.ops[-1].operands]
+    if rets and not ys:
+        return f"has return type of {type_list(rets)} but {name} branch does not yield anything"
+    if not rets and ys:
+        return f"does not return a value, but {name} branch yields {type_list(ys)}"
+    if ys != rets:
+        return (f"type does not match yield type, {name} branch yields {type_list(ys)} but op "
+                f"result type is {type_list(rets)}")
+    return None
+
+
+def _nearest_ancestor(op, names):
+    parent = op.parent_op
+    while parent is not None and parent.name not in names:
+        parent = parent.parent_op
+    return parent
+
+
+def _verify_early_exit(op, loops: tuple):
+    """cuda-tile's verifyEarlyExitOp: only ``if`` ops between ``op`` and its loop."""
+    from ..diagnostics import ERROR, Diagnostic
+    parent = op.parent_op
+    while parent is not None:
+        if parent.name in loops:
+            return None
+        if parent.name != "cuda_tile.if":
+            names = "', '".join((*loops, "cuda_tile.if"))
+            diag = Diagnostic(ERROR, f"'{op.name}' op can only be nested within a ancestor chain "
+                              f"of '{names}' operations", op.loc)
+            diag.attach_note("see unexpected ancestor operation", parent.loc)
+            return diag
+        parent = parent.parent_op
+    return None
+
+
 class IfOp(CudaTileOp):
     """``if %cond [-> (types)] { ... } [else { ... }]``."""
     __slots__ = ()
@@ -27,10 +67,33 @@ class IfOp(CudaTileOp):
     OPERANDS = (Operand("condition", ScalarI1),)
     RESULTS = (Result("results", ANY, VARIADIC),)
     REGIONS = (RegionDef("thenRegion", "sized1"), RegionDef("elseRegion", "maxsized1"))
-    TRAITS = (NoRegionArguments(), SingleBlockImplicitTerminator("cuda_tile.yield"))
+    TRAITS = (NoRegionArguments(), RecursiveMemoryEffects,
+              SingleBlockImplicitTerminator("cuda_tile.yield", also=(
+                  "cuda_tile.break", "cuda_tile.continue", "cuda_tile.return")))
     FORMAT = ("$condition (`->` `(` custom<CudaTileType>(type($results))^ `)`)? "
               "custom<IfOpRegion>($thenRegion) (`else` custom<IfOpRegion>($elseRegion)^)? "
               "attr-dict")
+
+    def verify_op(self):
+        from .verify_util import type_list, verify_no_view_results
+        if not self.regions:
+            return "must define then branch"
+        rets = [r.type for r in self.results]
+        msg = verify_no_view_results(rets)
+        if msg:
+            return msg
+        then = self.regions[0]
+        if not then.blocks:
+            return "must define then branch"
+        msg = _check_if_yield(self, then, "then", rets)
+        if msg:
+            return msg
+        if len(self.regions) < 2 or not self.regions[1].blocks:
+            if rets:
+                return "has non-empty return type, must define else branch"
+            return None
+        return _check_if_yield(self, self.regions[1], "else", rets)
+
 
 
 class YieldOp(CudaTileOp):
@@ -51,6 +114,20 @@ class BreakOp(CudaTileOp):
     TRAITS = (ReturnLike, Terminator(), ParentOneOf("cuda_tile.if", "cuda_tile.loop"))
     FORMAT = _TERMINATOR_FMT
 
+    def verify_op(self):
+        from .verify_util import type_list
+        r = _verify_early_exit(self, ("cuda_tile.loop",))
+        if r is not None:
+            return r
+        loop = _nearest_ancestor(self, ("cuda_tile.loop",))
+        ops = [v.type for v in self.operands]
+        res = [r.type for r in loop.results]
+        if ops != res:
+            return (f"operand types must correspond to the parent loop result types: "
+                    f"({type_list(ops)}) vs ({type_list(res)})")
+        return None
+
+
 
 class ContinueOp(CudaTileOp):
     """Go to the next iteration of the innermost ``for``/``loop`` with new carried values."""
@@ -59,6 +136,29 @@ class ContinueOp(CudaTileOp):
     OPERANDS = (Operand("operands", CudaTileAny, VARIADIC),)
     TRAITS = (Terminator(), ParentOneOf("cuda_tile.for", "cuda_tile.if", "cuda_tile.loop"))
     FORMAT = _TERMINATOR_FMT
+
+    def verify_op(self):
+        from ..verify import op_error
+        from .verify_util import type_list
+        r = _verify_early_exit(self, ("cuda_tile.for", "cuda_tile.loop"))
+        if r is not None:
+            return r
+        loop = _nearest_ancestor(self, ("cuda_tile.for", "cuda_tile.loop"))
+        ops = [v.type for v in self.operands]
+        if loop.name == "cuda_tile.loop":
+            want = [v.type for v in loop.operands]
+            if want != ops:
+                return op_error(self, "`loop` is missing a valid terminator. `continue` op should "
+                                "have operand types that match the parent loop iter_values: "
+                                f"({type_list(want)}), but found: ({type_list(ops)})")
+        else:
+            want = [r.type for r in loop.results]
+            if want != ops:
+                return op_error(self, "`for` is missing a valid terminator. `continue` op should "
+                                "have operand types that match the parent loop return types: "
+                                f"({type_list(want)}), but found: ({type_list(ops)})")
+        return None
+
 
 
 class ReturnOp(CudaTileOp):
@@ -69,6 +169,32 @@ class ReturnOp(CudaTileOp):
     TRAITS = (ParentOneOf("cuda_tile.entry", "cuda_tile.if", "cuda_tile.testing$func"),
               ReturnLike, Terminator())
     FORMAT = _TERMINATOR_FMT
+
+    def verify_op(self):
+        from ..verify import op_error
+        parent = self.parent_op
+        while parent is not None and parent.name == "cuda_tile.if":
+            parent = parent.parent_op
+        n = len(self.operands)
+        if parent is not None and parent.name in ("cuda_tile.entry", "cuda_tile.testing$func"):
+            ftype = parent.attributes.get("function_type")
+            results = list(getattr(getattr(ftype, "value", None), "results", ()))
+            name = getattr(parent.attributes.get("sym_name"), "value", "")
+            if n != len(results):
+                return (f"has {n} operands, but enclosing function (@{name}) returns "
+                        f"{len(results)}")
+            if parent.name == "cuda_tile.entry":
+                if n:
+                    return f"has {n} operands, but entry function must return 0 operands"
+                return None
+            for i, (v, t) in enumerate(zip(self.operands, results)):
+                if v.type != t:
+                    return op_error(self, f"type of return operand {i} ('{v.type}') doesn't match "
+                                    f"function result type ('{t}') in function @{name}")
+            return None
+        return ("must be used within a cuda_tile.testing$func, cuda_tile.entry, or cuda_tile.if "
+                "operation")
+
 
 
 class AssertOp(CudaTileOp):
@@ -193,8 +319,8 @@ class ForOp(CudaTileOp):
     RESULTS = (Result("resultValues", ANY, VARIADIC),)
     ATTRIBUTES = (Attr("unsignedCmp", "unit", since="13.2"),)
     REGIONS = (RegionDef("region", "sized1"),)
-    TRAITS = (AllTypesMatch("lowerBound", "upperBound", "step"),
-              AllTypesMatch("initValues", "resultValues"),
+    TRAITS = (AffineScope, AllTypesMatch("lowerBound", "upperBound", "step"),
+              AllTypesMatch("initValues", "resultValues"), RecursiveMemoryEffects,
               SingleBlockImplicitTerminator("cuda_tile.continue"))
     parse_custom = staticmethod(_parse_for)
     print_custom = staticmethod(_print_for)
@@ -205,6 +331,19 @@ class ForOp(CudaTileOp):
     def asm_block_arg_names(self, region_index: int):
         args = self.regions[0].blocks[0].args
         return ["loopIdx"] + [f"iterArg{i}" for i in range(len(args) - 1)]
+
+    def verify_regions(self):
+        from .verify_util import verify_loop_iter_values
+        region = self.regions[0]
+        args = region.blocks[0].args if region.blocks else []
+        if not args:
+            return "expected at least one block argument for induction variable"
+        iv, lb = args[0].type, self.operands[0].type
+        if iv != lb:
+            return (f"expected induction variable to be same type as bounds and step: "
+                    f"'{iv}' vs '{lb}'")
+        return verify_loop_iter_values(self, self.operands[3:], args[1:], self.results)
+
 
 
 def _parse_loop(parser: "Parser", state: "OpState") -> Operation:
@@ -261,6 +400,14 @@ class LoopOp(CudaTileOp):
     OPERANDS = (Operand("initValues", ANY, VARIADIC),)
     RESULTS = (Result("resultValues", ANY, VARIADIC),)
     REGIONS = (RegionDef("region", "sized1"),)
-    TRAITS = (SingleBlockImplicitTerminator("cuda_tile.continue"),)
+    TRAITS = (AffineScope, RecursiveMemoryEffects,
+              SingleBlockImplicitTerminator("cuda_tile.continue", also=("cuda_tile.break",)))
     parse_custom = staticmethod(_parse_loop)
     print_custom = staticmethod(_print_loop)
+
+    def verify_regions(self):
+        from .verify_util import verify_loop_iter_values
+        region = self.regions[0]
+        args = region.blocks[0].args if region.blocks else []
+        return verify_loop_iter_values(self, self.operands, args, self.results)
+

@@ -13,7 +13,8 @@ from .constraints import (AnyTile, I1Tile, I8Tile, IntTile, NumberTile, PackSour
 from .traits import (AllElementTypesMatch, AllRanksMatch, AllShapesMatch, AllTypesMatch,
                      IsolatedFromAbove, NoRegionArguments, Pure, SameOperandsAndResultElementType,
                      SameOperandsAndResultShape, SameOperandsShape, SingleBlock,
-                     SingleBlockImplicitTerminator, Symbol, SymbolTable)
+                     SingleBlockImplicitTerminator, SingleBlockNoTerminator, Symbol, SymbolTable,
+                     InferResultTypes, RecursiveMemoryEffects)
 
 
 class ModuleOp(CudaTileOp):
@@ -22,12 +23,17 @@ class ModuleOp(CudaTileOp):
     MNEMONIC, OPCODE, GROUP = "module", 0x4B, "Core"
     ATTRIBUTES = (Attr("sym_name", "symbol"), Attr("producer", "str", optional=True, since="13.3"))
     REGIONS = (RegionDef("body", "maxsized1"),)
-    TRAITS = (IsolatedFromAbove(), NoRegionArguments(), SingleBlock(), SymbolTable)
+    TRAITS = (IsolatedFromAbove(), NoRegionArguments(), SingleBlockNoTerminator(), SymbolTable)
     FORMAT = "$sym_name attr-dict-with-keyword $body"
 
     @property
     def sym_name(self) -> str:
         return self.attributes["sym_name"].value
+
+    def verify_op(self):
+        from .verify_util import verify_module_debug_info
+        return verify_module_debug_info(self)
+
 
 
 class GlobalOp(CudaTileOp):
@@ -48,6 +54,13 @@ class GlobalOp(CudaTileOp):
     def sym_name(self) -> str:
         return self.attributes["sym_name"].value
 
+    def verify_op(self):
+        value = self.attributes.get("value")
+        if getattr(getattr(value, "type", None), "rank", 1) != 1:
+            return "type must have rank 1"
+        return None
+
+
 
 class GetGlobalOp(CudaTileOp):
     """Pointer to a global."""
@@ -57,6 +70,21 @@ class GetGlobalOp(CudaTileOp):
     RESULTS = (Result("result", ScalarPointer),)
     TRAITS = (Pure,)
     FORMAT = "$name attr-dict `:` custom<CudaTileType>(type($result))"
+
+    def verify_symbol_uses(self, table):
+        from ..verify import nearest_symbol_table, symbol_lookup
+        name = self.attributes["name"].root
+        scope = nearest_symbol_table(self)
+        target = symbol_lookup(scope, name) if scope is not None else None
+        if target is None or target.name != "cuda_tile.global":
+            return f"'{name}' does not reference a valid global"
+        gtype = target.attributes["value"].type.element
+        ptr = self.results[0].type.element
+        if gtype != ptr.pointee:
+            return (f"pointee type of result type '{ptr}' does not match type '{gtype}' of the "
+                    f"global @{name}")
+        return None
+
 
 
 class ConstantOp(CudaTileOp):
@@ -73,6 +101,13 @@ class ConstantOp(CudaTileOp):
         if not isinstance(attr, DenseElementsAttr):
             return None
         return [constant_name(attr)]
+
+    def verify_op(self):
+        value = self.attributes.get("value")
+        if getattr(value, "type", None) is not self.results[0].type:
+            return "failed to verify that all of {value, result} have same type"
+        return None
+
 
 
 def constant_name(attr: DenseElementsAttr) -> str:
@@ -108,6 +143,17 @@ class IotaOp(CudaTileOp):
     TRAITS = (Pure,)
     FORMAT = "attr-dict `:` custom<CudaTileType>(type($result))"
 
+    def verify_op(self):
+        t = self.results[0].type
+        if t.rank != 1:
+            return "expects result type to be 1-d tile"
+        width = t.element.width
+        if width < 64 and t.shape[0] > (1 << width):
+            return (f"the number of elements {t.shape[0]} exceeds the maximum value of element "
+                    f"type '{t.element}'")
+        return None
+
+
 
 _SHAPE_FMT = ("$source attr-dict `:` custom<CudaTileType>(type($source)) `->` "
               "custom<CudaTileType>(type($result))")
@@ -125,6 +171,16 @@ class BroadcastOp(CudaTileOp):
     def asm_result_names(self):
         return ["bcast"]
 
+    def verify_op(self):
+        from .verify_util import dims
+        src, res = self.operands[0].type.shape, self.results[0].type.shape
+        for s, r in zip(src, res):
+            if s != r and s != 1:
+                return ("expects the shape of source tile to be compatible with that of the "
+                        f"result tile, but got: {dims(src)} and {dims(res)}")
+        return None
+
+
 
 class ReshapeOp(CudaTileOp):
     """Reshape (row-major order)."""
@@ -137,6 +193,12 @@ class ReshapeOp(CudaTileOp):
 
     def asm_result_names(self):
         return ["reshape"]
+
+    def verify_op(self):
+        if self.operands[0].type.numel != self.results[0].type.numel:
+            return "expected source tile and result tile to have the same number of elements"
+        return None
+
 
 
 class PermuteOp(CudaTileOp):
@@ -152,6 +214,28 @@ class PermuteOp(CudaTileOp):
     FORMAT = ("$source $permutation attr-dict `:` custom<CudaTileType>(type($source)) `->` "
               "custom<CudaTileType>(type($result))")
 
+    def verify_op(self):
+        src = self.operands[0].type
+        rank = src.rank
+        perm = self.attributes["permutation"].value
+        if rank < 2:
+            return f"expects at least rank 2, but got: {rank}"
+        if len(perm) != rank:
+            return (f"expect permutation size ({len(perm)}) to equal the rank of the source "
+                    f"({rank})")
+        if len(set(perm)) != len(perm):
+            return "expect permutation elements to be unique"
+        for i, p in enumerate(perm):
+            if p < 0 or p >= rank:
+                return f"permutation element at index {i} ({p}) is out of bound [0, {rank})"
+        res = self.results[0].type.shape
+        for i, p in enumerate(perm):
+            if res[i] != src.shape[p]:
+                return (f"result shape invalid at index {i}, expected: {src.shape[p]}, but got: "
+                        f"{res[i]}")
+        return None
+
+
 
 class CatOp(CudaTileOp):
     """Concatenate two tiles along ``dim``."""
@@ -165,6 +249,28 @@ class CatOp(CudaTileOp):
                                    "{lhs, rhs, result} have the same element type"))
     FORMAT = ("$lhs `,` $rhs `dim` `=` $dim attr-dict `:` custom<CudaTileType>(type($lhs)) `,` "
               "custom<CudaTileType>(type($rhs)) `->` custom<CudaTileType>(type($result))")
+
+    def verify_op(self):
+        dim = self.attributes["dim"].value
+        lhs, rhs = self.operands[0].type.shape, self.operands[1].type.shape
+        res = self.results[0].type.shape
+        rank = len(lhs)
+        if dim < 0 or dim >= rank:
+            return f"expect dim to be [0, {rank}), but got: {dim}"
+        if lhs[dim] + rhs[dim] != res[dim]:
+            return (f"invalid concat at position {dim}, expected: {lhs[dim] + rhs[dim]} but got: "
+                    f"{res[dim]}")
+        for i in range(rank):
+            if i == dim:
+                continue
+            if lhs[i] != rhs[i]:
+                return (f"expect lhs and rhs shapes to match at non-concat position {i}, "
+                        f"expected: {lhs[i]} but got: {rhs[i]}")
+            if lhs[i] != res[i]:
+                return (f"expect lhs and result shapes to match at non-concat position {i}, "
+                        f"expected: {lhs[i]} but got: {res[i]}")
+        return None
+
 
 
 class ExtractOp(CudaTileOp):
@@ -185,6 +291,48 @@ class ExtractOp(CudaTileOp):
             return True
         return False
 
+    def verify_op(self):
+        from ..diagnostics import WARNING, Diagnostic
+        from ..types import I32, TileType
+        src, res = self.operands[0].type, self.results[0].type
+        if src.element != res.element:
+            return "source and result element type do not match"
+        if src.rank != res.rank:
+            return "source and result must have the same rank"
+        for i, (s, r) in enumerate(zip(src.shape, res.shape)):
+            if s % r != 0:
+                return (f"source dimension {i} size ({s}) must be evenly divisible by result "
+                        f"dimension {i} size ({r})")
+        indices = self.operands[1:]
+        if len(indices) != src.rank:
+            return f"expected {src.rank} indices, but got {len(indices)}"
+        warnings = []
+        for i, index in enumerate(indices):
+            t = index.type
+            if not isinstance(t, TileType):
+                return f"index {i} must be a Tile type"
+            if t.rank != 0:
+                return f"index {i} must be a scalar tile, got rank {t.rank}"
+            if t.element is not I32:
+                return f"index {i} must have i32 element type"
+            producer = getattr(index, "owner", None)
+            if getattr(producer, "name", None) == "cuda_tile.constant":
+                attr = producer.attributes.get("value")
+                if attr is not None and getattr(attr.type, "element", None) is I32 and \
+                        attr.is_splat and attr.array.size:
+                    v = int(attr.array.reshape(-1)[0])
+                    top = src.shape[i] // res.shape[i] - 1
+                    if v < 0:
+                        warnings.append(Diagnostic(
+                            WARNING, f"extract index {i} has negative value {v}, which may "
+                            "cause undefined behavior", self.loc))
+                    if v > top:
+                        warnings.append(Diagnostic(
+                            WARNING, f"extract index {i} value {v} may be out of bounds (max "
+                            f"valid index: {top})", self.loc))
+        return warnings or None
+
+
 
 class SelectOp(CudaTileOp):
     """Element-wise ``cond ? a : b``."""
@@ -197,6 +345,13 @@ class SelectOp(CudaTileOp):
               AllShapesMatch("cond", "val_if_true", "val_if_false", "result"))
     FORMAT = ("$cond `,` $val_if_true `,` $val_if_false attr-dict `:` "
               "custom<CudaTileType>(type($cond)) `,` custom<CudaTileType>(type($result))")
+
+    def verify_op(self):
+        from ..types import F4E2M1FN
+        if self.results[0].type.element is F4E2M1FN:
+            return "cannot operate on sub-byte type F4E2M1FN"
+        return None
+
 
 
 class OffsetOp(CudaTileOp):
@@ -219,6 +374,10 @@ class PackOp(CudaTileOp):
     TRAITS = (Pure, AllRanksMatch("source", "result"))
     FORMAT = _SHAPE_FMT
 
+    def verify_op(self):
+        return _verify_pack_unpack(self)
+
+
 
 class UnpackOp(CudaTileOp):
     """Reinterpret a 1-D byte tile as another numeric type (13.3)."""
@@ -228,6 +387,10 @@ class UnpackOp(CudaTileOp):
     RESULTS = (Result("result", UnpackedTile, since="13.3"),)
     TRAITS = (Pure, AllRanksMatch("source", "result"))
     FORMAT = _SHAPE_FMT
+
+    def verify_op(self):
+        return _verify_pack_unpack(self)
+
 
 
 class _GridQuery(CudaTileOp):
@@ -267,6 +430,133 @@ class GetNumTileBlocksOp(_GridQuery):
 
 
 _AGG_REGION = RegionDef("body", "sized1")
+_DIM_ATTR = Attr("dim", "i32", summary="32-bit signless integer attribute whose value is "
+                 "non-negative", check=lambda a: a.value >= 0)
+
+
+def _verify_pack_unpack(op):
+    from ..types import I1, TF32
+
+    def bits(t):
+        el = t.element
+        width = 1 if el is I1 else (32 if el is TF32 else el.width)
+        return width * t.numel
+    src, res = op.operands[0].type, op.results[0].type
+    if src.rank != 1:
+        return "expects source and result to be rank-1 tiles"
+    if src.element.width == res.element.width:
+        return "expects source and result to have different element type widths"
+    sbits, rbits = bits(src), bits(res)
+    if sbits % 8:
+        return "expects source tile to be byte-aligned"
+    if rbits % 8:
+        return "expects result tile to be byte-aligned"
+    if sbits != rbits:
+        return (f"expects source and result to have the same size in bytes, but got source tile "
+                f"size {sbits // 8} bytes and result tile size {rbits // 8} bytes")
+    return None
+
+
+def _infer_reduce(op):
+    from ..types import TileType
+    if not op.operands:
+        return None
+    dim = getattr(op.attributes.get("dim"), "value", 0)
+    out = []
+    for v in op.operands:
+        t = v.type
+        out.append(TileType([d for i, d in enumerate(t.shape) if i != dim], t.element))
+    return out
+
+
+def _infer_scan(op):
+    if not op.operands:
+        return None
+    return [v.type for v in op.operands]
+
+
+def _verify_aggregate(op, matching_results: bool):
+    from ..types import BF16, F16, TileType
+    operands = op.operands
+    n = len(operands)
+    if n == 0:
+        return "expect at least 1 operand"
+    if n != len(op.results):
+        return "expect same number of operands and results"
+    identities = op.attributes.get("identities")
+    if identities is not None:
+        values = getattr(identities, "value", ())
+        if len(values) != n:
+            return (f"expect identities to match the number of operands but got: {n} operands "
+                    f"and {len(values)} identities")
+        for i, v in enumerate(operands):
+            t = v.type
+            if not isinstance(t, TileType):
+                return f"expected TileType for operand at index {i} but got: '{t}'"
+            it = getattr(values[i], "type", None)
+            el = t.element
+            if (el is BF16 and it is F16) or (el is F16 and it is BF16):
+                continue
+            if el is not it:
+                return (f"expect same type for operand at index: {i} and identity at index: {i} "
+                        f"but got: '{el}' and '{it}'")
+    first = operands[0].type
+    if not isinstance(first, TileType):
+        return f"expected TileType for first operand but got: '{first}'"
+    dim = op.attributes["dim"].value
+    if dim < 0 or dim >= first.rank:
+        return f"dimension ({dim}) is out of bound [0, {first.rank})"
+    if matching_results:
+        for i, (v, r) in enumerate(zip(operands, op.results)):
+            if v.type != r.type:
+                return f"expect same type for operand at index: {i} and result at index: {i}"
+    return None
+
+
+def _verify_aggregate_region(op):
+    from ..diagnostics import ERROR, Diagnostic
+    from ..types import TileType
+    from .traits import Pure
+    n = len(op.operands)
+    block = op.regions[0].blocks[0]
+    if not block.ops:
+        return "expect non-empty block"
+    want = 2 * n
+    args = [a.type for a in block.args]
+    if len(args) != want:
+        return f"expect {want} block arguments but got: {len(args)}"
+    for i, t in enumerate(args):
+        if not (isinstance(t, TileType) and t.rank == 0):
+            return f"expect 0-rank tile type at index: {i} but got: '{t}'"
+    for i in range(0, want - 1, 2):
+        a, b = args[i], args[i + 1]
+        if a.element is not b.element:
+            return (f"expect same element type for block argument at index: {i} and {i + 1} but "
+                    f"got: '{a.element}' and '{b.element}'")
+    for i, v in enumerate(op.operands):
+        t, a = v.type, args[2 * i]
+        if t.element is not a.element:
+            return (f"expect same type for operand at index: {i} and block argument at index: "
+                    f"{2 * i} but got: '{t.element}' and '{a.element}'")
+    term = block.ops[-1]
+    tops = term.operands
+    if len(tops) != n:
+        return (f"expect number of terminators operands ({len(tops)}) to match number of "
+                f"operands ({n})")
+    for i, v in enumerate(op.operands):
+        t, y = v.type, tops[i].type
+        if not isinstance(y, TileType):
+            return (f"expected TileType for operand and terminator types but got: '{t}' and "
+                    f"'{y}'")
+        if t.element is not y.element:
+            return (f"expect same type for operand at index: {i} and terminator argument at "
+                    f"index: {i} but got: '{t.element}' and '{y.element}'")
+    for inner in block.ops[:-1]:
+        spec = inner.SPEC
+        if spec is None or Pure not in spec.traits:
+            return Diagnostic(ERROR, f"'{inner.name}' op only pure operations are allowed inside "
+                              f"'{op.name}'", inner.loc)
+    return None
 
 
 class ReduceOp(CudaTileOp):
@@ -275,9 +565,10 @@ class ReduceOp(CudaTileOp):
     MNEMONIC, OPCODE, GROUP = "reduce", 0x58, "Core"
     OPERANDS = (Operand("operands", AnyTile, VARIADIC),)
     RESULTS = (Result("results", AnyTile, VARIADIC),)
-    ATTRIBUTES = (Attr("dim", "i32"), Attr("identities", "any"))
+    ATTRIBUTES = (_DIM_ATTR, Attr("identities", "array"))
     REGIONS = (_AGG_REGION,)
-    TRAITS = (SameOperandsShape(), SingleBlockImplicitTerminator("cuda_tile.yield"))
+    TRAITS = (InferResultTypes(_infer_reduce), RecursiveMemoryEffects, SameOperandsShape(),
+              SingleBlockImplicitTerminator("cuda_tile.yield"))
     FORMAT = ("$operands attr-dict ` ` `dim` `` `=` `` $dim `identities` `` `=` `` $identities "
               "`:` custom<CudaTileType>(type($operands)) `->` custom<CudaTileType>(type($results)) "
               "custom<ArgumentRegion>($body)")
@@ -295,6 +586,13 @@ class ReduceOp(CudaTileOp):
             out.append(name)
         return out
 
+    def verify_op(self):
+        return _verify_aggregate(self, matching_results=False)
+
+    def verify_regions(self):
+        return _verify_aggregate_region(self)
+
+
 
 class ScanOp(CudaTileOp):
     """Inclusive scan of ``operands`` along ``dim`` (optionally reversed)."""
@@ -302,9 +600,17 @@ class ScanOp(CudaTileOp):
     MNEMONIC, OPCODE, GROUP = "scan", 0x5E, "Core"
     OPERANDS = (Operand("operands", AnyTile, VARIADIC),)
     RESULTS = (Result("results", AnyTile, VARIADIC),)
-    ATTRIBUTES = (Attr("dim", "i32"), Attr("reverse", "bool"), Attr("identities", "any"))
+    ATTRIBUTES = (_DIM_ATTR, Attr("reverse", "bool"), Attr("identities", "array"))
     REGIONS = (_AGG_REGION,)
-    TRAITS = (SameOperandsShape(), SingleBlockImplicitTerminator("cuda_tile.yield"))
+    TRAITS = (InferResultTypes(_infer_scan), RecursiveMemoryEffects, SameOperandsShape(),
+              SingleBlockImplicitTerminator("cuda_tile.yield"))
     FORMAT = ("$operands attr-dict ` ` `dim` `` `=` `` $dim `reverse` `` `=` `` $reverse "
               "`identities` `` `=` `` $identities `:` custom<CudaTileType>(type($operands)) `->` "
               "custom<CudaTileType>(type($results)) custom<ArgumentRegion>($body)")
+
+    def verify_op(self):
+        return _verify_aggregate(self, matching_results=True)
+
+    def verify_regions(self):
+        return _verify_aggregate_region(self)
+

@@ -75,7 +75,8 @@ def parse_function(parser: "Parser", state: "OpState", *, allow_hints: bool) -> 
     if allow_hints and parser.tok == "optimization_hints":
         parser.i += 1
         parser.expect("=")
-        state.attrs["optimization_hints"] = parser.parse_optimization_hints_body()
+        state.attrs["optimization_hints"] = parser.parse_optimization_hints_body(
+            state.spec.name)
     if parser.tok == "attributes":
         parser.i += 1
         state.attrs.update(parser.parse_attr_dict_body())
@@ -151,6 +152,26 @@ class EntryOp(CudaTileOp):
     parse_custom = staticmethod(lambda parser, state: parse_function(parser, state,
                                                                      allow_hints=True))
     print_custom = staticmethod(lambda printer, op: print_function(printer, op, with_hints=True))
+
+    def verify_op(self):
+        from ..types import TileType
+        from .verify_util import (ENTRY_HINTS, verify_function_debug_info,
+                                  verify_optimization_hints)
+        ftype = self.attributes["function_type"].value
+        if ftype.results:
+            return "entry op must not return values"
+        for t in ftype.inputs:
+            if isinstance(t, TileType) and t.rank != 0:
+                return "entry op must have scalar types (rank 0 !cuda_tile.tile)"
+        msg = verify_function_debug_info(self)
+        if msg:
+            return msg
+        return verify_optimization_hints(self, ENTRY_HINTS)
+
+    def verify_regions(self):
+        from .verify_util import verify_function_body_debug_info
+        return verify_function_body_debug_info(self)
+
 
 
 class TestingFuncOp(CudaTileOp):

@@ -299,7 +299,8 @@ def _parse_optionals(parser: "Parser", state: "OpState", hints: bool = True) -> 
     if hints and parser.tok == "optimization_hints":
         parser.i += 1
         parser.expect("=")
-        state.attrs["optimization_hints"] = parser.parse_optimization_hints_body()
+        state.attrs["optimization_hints"] = parser.parse_optimization_hints_body(
+            state.spec.name)
     if parser.tok == "attributes":
         parser.i += 1
         state.attrs.update(parser.parse_attr_dict_body())

@@ -25,6 +25,7 @@ from ..locations import (UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, FusedL
 from ..types import (BF16, ELEMENT_TYPES, F64, I1, I64, TOKEN, BuiltinType, ElementType,
                      FunctionType, GatherScatterViewType, PartitionViewType, PointerType,
                      StridedViewType, TensorViewType, TileType, Type)
+from ..ops.type_verify import verify_type
 from .lexer import EOF, tokenize, unescape_string
 
 __all__ = ["Parser", "ParseError", "parse_module", "parse_type", "parse_attribute",
@@ -820,21 +821,33 @@ class Parser:
             return self.parse_di_loc_body()
         raise self.error(f"unknown attribute `{mnemonic}` in dialect `cuda_tile`", off)
 
-    def parse_optimization_hints_body(self) -> OptimizationHintsAttr:
-        """``<arch = {k = v, ...}, ...>`` (the part after ``optimization_hints``)."""
+    def parse_optimization_hints_body(self, op_name: Optional[str] = None) -> OptimizationHintsAttr:
+        """``<arch = {k = v, ...}, ...>`` (the part after ``optimization_hints``).  ``op_name``
+        prefixes errors as MLIR's custom-op parser does (``custom op '<op>' ...``)."""
         self.expect("<")
         entries = []
+        keys: set = set()
+        prefix = f"custom op '{op_name}' " if op_name else ""
 
         def one():
-            key = self.parse_keyword("architecture key")
+            t = self.toks[self.i]
+            if t and t[0] == '"':
+                key = self.parse_string()
+            else:
+                key = self.parse_keyword("valid keyword or string")
             self.expect("=")
-            off = self.offset
-            if self.toks[self.i] != "{":
-                raise self.error("expected '{'")
-            entries.append((key, DictionaryAttr(tuple(self.parse_attr_dict_body().items()))))
+            value = self.parse_attribute()
+            if key in keys:
+                raise self.error(f"{prefix}duplicate optimization_hints key `{key}`")
+            if not isinstance(value, DictionaryAttr):
+                raise self.error(f"{prefix}expected dictionary attribute for optimization_hints "
+                                 f"entry `{key}` got value={value.generic()}")
+            keys.add(key)
+            entries.append((key, value))
         self.parse_comma_list(one, ">")
         self.expect(">")
-        return OptimizationHintsAttr(tuple(entries))
+        # a dictionary in NVIDIA's attribute: keys sorted
+        return OptimizationHintsAttr(tuple(sorted(entries, key=lambda kv: kv[0])))
 
     def parse_assume_predicate_body(self, mnemonic: str) -> Attribute:
         self.expect("<")
@@ -1178,6 +1191,14 @@ class TypeTextParser:
         raise self.error(f"unknown type: {w}" if False else "expected non-function type", start)
 
     def body(self, word: str) -> Type:
+        start = self.pos
+        typ = self._body(word)
+        msg = verify_type(typ)
+        if msg:
+            raise self.error(msg, start)
+        return typ
+
+    def _body(self, word: str) -> Type:
         if word == "token":
             return TOKEN
         self.lit("<")
@@ -1197,15 +1218,40 @@ class TypeTextParser:
             dims = self.dims()
             el = self.element_type()
             strides: list = []
-            if self.try_lit(","):
+            if not dims:
+                if self.try_lit(","):
+                    self.ws()
+                    if self.src.startswith("strides", self.pos):
+                        self.pos += len("strides")
+                        raise self.error("strides must not be provided for 0-d tiles")
+                    raise self.error("unexpected token after element type in 0-d tensor_view")
+            else:
+                if not self.try_lit(","):
+                    raise self.error("expected 'strides'")
                 self.lit("strides")
                 self.lit("=")
-                self.lit("[")
-                if not self.try_lit("]"):
-                    strides.append(self.int_or_dynamic())
-                    while self.try_lit(","):
-                        strides.append(self.int_or_dynamic())
-                    self.lit("]")
+                self.ws()
+                if not self.src.startswith("[", self.pos):
+                    raise self.error("expected '[' in strides array")
+                self.pos += 1
+                while True:
+                    self.ws()
+                    at = self.pos
+                    if self.src.startswith("?", self.pos):
+                        self.pos += 1
+                        strides.append(None)
+                    else:
+                        m = _INT_RE.match(self.src, self.pos)
+                        if not m:
+                            raise self.error("expected either 64-bit integer or question mark")
+                        self.pos = m.end()
+                        v = int(m.group())
+                        if v <= 0:
+                            raise self.error(f"expected strictly positive integer, got {v}", at)
+                        strides.append(v)
+                    if not self.try_lit(","):
+                        break
+                self.lit("]")
             self.lit(">")
             return TensorViewType(el, dims, strides)
         if word in ("partition_view", "strided_view", "gather_scatter_view"):
@@ -1236,8 +1282,14 @@ class TypeTextParser:
         if not m:
             raise self.error("expected integer value")
         out = [int(x) for x in re.split(r"\s*x\s*", m.group())]
+        dims_at = self.pos
         self.pos = m.end()
         self.lit(")")
+        for i, v in enumerate(out):
+            if v <= 0 or v > 2147483647:
+                raise self.error(f"tile dimension {i} exceeds i32 limitations (got {v}, expected "
+                                 "strictly positive and less than or equal to 2147483647)",
+                                 dims_at)
         return out
 
     def view_body(self, word: str) -> Type:
@@ -1387,12 +1439,12 @@ def scalar_literal(parser: Parser, leaf, el: ElementType):
             raise parser.error("integer constant out of range for type", off)
         return v
     # floats
-    from .floatfmt import float_from_bits, float_from_text
+    from .floatfmt import _BIT_WIDTH, float_from_bits, float_from_text
     if text.startswith("0x"):
         if neg:
             raise parser.error("hexadecimal float literal should not have a leading minus", off)
         bits = int(text, 16)
-        if bits.bit_length() > el.width:
+        if bits.bit_length() > _BIT_WIDTH.get(el.name, el.width):
             raise parser.error("hexadecimal float constant out of range for type", off)
         return float_from_bits(bits, el.name)
     if text in ("true", "false") or not text[0].isdigit():
@@ -1400,10 +1452,8 @@ def scalar_literal(parser: Parser, leaf, el: ElementType):
                            "expected integer value", off)
     if "." not in text:
         raise parser.error("unexpected decimal integer literal for a floating point value", off)
-    value = float_from_text(("-" if neg else "") + text, el.name)
-    if np.isinf(float(value)) and not np.isinf(float(text)):
-        raise parser.error("float constant out of range for type", off)
-    return value
+    # like MLIR: the nearest double, rounded to the element type (overflow gives +-inf)
+    return float_from_text(("-" if neg else "") + text, el.name)
 
 
 # ---------------------------------------------------------------------------------------------
