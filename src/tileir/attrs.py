@@ -408,7 +408,14 @@ class OptimizationHintsAttr(Attribute):
     entries: tuple  # tuple[tuple[str, DictionaryAttr], ...]
 
     def body(self) -> str:
-        return ", ".join(f"{k} = {v.generic()}" for k, v in self.entries)
+        """``arch = {key = value, ...}, ...``: architectures and keys sorted (MLIR dictionaries),
+        values printed without their type (NVIDIA prints them with printAttributeWithoutType)."""
+        parts = []
+        for k, v in sorted(self.entries, key=lambda kv: kv[0]):
+            items = sorted(v.entries, key=lambda kv: kv[0]) if isinstance(v, DictionaryAttr) else ()
+            inner = ", ".join(f"{name} = {attr_without_type(a)}" for name, a in items)
+            parts.append(f"{k} = {{{inner}}}")
+        return ", ".join(parts)
 
     def generic(self) -> str:
         return f"#cuda_tile.optimization_hints<{self.body()}>"
@@ -418,6 +425,19 @@ class OptimizationHintsAttr(Attribute):
             if k == arch:
                 return v
         return None
+
+
+def attr_without_type(attr: Attribute) -> str:
+    """MLIR's ``printAttributeWithoutType``: ``2`` for ``2 : i64``, ``1.5`` for ``1.5 : f32``."""
+    if isinstance(attr, IntegerAttr):
+        from .types import I1
+        if attr.type is I1:
+            return "true" if attr.value else "false"
+        return str(attr.value)
+    if isinstance(attr, FloatAttr):
+        from .text.floatfmt import format_float
+        return format_float(attr.value, attr.type.name)
+    return attr.generic()
 
 
 class AssumePredicate(Attribute):

@@ -126,8 +126,13 @@ class DILoc(Location):
     scope: DIAttr
 
     def body(self, ref=None) -> str:
-        scope = ref(self.scope) if ref is not None else self.scope.generic()
-        return f"#cuda_tile.di_loc<loc({self.source.body()}) in {scope}>"
+        if ref is None:
+            return f"#cuda_tile.di_loc<loc({self.source.body()}) in {self.scope.generic()}>"
+        # with aliases (``-mlir-print-debuginfo``) the source location prints as its alias
+        source = ref(self.source)
+        if not source.startswith("#"):
+            source = f"loc({source})"
+        return f"#cuda_tile.di_loc<{source} in {ref(self.scope)}>"
 
     def file_line_col(self) -> FileLineColLoc:
         return self.source

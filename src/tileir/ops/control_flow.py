@@ -63,6 +63,8 @@ def _verify_early_exit(op, loops: tuple):
 class IfOp(CudaTileOp):
     """``if %cond [-> (types)] { ... } [else { ... }]``."""
     __slots__ = ()
+    #: implements OpAsmOpInterface in NVIDIA's dialect (matters for ``assume`` names)
+    ASM_INTERFACE = True
     MNEMONIC, OPCODE, GROUP = "if", 0x32, "Control Flow"
     OPERANDS = (Operand("condition", ScalarI1),)
     RESULTS = (Result("results", ANY, VARIADIC),)
@@ -396,6 +398,8 @@ def _print_loop(printer: "OpPrinter", op: Operation) -> str:
 class LoopOp(CudaTileOp):
     """Unbounded loop left with ``break``; ``continue`` carries values to the next iteration."""
     __slots__ = ()
+    #: implements OpAsmOpInterface in NVIDIA's dialect (matters for ``assume`` names)
+    ASM_INTERFACE = True
     MNEMONIC, OPCODE, GROUP = "loop", 0x41, "Control Flow"
     OPERANDS = (Operand("initValues", ANY, VARIADIC),)
     RESULTS = (Result("resultValues", ANY, VARIADIC),)

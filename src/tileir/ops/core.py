@@ -20,6 +20,8 @@ from .traits import (AllElementTypesMatch, AllRanksMatch, AllShapesMatch, AllTyp
 class ModuleOp(CudaTileOp):
     """``cuda_tile.module @name { ... }``: the container of entries and globals."""
     __slots__ = ()
+    #: implements OpAsmOpInterface in NVIDIA's dialect (matters for ``assume`` names)
+    ASM_INTERFACE = True
     MNEMONIC, OPCODE, GROUP = "module", 0x4B, "Core"
     ATTRIBUTES = (Attr("sym_name", "symbol"), Attr("producer", "str", optional=True, since="13.3"))
     REGIONS = (RegionDef("body", "maxsized1"),)
@@ -130,7 +132,8 @@ def constant_name(attr: DenseElementsAttr) -> str:
             f = float(v)
             if f != f:
                 name += "_NaN"
-            elif np.isfinite(f) and f == int(f) and 0 <= f < 2.0 ** 64:
+            elif np.isfinite(f) and f == int(f) and 0 <= f < 2.0 ** 64 and \
+                    not (f == 0 and np.signbit(f)):  # -0.0 does not convert exactly
                 name += f"_{int(f)}"
     return f"{name}_{el.name}"
 
@@ -597,6 +600,8 @@ class ReduceOp(CudaTileOp):
 class ScanOp(CudaTileOp):
     """Inclusive scan of ``operands`` along ``dim`` (optionally reversed)."""
     __slots__ = ()
+    #: implements OpAsmOpInterface in NVIDIA's dialect (matters for ``assume`` names)
+    ASM_INTERFACE = True
     MNEMONIC, OPCODE, GROUP = "scan", 0x5E, "Core"
     OPERANDS = (Operand("operands", AnyTile, VARIADIC),)
     RESULTS = (Result("results", AnyTile, VARIADIC),)

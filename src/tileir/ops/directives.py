@@ -69,7 +69,8 @@ def _keyword_enum(enum, error: str, optional_default=None):
         value = op.attributes.get(args[0].name)
         if value is None or (optional_default is not None and value == optional_default):
             return None
-        return value.keyword
+        # NVIDIA's printSymbolVisibility prints "private " (with a trailing space)
+        return value.keyword + " " if optional_default is not None else value.keyword
 
     return CustomDirective(parse, print_,
                            lambda parser, args: bool(parser.tok) and

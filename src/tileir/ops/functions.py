@@ -128,6 +128,8 @@ def print_function(printer: "OpPrinter", op: Operation, *, with_hints: bool) -> 
 class EntryOp(CudaTileOp):
     """A kernel: the unit a launch runs once per tile block."""
     __slots__ = ()
+    #: implements OpAsmOpInterface in NVIDIA's dialect (matters for ``assume`` names)
+    ASM_INTERFACE = True
     MNEMONIC, OPCODE, GROUP = "entry", 0x16, "Core"
     ATTRIBUTES = (Attr("sym_name", "symbol"), Attr("function_type", "function_type"),
                   Attr("arg_attrs", "dict_array", optional=True),

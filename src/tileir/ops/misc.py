@@ -20,15 +20,19 @@ class AssumeOp(CudaTileOp):
               "custom<CudaTileType>(type($value))")
 
     def asm_result_names(self):
-        producer = getattr(self.operands[0], "owner", None) if self.operands else None
-        hook = getattr(producer, "asm_result_names", None) if producer is not None else None
-        if hook is not None and getattr(producer, "results", None):
-            names = hook() or []
-            idx = self.operands[0].index
-            if idx < len(names) and names[idx]:
-                return ["assume_" + names[idx]]
-            return ["assume_"]
-        return ["assume"]
+        # NVIDIA: "assume_" + the name the producer's OpAsmOpInterface gives the value (possibly
+        # none: "assume_"); "assume" for block arguments and producers without the interface.
+        from ..text.printer import asm_result_names, has_asm_interface
+        value = self.operands[0] if self.operands else None
+        producer = getattr(value, "owner", None)
+        if producer is None or not hasattr(producer, "results") or \
+                not has_asm_interface(producer):
+            return ["assume"]
+        names = asm_result_names(producer) or []
+        idx = value.index
+        if idx < len(names) and names[idx]:
+            return ["assume_" + names[idx]]
+        return ["assume_"]
 
 
 class PrintTkoOp(CudaTileOp):

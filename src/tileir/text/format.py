@@ -33,51 +33,60 @@ __all__ = ["compile_format", "CompiledFormat", "OpState", "parse_custom_op", "pr
 # Compiled elements
 # ---------------------------------------------------------------------------------------------
 
-@dataclass
+@dataclass(eq=False)
 class Literal:
     text: str
+    sp: bool = False
+    #: the text with its leading space (if any), set by :func:`compile_format`
+    spaced: str = ""
 
 
-@dataclass
+@dataclass(eq=False)
 class Space:
     text: str  # "" (suppress space) or " " (force a space)
 
 
-@dataclass
+@dataclass(eq=False)
 class Var:
     name: str
     kind: str  # "operand" | "attr" | "region" | "result"
     anchor: bool = False
+    sp: bool = False
+    is_unit: bool = False
 
 
-@dataclass
+@dataclass(eq=False)
 class TypeOf:
     name: str
     kind: str  # "operand" | "result"
     anchor: bool = False
+    sp: bool = False
 
 
-@dataclass
+@dataclass(eq=False)
 class AttrDict:
     with_keyword: bool
 
 
-@dataclass
+@dataclass(eq=False)
 class Custom:
     name: str
     args: list  # of Var / TypeOf
     anchor: bool = False
+    sp: bool = False
 
 
-@dataclass
+@dataclass(eq=False)
 class OptionalGroup:
     elements: list
     anchor: Any  # the element carrying '^'
+    #: a unit-attribute anchor that is not printed (its keyword literal says it all)
+    elided: Any = None
 
 
-@dataclass
+@dataclass(eq=False)
 class OIList:
-    clauses: list  # list of (keyword, Var)
+    clauses: list  # list of (Literal keyword, Var)
 
 
 @dataclass
@@ -106,7 +115,19 @@ def compile_format(text: str, spec: OpSpec) -> CompiledFormat:
         pos = m.end()
     referenced: set = set()
     elements, rest = _compile_seq(tokens, 0, spec, referenced, stop=None)
+    plan_spacing(elements)
+    _set_spaced(elements)
     return CompiledFormat(elements, referenced)
+
+
+def _set_spaced(elements: list) -> None:
+    for el in elements:
+        if type(el) is Literal:
+            el.spaced = (" " + el.text) if el.sp else el.text
+        elif type(el) is OptionalGroup:
+            _set_spaced(el.elements)
+        elif type(el) is OIList:
+            _set_spaced([lit for lit, _ in el.clauses])
 
 
 def _var(name: str, spec: OpSpec, referenced: set) -> Var:
@@ -114,7 +135,7 @@ def _var(name: str, spec: OpSpec, referenced: set) -> Var:
         return Var(name, "operand")
     if name in spec.attr_by_name:
         referenced.add(name)
-        return Var(name, "attr")
+        return Var(name, "attr", is_unit=spec.attr_by_name[name].is_unit)
     if any(r.name == name for r in spec.regions):
         return Var(name, "region")
     if name in spec.result_index:
@@ -191,7 +212,7 @@ def _compile_seq(tokens: list[str], i: int, spec: OpSpec, referenced: set, stop)
                 current.extend(sub)
             clauses.append(current)
             i += 1
-            out.append(OIList([(c[0].text, c[1]) for c in clauses]))
+            out.append(OIList([(c[0], c[1]) for c in clauses]))
         else:
             raise ValueError(f"{spec.name}: unexpected format token {t!r}")
     return out, i
@@ -467,7 +488,8 @@ def _parse_elements(parser: "Parser", state: OpState, elements: list) -> None:
             seen: set = set()
             while True:
                 tok = parser.tok
-                for kw, var in el.clauses:
+                for lit, var in el.clauses:
+                    kw = lit.text
                     if tok == kw and kw not in seen:
                         parser.i += 1
                         seen.add(kw)
@@ -542,6 +564,14 @@ def _parse_types(parser: "Parser", state: OpState, el: TypeOf) -> None:
 # ---------------------------------------------------------------------------------------------
 # Printing
 # ---------------------------------------------------------------------------------------------
+#
+# MLIR decides where the generated printer emits spaces when it *generates* the printer, not when
+# it runs: every element other than a literal, a whitespace directive or ``attr-dict`` gets a
+# leading space if ``shouldEmitSpace || !lastWasPunctuation`` at that point of the format, even if
+# the element then prints nothing (a custom directive with a default value, an absent optional
+# operand).  That is where NVIDIA's ``addf %a, %b  : tile<f32>`` comes from.  The flags flow
+# through optional groups as if they were present.  ``plan_spacing`` replays that computation
+# once per format and stores the decision on each element (``sp``).
 
 def _space_before(value: str, last_was_punct: bool) -> bool:
     if len(value) != 1 and value != "->":
@@ -551,36 +581,51 @@ def _space_before(value: str, last_was_punct: bool) -> bool:
     return value[0] not in "<>(){}[],"
 
 
+def plan_spacing(elements: list, should_space: bool = True,
+                 last_punct: bool = False) -> tuple[bool, bool]:
+    """Annotate ``elements`` (recursively) with their leading-space decision; return the flags
+    after the last element."""
+    for el in elements:
+        cls = type(el)
+        if cls is Literal:
+            el.sp = should_space and _space_before(el.text, last_punct)
+            should_space = len(el.text) != 1 or el.text[0] not in "<({["
+            last_punct = not (el.text[0] == "_" or el.text[0].isalpha())
+        elif cls is Space:
+            last_punct = el.text == ""
+            should_space = False
+        elif cls is AttrDict:
+            last_punct = False
+        elif cls is OptionalGroup:
+            anchor = el.anchor
+            el.elided = None
+            if (isinstance(anchor, Var) and anchor.kind == "attr" and anchor.is_unit
+                    and anchor is not el.elements[0]):
+                el.elided = anchor
+            inner = [e for e in el.elements if e is not el.elided]
+            should_space, last_punct = plan_spacing(inner, should_space, last_punct)
+        elif cls is OIList:
+            for lit, _var in el.clauses:
+                should_space, last_punct = plan_spacing([lit], should_space, last_punct)
+        else:  # Var, TypeOf, Custom
+            el.sp = should_space or not last_punct
+            last_punct = False
+            should_space = True
+    return should_space, last_punct
+
+
 class _PrintState:
-    __slots__ = ("parts", "should_space", "last_punct")
+    __slots__ = ("parts",)
 
     def __init__(self) -> None:
         self.parts: list[str] = []
-        self.should_space = True
-        self.last_punct = False
 
 
 def print_format(printer: "OpPrinter", op: Operation, fmt: CompiledFormat) -> str:
     """Render the custom-form body of ``op`` (everything after its name)."""
-    st = _PrintState()
-    _print_elements(printer, op, fmt, fmt.elements, st)
-    return "".join(st.parts)
-
-
-def _emit_literal(st: _PrintState, value: str) -> None:
-    if st.should_space and _space_before(value, st.last_punct):
-        st.parts.append(" ")
-    st.parts.append(value)
-    st.should_space = len(value) != 1 or value[0] not in "<({["
-    st.last_punct = not (value[0] == "_" or value[0].isalpha())
-
-
-def _emit_text(st: _PrintState, text: str) -> None:
-    if st.should_space and not text.startswith("\n"):
-        st.parts.append(" ")
-    st.parts.append(text)
-    st.should_space = True
-    st.last_punct = False
+    parts: list[str] = []
+    _print_elements(printer, op, fmt, fmt.elements, parts)
+    return "".join(parts)
 
 
 def _anchor_present(op: Operation, anchor) -> bool:
@@ -625,57 +670,68 @@ def _anchor_present(op: Operation, anchor) -> bool:
 def group_values(op: Operation, name: str, kind: str) -> list:
     spec = op.SPEC
     if kind == "operand":
+        if not spec.n_dynamic_operands:
+            i = spec.operand_index[name]
+            return op.operands[i:i + 1]
         start, stop = spec.operand_range(op, name)
         return op.operands[start:stop]
+    if not spec.n_dynamic_results:
+        i = spec.result_index[name]
+        return op.results[i:i + 1]
     start, stop = spec.result_range(op, name)
     return op.results[start:stop]
 
 
 def _print_elements(printer: "OpPrinter", op: Operation, fmt: CompiledFormat, elements: list,
-                    st: _PrintState) -> None:
+                    parts: list) -> None:
     spec = op.SPEC
+    append = parts.append
     for el in elements:
         cls = type(el)
         if cls is Literal:
-            _emit_literal(st, el.text)
-        elif cls is Space:
-            if el.text == " ":
-                st.parts.append(" ")
-            st.should_space = False
-            st.last_punct = True if el.text == "" else False
+            append(el.spaced)
         elif cls is Var:
-            if el.kind == "operand":
-                values = group_values(op, el.name, "operand")
-                if values or spec.operands[spec.operand_index[el.name]].kind == SINGLE:
-                    _emit_text(st, ", ".join(printer.value_name(v) for v in values))
-            elif el.kind == "attr":
-                decl = spec.attr_by_name[el.name]
-                if decl.is_unit:
-                    continue  # printed by the literal of its optional group
+            if el.sp:
+                append(" ")
+            kind = el.kind
+            if kind == "operand":
+                name = printer.value_name
+                append(", ".join([name(v) for v in group_values(op, el.name, "operand")]))
+            elif kind == "attr":
                 value = op.attributes.get(el.name)
                 if value is not None:
-                    _emit_text(st, print_attr_value(decl, value))
-            elif el.kind == "region":
+                    append(print_attr_value(spec.attr_by_name[el.name], value))
+            elif kind == "region":
                 idx = [r.name for r in spec.regions].index(el.name)
-                _emit_text(st, printer.region_text(op.regions[idx]))
+                append(printer.region_text(op.regions[idx]))
         elif cls is TypeOf:
-            values = group_values(op, el.name, el.kind)
-            _emit_text(st, ", ".join(t.type.short if hasattr(t.type, "short") else str(t.type)
-                                     for t in values))
+            if el.sp:
+                append(" ")
+            append(", ".join([v.type.short for v in group_values(op, el.name, el.kind)]))
         elif cls is AttrDict:
             text = printer.attr_dict_text(op, fmt.referenced_attrs, el.with_keyword)
             if text:
-                st.parts.append(text)
+                append(text)
+        elif cls is Space:
+            if el.text == " ":
+                append(" ")
         elif cls is Custom:
+            if el.sp:
+                append(" ")
             text = CUSTOM_DIRECTIVES[el.name].print(printer, op, el.args)
             if text:
-                _emit_text(st, text)
+                append(text)
         elif cls is OptionalGroup:
             if _anchor_present(op, el.anchor):
-                _print_elements(printer, op, fmt, el.elements, st)
+                elided = el.elided
+                if elided is None:
+                    _print_elements(printer, op, fmt, el.elements, parts)
+                else:
+                    _print_elements(printer, op, fmt,
+                                    [e for e in el.elements if e is not elided], parts)
         elif cls is OIList:
-            for kw, var in el.clauses:
+            for lit, var in el.clauses:
                 if var.name in op.attributes:
-                    _emit_literal(st, kw)
+                    append(lit.spaced)
         else:  # pragma: no cover
             raise AssertionError(el)

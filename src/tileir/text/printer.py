@@ -42,6 +42,41 @@ def sanitize_name(name: str) -> str:
     return copy()
 
 
+def asm_result_names(op: Operation) -> Optional[list]:
+    """The result names an op suggests (MLIR's ``getAsmResultNames``), or None.
+
+    Ops may implement ``asm_result_names``; otherwise, like the ``getAsmResultNames`` that
+    mlir-tblgen generates for every op with two or more declared results, each result group is
+    named after its declaration (``%blockId_x, %blockId_y, ...``, ``%tile, %result_token``)."""
+    hook = getattr(op, "asm_result_names", None)
+    names = hook() if hook is not None else None
+    if names is not None:
+        return names
+    spec = op.SPEC
+    if spec is None or len(spec.results) < 2:
+        return None
+    if not spec.n_dynamic_results:
+        return [r.name for r in spec.results]
+    out: list = [None] * len(op.results)
+    for r in spec.results:
+        start, stop = spec.result_range(op, r.name)
+        if stop > start:
+            out[start] = r.name
+    return out
+
+
+def has_asm_interface(op: Operation) -> bool:
+    """Whether NVIDIA's op implements ``OpAsmOpInterface`` (decides ``assume`` names)."""
+    spec = op.SPEC
+    if spec is None:
+        return False
+    cls = spec.cls
+    if getattr(cls, "ASM_INTERFACE", False) or len(spec.results) >= 2:
+        return True
+    from ..ir.opdef import OpBase
+    return cls.asm_result_names is not OpBase.asm_result_names
+
+
 class _NameState:
     """Assigns printed names to values (MLIR's SSANameState)."""
 
@@ -119,43 +154,58 @@ class _NameState:
                 self._number_op(op)
 
     def _number_op(self, op: Operation) -> None:
-        if not op.results:
+        results = op.results
+        if not results:
             return
-        hook = getattr(op, "asm_result_names", None)
-        suggested = hook() if hook is not None else None
-        starts: list[int] = []
-        if suggested:
-            for k, name in enumerate(suggested):
-                if name and k < len(op.results):
-                    self.names[id(op.results[k])] = self.unique(name)
-                    starts.append(k)
-        first = op.results[0]
-        if id(first) not in self.names:
-            self.names[id(first)] = str(self.next_value)
+        names = self.names
+        suggested = asm_result_names(op) if not self.generic else None
+        if suggested is None:
+            # the common case: one number for the whole result list
+            names[id(results[0])] = str(self.next_value)
             self.next_value += 1
-            starts.insert(0, 0)
-        starts = sorted(set(starts) | {0})
-        # group results: a named/numbered result starts a group that extends to the next one
+            if len(results) == 1:
+                self.group_of[id(results[0])] = (names[id(results[0])], 0)
+                self._groups_by_op[id(op)] = [(names[id(results[0])], 0, 1)]
+                return
+            starts = [0]
+        else:
+            starts = []
+            for k, name in enumerate(suggested):
+                if k >= len(results):
+                    break
+                if name:
+                    names[id(results[k])] = self.unique(name)
+                    if k:
+                        starts.append(k)
+                elif name is not None and name == "":
+                    names[id(results[k])] = str(self.next_value)
+                    self.next_value += 1
+                    if k:
+                        starts.append(k)
+            first = results[0]
+            if id(first) not in names:
+                names[id(first)] = str(self.next_value)
+                self.next_value += 1
+            starts = sorted(set(starts) | {0})
+        # a named/numbered result starts a group that extends to the next one
+        groups = []
+        n = len(results)
         for gi, start in enumerate(starts):
-            end = starts[gi + 1] if gi + 1 < len(starts) else len(op.results)
-            base = self.names[id(op.results[start])]
+            end = starts[gi + 1] if gi + 1 < len(starts) else n
+            base = names[id(results[start])]
             for k in range(start, end):
-                self.group_of[id(op.results[k])] = (base, k - start)
-        self._groups_by_op[id(op)] = [(self.names[id(op.results[s])], s,
-                                      (starts[i + 1] if i + 1 < len(starts) else len(op.results)) - s)
-                                     for i, s in enumerate(starts)]
+                self.group_of[id(results[k])] = (base, k - start)
+            groups.append((base, start, end - start))
+        self._groups_by_op[id(op)] = groups
 
     def value(self, v: Value) -> str:
         g = self.group_of.get(id(v))
         if g is not None:
             base, k = g
-            groups = self._groups_by_op.get(id(v.owner))
-            size = 1
-            for name, start, n in groups:
+            for name, start, n in self._groups_by_op[id(v.owner)]:
                 if name == base:
-                    size = n
-                    break
-            return f"%{base}#{k}" if size > 1 else f"%{base}"
+                    return f"%{base}#{k}" if n > 1 else f"%{base}"
+            return f"%{base}"
         name = self.names.get(id(v))
         if name is None:
             return "<<UNKNOWN SSA VALUE>>"
