@@ -33,7 +33,7 @@ from .ir.opdef import OPTIONAL, SINGLE, VARIADIC, OpSpec, version_tuple
 from .locations import UNKNOWN_LOC
 
 __all__ = ["verify", "verify_op_tree", "VerifyOptions", "VerifyFailure", "current_options",
-           "verify_symbol_table", "op_error"]
+           "verify_symbol_table", "op_error", "NONFATAL"]
 
 BUILTIN_MODULE = "builtin.module"
 
@@ -57,6 +57,10 @@ class VerifyOptions:
 
 
 _DEFAULT_OPTIONS = VerifyOptions()
+
+#: In a list returned by a check: report the diagnostics but do not fail the op (cuda-tile has
+#: verifiers that emit an error and still succeed).
+NONFATAL = object()
 _CURRENT: list = [_DEFAULT_OPTIONS]
 
 
@@ -182,13 +186,17 @@ class _Verifier:
             self.diagnostics.append(result)
             return result.severity == ERROR
         failed = False
+        nonfatal = False
         for d in result:
+            if d is NONFATAL:
+                nonfatal = True
+                continue
             if d.__class__ is str:
                 d = Diagnostic(ERROR, f"'{op.name}' op {d}", op.loc)
             self.diagnostics.append(d)
             if d.severity == ERROR:
                 failed = True
-        return failed
+        return failed and not nonfatal
 
     # -- driver -------------------------------------------------------------------------------
 
@@ -480,9 +488,9 @@ def check_attribute_kind(attr, value) -> Optional[str]:
     elif kind == "function_type":
         ok = isinstance(value, TypeAttr) and isinstance(value.value, FunctionType)
         desc = desc or "type attribute of function type"
-    elif kind in ("array_i32", "array_i64"):
-        ok = isinstance(value, DenseArrayAttr) and value.element == kind[-3:]
-        desc = desc or f"i{kind[-2:]} dense array attribute"
+    elif isinstance(kind, str) and kind.startswith("array_i"):
+        ok = isinstance(value, DenseArrayAttr) and value.element == kind[6:]
+        desc = desc or f"{kind[6:]} dense array attribute"
     elif kind == "hints":
         ok = isinstance(value, OptimizationHintsAttr)
         desc = desc or ""
@@ -570,6 +578,8 @@ def verify_symbol_table(op: Operation):
                     if hook is not None:
                         r = hook(op)
                         if r is not None:
+                            if r.__class__ is str:
+                                r = Diagnostic(ERROR, f"'{child.name}' op {r}", child.loc)
                             return r
                     if child.regions and not _is_symbol_table(child):
                         stack.append(child)

@@ -34,6 +34,22 @@ class AtomicCASTkoOp(CudaTileOp):
               "`,` custom<CudaTileType>(type($result_token))")
     infer_parsed_types = LoadPtrTkoOp.infer_parsed_types
 
+    def verify_op(self):
+        from ..types import FloatType, IntegerType
+        from .verify_util import verify_atomic_ordering
+        pointee = self.operands[0].type.element.pointee
+        el = self.operands[2].type.element
+        if pointee != el:
+            return (f"expected pointee type ('{pointee}') to match element type of 'val' "
+                    f"('{el}')")
+        if not isinstance(el, (FloatType, IntegerType)) or el.width not in (32, 64):
+            return "expect only float or integer types with 32 or 64 bit"
+        mask = self.mask
+        if mask is not None and mask.type.shape != self.operands[2].type.shape:
+            return "failed to verify that all of {pointers, val, cmp and mask} have same shape"
+        return verify_atomic_ordering(self)
+
+
 
 class AtomicRMWTkoOp(CudaTileOp):
     """Per element atomic read-modify-write (``mode``); returns the old value."""
@@ -51,6 +67,20 @@ class AtomicRMWTkoOp(CudaTileOp):
               "(`,` custom<CudaTileType>(type($mask))^)? `->` custom<CudaTileType>(type($result)) "
               "`,` custom<CudaTileType>(type($result_token))")
     infer_parsed_types = LoadPtrTkoOp.infer_parsed_types
+
+    def verify_op(self):
+        from .verify_util import verify_atomic_ordering, verify_atomic_rmw_mode
+        pointee = self.operands[0].type.element.pointee
+        arg = self.operands[1].type
+        if pointee != arg.element:
+            return (f"expected pointee type ('{pointee}') to match element type of 'arg' "
+                    f"('{arg.element}')")
+        mask = self.mask
+        if mask is not None and mask.type.shape != arg.shape:
+            return "failed to verify that all of {pointers, arg, mask} have same shape"
+        return (verify_atomic_rmw_mode(self.attributes["mode"], arg.element)
+                or verify_atomic_ordering(self))
+
 
 
 def _parse_atomic_red_view(parser: "Parser", state: "OpState") -> Operation:
@@ -110,3 +140,50 @@ class AtomicRedViewTkoOp(CudaTileOp):
     ATTR_SIZED_OPERANDS = True
     parse_custom = staticmethod(_parse_atomic_red_view)
     print_custom = staticmethod(_print_atomic_red_view)
+
+    def verify_op(self):
+        from ..attrs import AtomicRMWMode, MemoryOrderingSemantics, MemoryScope
+        from ..types import (GatherScatterViewType, IntegerType, PartitionViewType,
+                             StridedViewType, TileType, TileViewType)
+        from .verify_util import dims, verify_atomic_rmw_mode
+        view = self.view.type
+        if not isinstance(view, TileViewType):
+            return "view operand must be a TileView type"
+        if isinstance(view, GatherScatterViewType):
+            return "gather_scatter_view is not supported; use partition_view instead"
+        if isinstance(view, (PartitionViewType, StridedViewType)) and \
+                view.padding_value is not None:
+            return "views with padding_value are not supported for atomic reductions"
+        tile = view.tile_type
+        value = self.value.type
+        if tile.element != value.element:
+            return (f"view element type ('{tile.element}') must match value element type "
+                    f"('{value.element}')")
+        if tile.shape != value.shape:
+            return (f"view tile shape {dims(tile.shape)} must match value shape "
+                    f"{dims(value.shape)} for element-wise atomic operations")
+        mode = self.attributes["mode"]
+        if mode is AtomicRMWMode.XCHG:
+            return "atomic_red_view_tko op cannot use xchg operation"
+        msg = verify_atomic_rmw_mode(mode, value.element)
+        if msg:
+            return msg
+        if self.attributes["memory_ordering_semantics"] is not MemoryOrderingSemantics.RELAXED:
+            return ("only 'relaxed' memory ordering is supported for view-based atomic "
+                    "reductions")
+        if self.attributes["memory_scope"] is MemoryScope.SYS:
+            return ("memory scope 'sys' is not supported for view-based atomic reductions; use "
+                    "'tl_blk' or 'device' for TMA compatibility")
+        index = self.index
+        rank = len(tile.shape)
+        if len(index) != rank:
+            return (f"expected {rank} index operand(s) for view with tile rank {rank}, got "
+                    f"{len(index)}")
+        for i, v in enumerate(index):
+            t = v.type
+            if t.shape:
+                return f"index operand {i} must be a scalar tile (rank 0), got shape {dims(t.shape)}"
+            if not isinstance(t.element, IntegerType):
+                return f"index operand {i} must be a scalar integer tile, got element type '{t.element}'"
+        return None
+

@@ -27,6 +27,15 @@ class BitcastOp(_Cast):
     OPERANDS = (Operand("source", NumberTile),)
     RESULTS = (Result("result", NumberTile),)
 
+    def verify_op(self):
+        src, res = self.operands[0].type, self.results[0].type
+        sw, rw = src.element.width, res.element.width
+        if sw == rw:
+            return None
+        return (f"types must be equal width, cannot convert '{src}' of width {sw} to type "
+                f"'{res}' of width {rw}")
+
+
 
 class IntToPtrOp(_Cast):
     """i64 -> ptr."""
@@ -68,6 +77,12 @@ class ExtIOp(_Convert):
     FORMAT = ("$from custom<Signedness>($signedness) attr-dict `:` "
               "custom<CudaTileType>(type($from)) `->` custom<CudaTileType>(type($to))")
 
+    def verify_op(self):
+        if self.results[0].type.element.width <= self.operands[0].type.element.width:
+            return "extending to smaller or identical integer"
+        return None
+
+
 
 class TruncIOp(_Convert):
     """Truncate integers to a narrower type."""
@@ -78,6 +93,12 @@ class TruncIOp(_Convert):
     ATTRIBUTES = (Attr("overflow", IntegerOverflow, default=IntegerOverflow.NONE),)
     FORMAT = ("$from (`overflow` `` $overflow^)? attr-dict `:` custom<CudaTileType>(type($from)) "
               "`->` custom<CudaTileType>(type($to))")
+
+    def verify_op(self):
+        if self.results[0].type.element.width >= self.operands[0].type.element.width:
+            return "truncating to larger or identical integer"
+        return None
+
 
 
 class FToFOp(_Convert):
@@ -90,6 +111,20 @@ class FToFOp(_Convert):
     FORMAT = ("$from custom<IEEERoundingMode>($rounding_mode) attr-dict `:` "
               "custom<CudaTileType>(type($from)) `->` custom<CudaTileType>(type($to))")
 
+    def verify_op(self):
+        from ..types import F8E8M0FNU
+        if self.operands[0].type is self.results[0].type:
+            return "converting tiles must not be a no-op"
+        rm = self.attributes.get("rounding_mode")
+        if self.results[0].type.element is F8E8M0FNU:
+            if rm not in (RoundingMode.ZERO, RoundingMode.POSITIVE_INF):
+                return ("invalid rounding mode specified for conversion to f8E8M0FNU. Only "
+                        "'zero' and 'positive_inf' are supported")
+        elif rm is not RoundingMode.NEAREST_EVEN:
+            return "invalid rounding mode specified. Only 'nearest_even' is supported"
+        return None
+
+
 
 class FToIOp(_Convert):
     """Convert floats to integers (toward zero, saturating, NaN -> 0)."""
@@ -97,9 +132,18 @@ class FToIOp(_Convert):
     MNEMONIC, OPCODE = "ftoi", 0x2B
     OPERANDS = (Operand("from", FloatTile),)
     RESULTS = (Result("to", IntTile),)
-    ATTRIBUTES = (Attr("signedness", Signedness), Attr("rounding_mode", RoundingMode))
+    ATTRIBUTES = (Attr("signedness", Signedness), Attr("rounding_mode", RoundingMode),
+                  Attr("saturating", "unit", since="13.4"))
+    # 13.4 adds `saturating` (tileirdisasm: ``ftoi %x signed  saturating : ...``)
     FORMAT = ("$from custom<Signedness>($signedness) custom<IntegerRoundingMode>($rounding_mode) "
-              "attr-dict `:` custom<CudaTileType>(type($from)) `->` custom<CudaTileType>(type($to))")
+              "(`saturating` $saturating^)? attr-dict `:` custom<CudaTileType>(type($from)) `->` "
+              "custom<CudaTileType>(type($to))")
+
+    def verify_op(self):
+        if self.attributes.get("rounding_mode") is not RoundingMode.NEAREST_INT_TO_ZERO:
+            return "invalid rounding mode specified. Only 'nearest_int_to_zero' is supported"
+        return None
+
 
 
 class IToFOp(_Convert):
@@ -111,3 +155,13 @@ class IToFOp(_Convert):
     ATTRIBUTES = (Attr("signedness", Signedness), Attr("rounding_mode", RoundingMode))
     FORMAT = ("$from custom<Signedness>($signedness) custom<IEEERoundingMode>($rounding_mode) "
               "attr-dict `:` custom<CudaTileType>(type($from)) `->` custom<CudaTileType>(type($to))")
+
+    def verify_op(self):
+        from ..types import F8E8M0FNU
+        if self.results[0].type.element is F8E8M0FNU:
+            return ("integer to f8E8M0FNU conversion is not supported, please first convert to "
+                    "another float type")
+        if self.attributes.get("rounding_mode") is not RoundingMode.NEAREST_EVEN:
+            return "invalid rounding mode specified. Only 'nearest_even' is supported"
+        return None
+

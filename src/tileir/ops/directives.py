@@ -13,8 +13,14 @@ from ..types import TileType
 RM = RoundingMode
 
 
-def _rounding(default: RoundingMode):
-    """``rounding<mode>`` clause, optional, defaulting to ``default``."""
+def _rounding(default: RoundingMode, allowed: tuple, validate: bool):
+    """``rounding<mode>`` clause, optional, defaulting to ``default``.
+
+    Mirrors cuda-tile's two parseRoundingModeWithModes variants: ``validate`` (IEEE and integer
+    modes) rejects known modes outside ``allowed`` and says which mode it got; otherwise only
+    unknown mode names are rejected here and the op verifier checks the rest."""
+    quoted = ", ".join(f"'{m}'" for m in allowed)
+    members = frozenset(RoundingMode.from_keyword(m) for m in allowed)
 
     def parse(parser, state, args) -> bool:
         name = args[0].name
@@ -23,13 +29,14 @@ def _rounding(default: RoundingMode):
             return False
         parser.i += 1
         parser.expect("<")
-        off = parser.offset
         word = parser.parse_keyword()
-        member = RoundingMode.from_keyword(word)
-        if member is None:
-            raise parser.error("expected rounding mode to be one of: "
-                               + ", ".join(RoundingMode.keywords()), off)
         parser.expect(">")
+        member = RoundingMode.from_keyword(word)
+        bad = member is None or (validate and member not in members)
+        if bad:
+            got = f", got: '{word}'" if validate else ""
+            raise parser.error(f"{parser.op_prefix()}expected rounding mode to be one of: "
+                               f"{quoted}{got}")
         state.attrs[name] = member
         return True
 
@@ -42,13 +49,15 @@ def _rounding(default: RoundingMode):
     return CustomDirective(parse, print_, lambda parser, args: parser.tok == "rounding")
 
 
-for _name, _default in (("IEEERoundingMode", RM.NEAREST_EVEN),
-                        ("DivFOpRoundingMode", RM.NEAREST_EVEN),
-                        ("SqrtOpRoundingMode", RM.NEAREST_EVEN),
-                        ("TanHOpRoundingMode", RM.FULL),
-                        ("ExpOpRoundingMode", RM.FULL),
-                        ("IntegerRoundingMode", RM.NEAREST_INT_TO_ZERO)):
-    CUSTOM_DIRECTIVES[_name] = _rounding(_default)
+_IEEE = ("nearest_even", "zero", "negative_inf", "positive_inf")
+for _name, _default, _allowed, _validate in (
+        ("IEEERoundingMode", RM.NEAREST_EVEN, _IEEE, True),
+        ("DivFOpRoundingMode", RM.NEAREST_EVEN, _IEEE + ("approx", "full"), False),
+        ("SqrtOpRoundingMode", RM.NEAREST_EVEN, _IEEE + ("approx",), False),
+        ("TanHOpRoundingMode", RM.FULL, ("approx", "full"), False),
+        ("ExpOpRoundingMode", RM.FULL, ("approx", "full"), False),
+        ("IntegerRoundingMode", RM.NEAREST_INT_TO_ZERO, ("nearest_int_to_zero",), True)):
+    CUSTOM_DIRECTIVES[_name] = _rounding(_default, _allowed, _validate)
 
 
 def _keyword_enum(enum, error: str, optional_default=None):
@@ -60,7 +69,13 @@ def _keyword_enum(enum, error: str, optional_default=None):
             if optional_default is not None:
                 state.attrs.setdefault(name, optional_default)
                 return False
-            raise parser.error(error)
+            from ..diagnostics import ERROR, Diagnostic
+            if not parser.at_identifier():
+                # parseKeyword fails first (its own error), then cuda-tile's message
+                parser.pending_diags.append(Diagnostic(
+                    ERROR, f"{parser.op_prefix()}expected valid keyword",
+                    parser.loc_at(parser.offset)))
+            raise parser.error(parser.op_prefix() + error)
         parser.i += 1
         state.attrs[name] = member
         return True
@@ -80,10 +95,10 @@ def _keyword_enum(enum, error: str, optional_default=None):
 CUSTOM_DIRECTIVES["Signedness"] = _keyword_enum(
     Signedness, "expected signedness to be one of: {'signed', 'unsigned'}")
 CUSTOM_DIRECTIVES["ComparisonPredicate"] = _keyword_enum(
-    ComparisonPredicate, "expected comparison predicate to be one of: {"
+    ComparisonPredicate, "expected 'comparison_predicate' to be one of: {"
     + ", ".join(f"'{k}'" for k in ComparisonPredicate.keywords()) + "}")
 CUSTOM_DIRECTIVES["ComparisonOrdering"] = _keyword_enum(
-    ComparisonOrdering, "expected comparison ordering to be one of: {'ordered', 'unordered'}")
+    ComparisonOrdering, "expected 'comparison_ordering' to be one of: {'ordered', 'unordered'}")
 CUSTOM_DIRECTIVES["SymbolVisibility"] = _keyword_enum(
     SymbolVisibility, "", optional_default=SymbolVisibility.PUBLIC)
 

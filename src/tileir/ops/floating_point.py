@@ -7,8 +7,8 @@ from ..ir.constraints import TileOf
 from ..ir.opdef import Attr, Operand, Result
 from ..types import BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64, TF32
 from .base import BINARY_FMT, UNARY_FMT, CudaTileOp
-from .constraints import BaseFloatTile, FmaTile, I1Tile
-from .traits import (AllElementTypesMatch, AllRanksMatch, AllTypesMatch, Pure,
+from .constraints import BaseFloatTile, FmaTile, I1Tile, IntTile
+from .traits import (AllElementTypesMatch, AllShapesMatch, AllRanksMatch, AllTypesMatch, Pure,
                      SameOperandsAndResultShape, TypesMatchWith, i1_same_shape)
 
 FTZ = Attr("flush_to_zero", "unit")
@@ -39,6 +39,48 @@ class _FloatRoundedBinary(_FloatBinary):
     ATTRIBUTES = (ROUNDING, FTZ)
     FORMAT = ("$lhs `,` $rhs custom<IEEERoundingMode>($rounding_mode) "
               "(`flush_to_zero` $flush_to_zero^)? attr-dict `:` custom<CudaTileType>(type($result))")
+
+
+def _rounded_binary_verify(op):
+    from .verify_util import verify_ftz, verify_ieee_rounding
+    return verify_ieee_rounding(op) or verify_ftz(op, op.results[0].type)
+
+
+def _ftz_verify(op):
+    from .verify_util import verify_ftz
+    return verify_ftz(op, op.results[0].type)
+
+
+def _mma_shapes(op):
+    """cuda-tile's verifyMmaShapes (messages keep NVIDIA's leading spaces)."""
+    from .verify_util import dims
+    lhs, rhs, acc = (v.type.shape for v in op.operands[:3])
+    if len(lhs) not in (2, 3):
+        return "operands must be 2D or 3D tiles"
+    b = 1 if len(lhs) == 3 else 0
+    if b:
+        if lhs[0] != rhs[0]:
+            return (f"shape error: dim 0 of lhs ({lhs[0]}) and dim 0 of rhs ({rhs[0]}) must match, "
+                    f"but got lhs shape ({dims(lhs)}) and rhs shape ({dims(rhs)})")
+        if lhs[0] != acc[0]:
+            return (f"shape error: dim 0 of lhs ({lhs[0]}) and dim 0 of acc ({acc[0]}) must match, "
+                    f"but got lhs shape ({dims(lhs)}) and acc shape ({dims(acc)})")
+    row, col = b, b + 1
+    if lhs[col] != rhs[row]:
+        return (f" shape error: dim {col} of lhs ({lhs[col]}) and dim {row} of rhs ({rhs[row]}) "
+                f"must match, but got lhs shape ({dims(lhs)}) and rhs shape ({dims(rhs)})")
+    if lhs[row] != acc[row]:
+        return (f" shape error: dim {row} of lhs ({lhs[row]}) and dim {row} of acc ({acc[row]}) "
+                f"must match, but got lhs shape ({dims(lhs)}) and acc shape ({dims(acc)})")
+    if rhs[col] != acc[col]:
+        return (f" shape error: dim {col} of rhs ({rhs[col]}) and dim {col} of acc ({acc[col]}) "
+                f"must match, but got rhs shape ({dims(rhs)}) and acc shape ({dims(acc)})")
+    return None
+
+
+#: mmaf: input element type -> accepted accumulator/result element types
+_MMAF_TYPES = {F4E2M1FN: (F16, F32), F8E4M3FN: (F16, F32), F8E5M2: (F16, F32), F16: (F16, F32),
+               BF16: (F32,), TF32: (F32,), F32: (F32,), F64: (F64,)}
 
 
 class AbsFOp(_FloatUnary):
@@ -109,6 +151,21 @@ class TanHOp(_FloatUnary):
     FORMAT = ("$source custom<TanHOpRoundingMode>($rounding_mode) attr-dict `:` "
               "custom<CudaTileType>(type($result))")
 
+    def verify_op(self):
+        # cuda-tile reports an invalid mode but does not fail the op (its verifier falls
+        # through to the approx check); NONFATAL keeps that behaviour.
+        from ..diagnostics import ERROR, Diagnostic
+        from ..verify import NONFATAL
+        from .verify_util import verify_approx
+        rm = self.attributes.get("rounding_mode")
+        msg = verify_approx(rm is RoundingMode.APPROX, self.results[0].type)
+        if rm not in (RoundingMode.FULL, RoundingMode.APPROX):
+            bad = Diagnostic(ERROR, f"'{self.name}' op invalid rounding mode specified, expect "
+                             "one of [approx, full]", self.loc)
+            return [bad, msg] if msg else [bad, NONFATAL]
+        return msg
+
+
 
 class ExpOp(_FloatUnary):
     """Element-wise natural exponential (``rounding<approx|full>``, default full)."""
@@ -117,6 +174,14 @@ class ExpOp(_FloatUnary):
     ATTRIBUTES = (Attr("rounding_mode", RoundingMode, default=RoundingMode.FULL, since="13.3"),)
     FORMAT = ("$source custom<ExpOpRoundingMode>($rounding_mode) attr-dict `:` "
               "custom<CudaTileType>(type($result))")
+
+    def verify_op(self):
+        from .verify_util import verify_approx
+        rm = self.attributes.get("rounding_mode")
+        if rm not in (RoundingMode.FULL, RoundingMode.APPROX):
+            return "invalid rounding mode specified, expect one of [approx, full]"
+        return verify_approx(rm is RoundingMode.APPROX, self.results[0].type)
+
 
 
 class Exp2Op(_FloatUnary):
@@ -127,6 +192,10 @@ class Exp2Op(_FloatUnary):
     FORMAT = ("$source (`flush_to_zero` $flush_to_zero^)? attr-dict `:` "
               "custom<CudaTileType>(type($result))")
 
+    def verify_op(self):
+        return _ftz_verify(self)
+
+
 
 class RsqrtOp(_FloatUnary):
     """Element-wise reciprocal square root."""
@@ -135,6 +204,10 @@ class RsqrtOp(_FloatUnary):
     ATTRIBUTES = (FTZ,)
     FORMAT = ("$source (`flush_to_zero` $flush_to_zero^)? attr-dict `:` "
               "custom<CudaTileType>(type($result))")
+
+    def verify_op(self):
+        return _ftz_verify(self)
+
 
 
 class SqrtOp(_FloatUnary):
@@ -145,11 +218,25 @@ class SqrtOp(_FloatUnary):
     FORMAT = ("$source custom<SqrtOpRoundingMode>($rounding_mode) (`flush_to_zero` "
               "$flush_to_zero^)? attr-dict `:` custom<CudaTileType>(type($result))")
 
+    def verify_op(self):
+        from .verify_util import IEEE_MODES, verify_div_sqrt_modifiers
+        rm = self.attributes.get("rounding_mode")
+        if rm not in IEEE_MODES and rm is not RoundingMode.APPROX:
+            return ("invalid rounding mode specified, expect one of [nearest_even, zero, "
+                    "negative_inf, positive_inf, approx]")
+        approx = rm is RoundingMode.APPROX
+        return verify_div_sqrt_modifiers(self, self.results[0].type, not approx, approx, False)
+
+
 
 class AddFOp(_FloatRoundedBinary):
     """Element-wise addition."""
     __slots__ = ()
     MNEMONIC, OPCODE = "addf", 0x02
+
+    def verify_op(self):
+        return _rounded_binary_verify(self)
+
 
 
 class SubFOp(_FloatRoundedBinary):
@@ -157,11 +244,19 @@ class SubFOp(_FloatRoundedBinary):
     __slots__ = ()
     MNEMONIC, OPCODE = "subf", 0x67
 
+    def verify_op(self):
+        return _rounded_binary_verify(self)
+
+
 
 class MulFOp(_FloatRoundedBinary):
     """Element-wise multiplication."""
     __slots__ = ()
     MNEMONIC, OPCODE = "mulf", 0x4C
+
+    def verify_op(self):
+        return _rounded_binary_verify(self)
+
 
 
 class DivFOp(_FloatBinary):
@@ -171,6 +266,17 @@ class DivFOp(_FloatBinary):
     ATTRIBUTES = (ROUNDING, FTZ)
     FORMAT = ("$lhs `,` $rhs custom<DivFOpRoundingMode>($rounding_mode) "
               "(`flush_to_zero` $flush_to_zero^)? attr-dict `:` custom<CudaTileType>(type($result))")
+
+    def verify_op(self):
+        from .verify_util import IEEE_MODES, verify_div_sqrt_modifiers
+        rm = self.attributes.get("rounding_mode")
+        if rm not in IEEE_MODES and rm not in (RoundingMode.APPROX, RoundingMode.FULL):
+            return ("invalid rounding mode specified, expect one of [nearest_even, zero, "
+                    "negative_inf, positive_inf, approx, full]")
+        approx, full = rm is RoundingMode.APPROX, rm is RoundingMode.FULL
+        return verify_div_sqrt_modifiers(self, self.results[0].type, not approx and not full,
+                                         approx, full)
+
 
 
 class RemFOp(_FloatBinary):
@@ -191,11 +297,19 @@ class MaxFOp(_MinMaxF):
     __slots__ = ()
     MNEMONIC, OPCODE = "maxf", 0x45
 
+    def verify_op(self):
+        return _ftz_verify(self)
+
+
 
 class MinFOp(_MinMaxF):
     """Element-wise minimum."""
     __slots__ = ()
     MNEMONIC, OPCODE = "minf", 0x47
+
+    def verify_op(self):
+        return _ftz_verify(self)
+
 
 
 class PowOp(CudaTileOp):
@@ -229,6 +343,10 @@ class FmaOp(CudaTileOp):
     TRAITS = (Pure, AllTypesMatch("lhs", "rhs", "acc", "result"))
     FORMAT = ("$lhs `,` $rhs `,` $acc custom<IEEERoundingMode>($rounding_mode) "
               "(`flush_to_zero` $flush_to_zero^)? attr-dict `:` custom<CudaTileType>(type($result))")
+
+    def verify_op(self):
+        return _rounded_binary_verify(self)
+
 
 
 class CmpFOp(CudaTileOp):
@@ -267,10 +385,26 @@ class MmaFOp(CudaTileOp):
               "custom<CudaTileType>(type($lhs)) `,` custom<CudaTileType>(type($rhs)) `,` "
               "custom<CudaTileType>(type($acc))")
 
+    def verify_op(self):
+        msg = _mma_shapes(self)
+        if msg:
+            return msg
+        lhs = self.operands[0].type.element
+        acc = self.operands[2].type.element
+        allowed = _MMAF_TYPES.get(lhs)
+        if allowed is None:
+            return f"unsupported input element type: '{lhs}'"
+        if acc not in allowed:
+            return (f"unsupported combination of element types. Input type '{lhs}' expects "
+                    f"accumulator/result type to be one of {{"
+                    + ", ".join(f"'{t}'" for t in allowed) + f"}}, but got '{acc}'")
+        return None
+
+
 
 MmaScaledOperand = TileOf((F8E4M3FN, F8E5M2, F4E2M1FN), prefix="mmaf_scaled operand tile type")
 MmaScale = TileOf((F8E4M3FN, F8E8M0FNU), prefix="mmaf_scaled scale tile type")
-MmaScaledResult = TileOf((F32,), prefix="mmaf_scaled acc/result tile type")
+MmaScaledResult = TileOf((F32,), prefix="mmaf_scaled result tile type")
 
 
 class MmaFScaledOp(CudaTileOp):
@@ -294,3 +428,62 @@ class MmaFScaledOp(CudaTileOp):
               "custom<CudaTileType>(type($lhs)) `,` custom<CudaTileType>(type($rhs)) `,` "
               "custom<CudaTileType>(type($acc)) `,` custom<CudaTileType>(type($lhs_scale)) `,` "
               "custom<CudaTileType>(type($rhs_scale))")
+
+    def verify_op(self):
+        from .verify_util import dims
+        msg = _mma_shapes(self)
+        if msg:
+            return msg
+        lhs_t, rhs_t = self.operands[0].type, self.operands[1].type
+        ls_t, rs_t = self.operands[3].type, self.operands[4].type
+        lhs, rhs, ls, rs = lhs_t.shape, rhs_t.shape, ls_t.shape, rs_t.shape
+        b = 1 if len(lhs) == 3 else 0
+        row, col = b, b + 1
+        if b:
+            if lhs[0] != ls[0]:
+                return (f"shape error: dim 0 of lhs ({lhs[0]}) and dim 0 of lhs_scale ({ls[0]}) "
+                        f"must match, but got lhs shape ({dims(lhs)}) and lhs_scale shape "
+                        f"({dims(ls)})")
+            if rhs[0] != rs[0]:
+                return (f"shape error: dim 0 of rhs ({rhs[0]}) and dim 0 of rhs_scale ({rs[0]}) "
+                        f"must match, but got rhs shape ({dims(rhs)}) and rhs_scale shape "
+                        f"({dims(rs)})")
+        if lhs[row] != ls[row]:
+            return (f"shape error: dim {row} of lhs ({lhs[row]}) and dim {row} of lhs_scale "
+                    f"({ls[row]}) must match, but got lhs shape ({dims(lhs)}) and lhs_scale "
+                    f"shape ({dims(ls)})")
+        if rhs[col] != rs[col]:
+            return (f"shape error: dim {col} of rhs ({rhs[col]}) and dim {col} of rhs_scale "
+                    f"({rs[col]}) must match, but got rhs shape ({dims(rhs)}) and rhs_scale "
+                    f"shape ({dims(rs)})")
+        if ls[col] != rs[row]:
+            return (f"shape error: dim {col} of lhs_scale ({ls[col]}) and dim {row} of rhs_scale "
+                    f"({rs[row]}) must match, but got lhs_scale shape ({dims(ls)}) and "
+                    f"rhs_scale shape ({dims(rs)})")
+        el, sc = lhs_t.element, ls_t.element
+        if sc is F8E4M3FN and el is not F4E2M1FN:
+            return (f"unsupported combination of element types. Scale type '{sc}' expects lhs "
+                    f"and rhs element types to be 'f4E2M1FN', but got '{el}'")
+        if sc is F8E8M0FNU and el not in (F8E4M3FN, F8E5M2, F4E2M1FN):
+            return (f"unsupported combination of element types. Scale type '{sc}' expects lhs "
+                    "and rhs element types to be one of {'f8E4M3FN', 'f8E5M2', 'f4E2M1FN'}, "
+                    f"but got '{el}'")
+        k, sk = lhs[col], ls[col]
+        if k % sk:
+            return (f"shape error: dim {col} of lhs_scale ({sk}) must be a divisor of dim {col} "
+                    f"of lhs ({k}), but got lhs_scale shape ({dims(ls)}) and lhs shape "
+                    f"({dims(lhs)})")
+        vec = k // sk
+        if el in (F8E4M3FN, F8E5M2) and vec != 32:
+            return ("shape error: f8 element type requires block scale factor of lhs_scale and "
+                    f"rhs_scale to be 32, but got {vec}")
+        if el is F4E2M1FN:
+            if sc is F8E4M3FN and vec != 16:
+                return ("shape error: f4E2M1FN element type with f8E4M3FN scales requires block "
+                        f"scale factor of lhs_scale and rhs_scale to be 16, but got {vec}")
+            if sc is F8E8M0FNU and vec not in (16, 32):
+                return ("shape error: f4E2M1FN element type with f8E8M0FNU scales requires "
+                        f"block scale factor of lhs_scale and rhs_scale to be 16 or 32, but got "
+                        f"{vec}")
+        return None
+

@@ -83,6 +83,16 @@ class DivIOp(_IntBinary):
     FORMAT = ("$lhs `,` $rhs custom<Signedness>($signedness) (`rounding` `` $rounding^)? "
               "attr-dict `:` custom<CudaTileType>(type($result))")
 
+    def verify_op(self):
+        rm = self.attributes.get("rounding")
+        if rm not in (RoundingMode.ZERO, RoundingMode.NEGATIVE_INF, RoundingMode.POSITIVE_INF):
+            return "invalid rounding mode specified, expect one of [zero, negative_inf, positive_inf]"
+        if rm is RoundingMode.NEGATIVE_INF and \
+                self.attributes.get("signedness") is Signedness.UNSIGNED:
+            return "rounding mode 'negative_inf' is not allowed with 'unsigned' flag"
+        return None
+
+
 
 class RemIOp(_IntSignedBinary):
     """Element-wise integer remainder."""
@@ -130,6 +140,12 @@ class NegIOp(CudaTileOp):
     FORMAT = ("$source (`overflow` `` $overflow^)? attr-dict `:` "
               "custom<CudaTileType>(type($result))")
 
+    def verify_op(self):
+        if self.attributes.get("overflow") is IntegerOverflow.NO_UNSIGNED_WRAP:
+            return "'no_unsigned_wrap' overflow flag is not supported"
+        return None
+
+
 
 class CmpIOp(CudaTileOp):
     """Element-wise integer comparison producing i1."""
@@ -165,3 +181,8 @@ class MmaIOp(CudaTileOp):
     FORMAT = ("$lhs `,` $rhs `,` $acc custom<Signedness>($signedness_lhs) "
               "custom<Signedness>($signedness_rhs) attr-dict `:` custom<CudaTileType>(type($lhs)) "
               "`,` custom<CudaTileType>(type($rhs)) `,` custom<CudaTileType>(type($acc))")
+
+    def verify_op(self):
+        from .floating_point import _mma_shapes
+        return _mma_shapes(self)
+

@@ -32,7 +32,23 @@ def _pointer_of(value_type, ptr_type) -> bool:
 
 
 def _same_shape(a, b) -> bool:
-    return getattr(a, "shape", None) == getattr(b, "shape", None)
+    """cuda-tile's verifyLoadStoreMask: both tiles, same shape."""
+    return isinstance(a, TileType) and isinstance(b, TileType) and a.shape == b.shape
+
+
+def _same_tile(a, b) -> bool:
+    """cuda-tile's verifyLoadPadding: both tiles, same shape and element type."""
+    return isinstance(a, TileType) and isinstance(b, TileType) and a.shape == b.shape and \
+        a.element == b.element
+
+
+def _with_warnings(warnings, result):
+    """Combine hint warnings (a list or None) with the result of a later check."""
+    if not warnings:
+        return result
+    if result is None:
+        return warnings
+    return [*warnings, result]
 
 
 class LoadPtrTkoOp(CudaTileOp):
@@ -47,11 +63,9 @@ class LoadPtrTkoOp(CudaTileOp):
     TRAITS = (TypesMatchWith("`source` type is expected a pointer type of `result` type",
                              "result", "source", pointer_tile_of, check=_pointer_of),
               TypesMatchWith("shape of 'mask' must match the shape of 'source'", "source", "mask",
-                             check=_same_shape, optional=True,
-                             message="shape of 'mask' must match the shape of 'source'"),
+                             check=_same_shape, optional=True),
               TypesMatchWith("type of 'paddingValue' must match the type of 'result'", "result",
-                             "paddingValue", check=lambda a, b: a == b, optional=True,
-                             message="type of 'paddingValue' must match the type of 'result'"))
+                             "paddingValue", check=_same_tile, optional=True))
     FORMAT = ("$memory_ordering_semantics ($memory_scope^)? $source (`,` $mask^)? "
               "(`,` $paddingValue^)? (`token` `` `=` `` $token^)? "
               "(`optimization_hints` `=` $optimization_hints^)? attr-dict `:` "
@@ -67,6 +81,14 @@ class LoadPtrTkoOp(CudaTileOp):
             return True
         return False
 
+    def verify_op(self):
+        from .verify_util import PTR_HINTS, verify_memory_model_load, verify_optimization_hints
+        r = verify_optimization_hints(self, PTR_HINTS)
+        if r is not None and any(d.severity == "error" for d in r):
+            return r
+        return _with_warnings(r, verify_memory_model_load(self))
+
+
 
 class StorePtrTkoOp(CudaTileOp):
     """Store through a tile of pointers (optional mask), ordered by tokens."""
@@ -80,8 +102,7 @@ class StorePtrTkoOp(CudaTileOp):
     TRAITS = (TypesMatchWith("`destination` type is expected a pointer type of `value` type",
                              "value", "destination", pointer_tile_of, check=_pointer_of),
               TypesMatchWith("shape of 'destination' must match the shape of 'mask'", "mask",
-                             "destination", check=_same_shape, optional=True,
-                             message="shape of 'destination' must match the shape of 'mask'"))
+                             "destination", check=_same_shape, optional=True))
     FORMAT = ("$memory_ordering_semantics ($memory_scope^)? $destination `,` $value "
               "(`,` $mask^)? (`token` `` `=` `` $token^)? "
               "(`optimization_hints` `=` $optimization_hints^)? attr-dict `:` "
@@ -90,6 +111,14 @@ class StorePtrTkoOp(CudaTileOp):
               "custom<CudaTileType>(type($result_token))")
 
     infer_parsed_types = LoadPtrTkoOp.infer_parsed_types
+
+    def verify_op(self):
+        from .verify_util import PTR_HINTS, verify_memory_model_store, verify_optimization_hints
+        r = verify_optimization_hints(self, PTR_HINTS)
+        if r is not None and any(d.severity == "error" for d in r):
+            return r
+        return _with_warnings(r, verify_memory_model_store(self))
+
 
 
 class MakeTokenOp(CudaTileOp):
@@ -118,13 +147,78 @@ class JoinTokensOp(CudaTileOp):
             return True
         return False
 
+    def verify_op(self):
+        if len(self.operands) < 2:
+            return "expect two or more tokens"
+        return None
+
+
+
+_MIN0 = "64-bit signless integer attribute whose minimum value is 0"
+
+
+def _nonneg(attr) -> bool:
+    return attr.value >= 0
+
 
 class AllocaOp(CudaTileOp):
     """Allocate ``num_elem`` elements of automatic (or ``global``) memory (13.3)."""
     __slots__ = ()
     MNEMONIC, OPCODE, GROUP, SINCE = "alloca", 0x71, "Memory", "13.3"
     RESULTS = (Result("result", ScalarPointer, since="13.3"),)
-    ATTRIBUTES = (Attr("num_elem", "i64", since="13.3"), Attr("alignment", "i64", since="13.3"),
+    ATTRIBUTES = (Attr("num_elem", "i64", since="13.3", summary=_MIN0, check=_nonneg),
+                  Attr("alignment", "i64", since="13.3", summary=_MIN0, check=_nonneg),
                   Attr("global", "unit", since="13.3"))
     FORMAT = ("`num_elem` `=` $num_elem `,` `alignment` `=` $alignment (`global` $global^)? "
               "attr-dict `:` custom<CudaTileType>(type($result))")
+
+    def verify_op(self):
+        from ..types import TF32, FloatType, IntegerType
+        align = self.attributes["alignment"].value
+        if align <= 0 or align & (align - 1):
+            return "'alignment' must be power of two"
+        pointee = self.results[0].type.element.pointee
+        size = 0
+        if isinstance(pointee, IntegerType):
+            size = 1 if pointee.width == 1 else pointee.width // 8
+        elif isinstance(pointee, FloatType):
+            size = 19 // 8 if pointee is TF32 else pointee.width // 8
+        if align < size:
+            return (f"'alignment' ({align}) must be at least the natural size ({size} bytes) for "
+                    f"element type '{pointee}'")
+        return None
+
+
+
+# ---------------------------------------------------------------------------------------------
+# 13.4: programmatic dependent launch (grid dependency control) and alias fences
+# ---------------------------------------------------------------------------------------------
+
+class GdcLaunchDependentsTkoOp(CudaTileOp):
+    """Signal that dependent grids may launch (programmatic dependent launch; 13.4).
+    ``gdc_launch_dependents_tko [token = %t] -> token``."""
+    __slots__ = ()
+    MNEMONIC, OPCODE, GROUP, SINCE = "gdc_launch_dependents_tko", 0x77, "Memory", "13.4"
+    OPERANDS = (Operand("token", Token, OPTIONAL, since="13.4"),)
+    RESULTS = (Result("result_token", Token, since="13.4"),)
+    FORMAT = "(`token` `=` $token^)? attr-dict `->` custom<CudaTileType>(type($result_token))"
+
+
+class GdcWaitTkoOp(CudaTileOp):
+    """Wait until the grids this one depends on have completed or signalled (13.4).
+    ``gdc_wait_tko [token = %t] -> token``."""
+    __slots__ = ()
+    MNEMONIC, OPCODE, GROUP, SINCE = "gdc_wait_tko", 0x78, "Memory", "13.4"
+    OPERANDS = (Operand("token", Token, OPTIONAL, since="13.4"),)
+    RESULTS = (Result("result_token", Token, since="13.4"),)
+    FORMAT = "(`token` `=` $token^)? attr-dict `->` custom<CudaTileType>(type($result_token))"
+
+
+class MemoryFenceAliasTkoOp(CudaTileOp):
+    """Order memory accesses through possibly aliasing views after ``token`` (13.4).
+    ``memory_fence_alias_tko %t`` (both types are tokens and are not printed)."""
+    __slots__ = ()
+    MNEMONIC, OPCODE, GROUP, SINCE = "memory_fence_alias_tko", 0x7A, "Memory", "13.4"
+    OPERANDS = (Operand("token", Token, since="13.4"),)
+    RESULTS = (Result("result_token", Token, since="13.4"),)
+    FORMAT = "$token attr-dict"

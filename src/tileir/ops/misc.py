@@ -34,6 +34,11 @@ class AssumeOp(CudaTileOp):
             return ["assume_" + names[idx]]
         return ["assume_"]
 
+    def verify_op(self):
+        from .verify_util import verify_assume_predicate
+        return verify_assume_predicate(self)
+
+
 
 class PrintTkoOp(CudaTileOp):
     """printf-style print of tiles, ordered by tokens (spelled ``print`` before 13.2)."""
@@ -54,3 +59,28 @@ class PrintTkoOp(CudaTileOp):
             state.operand_types["token"] = [TOKEN]
             return True
         return False
+
+    def verify_op(self):
+        text = self.attributes["str"].value
+        expected = 0
+        pos = 0
+        n = len(text)
+        while pos < n:
+            if text[pos] != "%":
+                pos += 1
+                continue
+            end = pos + 1
+            while end < n and text[end] not in "diuoxXeEfFgGaAcsSpn%":
+                end += 1
+            if end >= n:
+                return "found unterminated format expression"
+            if end == pos + 1 and text[end] == "%":
+                pos += 2
+                continue
+            expected += 1
+            pos += 1
+        nargs = len(self.args)
+        if expected != nargs:
+            return f"incorrect number of operands: expected {expected}, found {nargs}"
+        return None
+

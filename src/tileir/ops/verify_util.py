@@ -354,3 +354,69 @@ def verify_module_debug_info(module):
             return Diagnostic(ERROR, f"'{child.name}' op invalid operation debug info scope: "
                               f"{di.generic()}. Global variables must not have scope.", child.loc)
     return None
+
+
+# -- assume predicates ------------------------------------------------------------------------
+
+def verify_assume_predicate(op) -> Optional[str]:
+    """``verifyWithAssumeOp`` of div_by / same_elements / bounded (cuda-tile's wording)."""
+    from ..attrs import BoundedAttr, DivByAttr, SameElementsAttr
+    from ..types import PointerType
+    pred = op.attributes.get("predicate")
+    t = op.results[0].type if op.results else None
+    if isinstance(pred, DivByAttr):
+        name = "'cuda_tile.div_by'"
+        d = pred.divisor
+        if d <= 0 or d & (d - 1):
+            return f"{name} divisor must be a power of 2"
+        if (pred.every is None) != (pred.along is None):
+            return f"{name} 'every'/'along' must be used in combination"
+        if d > 4611686018427387904:
+            return f"{name} divisor is too large"
+        if isinstance(t, TensorViewType):
+            if pred.every is not None:
+                return (f"{name} 'every'/'along' cannot be used if the constrained value is a "
+                        "tensor_view")
+            return None
+        if not isinstance(t, TileType):
+            return f"{name} is valid only for tile of integer/pointer or tensor_view values"
+        if t.rank == 0 and pred.every is not None:
+            return f"{name} 'every'/'along' cannot be used if the constrained value is a 0D tile"
+        if not isinstance(t.element, (PointerType, IntegerType)):
+            return f"{name} is valid only for tile of integer/pointer or tensor_view values"
+        if pred.every is None:
+            return None
+        if pred.along < 0 or pred.along >= t.rank:
+            return f"{name} every_dim ({pred.along}) must be >= 0 and < tile rank ({t.rank})"
+        size = t.shape[pred.along]
+        if pred.every < 0 or pred.every > size:
+            return (f"expected {name} every_dim to be within 0 and the size of the respective "
+                    f"dimension ({size})")
+        return None
+    if isinstance(pred, SameElementsAttr):
+        name = "'cuda_tile.same_elements'"
+        if not isinstance(t, TileType) or not isinstance(t.element, (PointerType, IntegerType)):
+            return f"{name} is valid only for tile of integer/pointer values"
+        values = pred.values
+        if len(values) != t.rank:
+            return (f"expected number of values in {name} ({len(values)}) to match rank of "
+                    f"constrained tile ({t.rank})")
+        for i, v in enumerate(values):
+            if v < 0 or v > t.shape[i]:
+                return (f"expected {name} value {i} to be within 0 and the size of the respective "
+                        f"dimension ({t.shape[i]})")
+        return None
+    if isinstance(pred, BoundedAttr):
+        name = "'cuda_tile.bounded'"
+        if not isinstance(t, TileType) or not isinstance(t.element, IntegerType):
+            return f"{name} is valid only for tile of integer values"
+        w = t.element.width
+        lo, hi = -(1 << (w - 1)), (1 << (w - 1)) - 1
+        if pred.lb is not None and not lo <= pred.lb <= hi:
+            return f"{name} expects lower bound to be within [{lo}, {hi}]"
+        if pred.ub is not None and not lo <= pred.ub <= hi:
+            return f"{name} expects upper bound to be within [{lo}, {hi}]"
+        if pred.lb is not None and pred.ub is not None and pred.lb > pred.ub:
+            return f"{name} expects lower bound to be less than or equal to upper bound"
+        return None
+    return None

@@ -110,6 +110,86 @@ def _print_make_tensor_view(printer: "OpPrinter", op: Operation) -> str:
     return text + typ.short
 
 
+def verify_view_indices(view, index_types: list):
+    """``TileView::verifyIndices`` for each view type (cuda-tile's wording)."""
+    if not index_types:
+        return None
+    if isinstance(view, GatherScatterViewType):
+        sd = view.sparse_dim
+        if sd >= len(index_types):
+            return (f"gather/scatter dimension {sd} is out of range for index count "
+                    f"{len(index_types)}")
+        g = index_types[sd]
+        if not isinstance(g, TileType):
+            return (f"expected index at sparse_dim position {sd} to be a tile type for "
+                    "GatherScatterView")
+        if g.rank != 1:
+            return (f"expected index at sparse_dim position {sd} to be a 1D tensor for "
+                    f"GatherScatterView, got rank {g.rank}")
+        if g.shape[0] != view.tile_shape[sd]:
+            return (f"expected gather/scatter index size ({g.shape[0]}) to match tile shape at "
+                    f"gather/scatter dimension {sd} ({view.tile_shape[sd]})")
+        base = None
+        for i, t in enumerate(index_types):
+            if i == sd:
+                continue
+            if not isinstance(t, TileType) or t.shape:
+                return f"expected index {i} to be a scalar tile for GatherScatterView"
+            if base is None:
+                base = t
+            elif t != base:
+                return (f"expected scalar index {i} to have the same type as other scalar "
+                        f"indices ('{base}'), got '{t}'")
+        return None
+    for t in index_types:
+        if not isinstance(t, TileType):
+            return f"expected index type to be a tile type, got '{t}'"
+        if t.rank != 0:
+            return f"expected index type to be a scalar tile, got '{t}'"
+    base = index_types[0]
+    for i, t in enumerate(index_types):
+        if t != base:
+            return (f"expected index type {i} to be the same as other index types ('{base}'), "
+                    f"got '{t}'")
+    return None
+
+
+def verify_view_load_store(op, tile_type):
+    """cuda-tile's verifyViewLoadStoreCommon (then the optimization hints)."""
+    from .verify_util import VIEW_HINTS, verify_optimization_hints
+    view = op.view.type
+    index_types = [v.type for v in op.index]
+    rank = view.index_rank
+    if len(index_types) != rank:
+        return f"expected {rank} index operands (based on view type), got {len(index_types)}"
+    want = view.tile_type
+    if tile_type != want:
+        return f"expected tile type to be '{want}' (based on view type), got '{tile_type}'"
+    msg = verify_view_indices(view, index_types)
+    if msg:
+        return msg
+    return verify_optimization_hints(op, VIEW_HINTS)
+
+
+def _then(first, second_fn):
+    """Run ``second_fn`` unless ``first`` failed; keep warnings of ``first``."""
+    if first is None:
+        return second_fn()
+    if isinstance(first, str) or any(getattr(d, "severity", "error") == "error" for d in first):
+        return first
+    second = second_fn()
+    return first if second is None else [*first, second]
+
+
+def _verify_make_view(op):
+    tv = op.operands[0].type
+    want = op.results[0].type.tensor_view
+    if tv != want:
+        return (f"expected the type of the provided tensor_view value ('{tv}') to be the same as "
+                f"the view's tensor_view type ('{want}')")
+    return None
+
+
 class MakeTensorViewOp(CudaTileOp):
     """``make_tensor_view %ptr, shape = [...], strides = [...] : [T ->] tensor_view<...>``."""
     __slots__ = ()
@@ -123,6 +203,38 @@ class MakeTensorViewOp(CudaTileOp):
 
     def asm_result_names(self):
         return ["tview"]
+
+    def verify_op(self):
+        spec = self.SPEC
+        result = self.results[0].type
+        base = self.operands[0].type.element.pointee
+        if result.element != base:
+            return (f"expected pointer to '{result.element}' to build tensor_view of this type, "
+                    f"got '{base}'")
+        s0, s1 = spec.operand_range(self, "dynamicShape")
+        t0, t1 = spec.operand_range(self, "dynamicStrides")
+        dyn_shape, dyn_strides = self.operands[s0:s1], self.operands[t0:t1]
+        want = sum(1 for d in result.shape if d is None)
+        if want != len(dyn_shape):
+            return f"expected {want} dynamic shape operands, got {len(dyn_shape)}"
+        want = sum(1 for d in result.strides if d is None)
+        if want != len(dyn_strides):
+            return f"expected {want} dynamic stride operands, got {len(dyn_strides)}"
+        first = None
+        if dyn_shape:
+            first = dyn_shape[0].type
+            for i, v in enumerate(dyn_shape):
+                if v.type != first:
+                    return (f"expected dynamic shape index {i} to be of the same type as the other "
+                            f"dynamic values ('{first}'), got '{v.type}'")
+        if dyn_strides:
+            first = first or dyn_strides[0].type
+            for i, v in enumerate(dyn_strides):
+                if v.type != first:
+                    return (f"expected dynamic stride index {i} to be of the same type as the "
+                            f"other dynamic values ('{first}'), got '{v.type}'")
+        return None
+
 
 
 # ---------------------------------------------------------------------------------------------
@@ -164,6 +276,10 @@ class MakePartitionViewOp(CudaTileOp):
     def asm_result_names(self):
         return ["pview"]
 
+    def verify_op(self):
+        return _verify_make_view(self)
+
+
 
 class MakeStridedViewOp(CudaTileOp):
     """``make_strided_view %tv : strided_view<...>`` (13.3)."""
@@ -178,6 +294,10 @@ class MakeStridedViewOp(CudaTileOp):
     def asm_result_names(self):
         return ["sview"]
 
+    def verify_op(self):
+        return _verify_make_view(self)
+
+
 
 class MakeGatherScatterViewOp(CudaTileOp):
     """``make_gather_scatter_view %tv : gather_scatter_view<...>`` (13.3)."""
@@ -191,6 +311,10 @@ class MakeGatherScatterViewOp(CudaTileOp):
 
     def asm_result_names(self):
         return ["gsview"]
+
+    def verify_op(self):
+        return _verify_make_view(self)
+
 
 
 # ---------------------------------------------------------------------------------------------
@@ -235,6 +359,13 @@ class GetTensorShapeOp(CudaTileOp):
     parse_custom = staticmethod(_shape_query_parser("tensor"))
     print_custom = staticmethod(_print_shape_query)
 
+    def verify_op(self):
+        rank = len(self.operands[0].type.shape)
+        if len(self.results) != rank:
+            return f"expected {rank} results due to tensor rank, but got {len(self.results)}"
+        return None
+
+
 
 class GetIndexSpaceShapeOp(CudaTileOp):
     """The index-space extents of a tile view, one scalar per index dimension."""
@@ -244,6 +375,14 @@ class GetIndexSpaceShapeOp(CudaTileOp):
     RESULTS = (Result("result", ScalarInt, VARIADIC),)
     parse_custom = staticmethod(_shape_query_parser("index"))
     print_custom = staticmethod(_print_shape_query)
+
+    def verify_op(self):
+        rank = self.operands[0].type.index_rank
+        if len(self.results) != rank:
+            return (f"expected {rank} results due to view index space rank, but got "
+                    f"{len(self.results)}")
+        return None
+
 
 
 # ---------------------------------------------------------------------------------------------
@@ -399,6 +538,12 @@ class LoadViewTkoOp(CudaTileOp):
     parse_custom = staticmethod(_parse_load_view)
     print_custom = staticmethod(_print_load_view)
 
+    def verify_op(self):
+        from .verify_util import verify_memory_model_load
+        return _then(verify_view_load_store(self, self.results[0].type),
+                     lambda: verify_memory_model_load(self))
+
+
 
 def _parse_store_view(parser: "Parser", state: "OpState") -> Operation:
     parse_memory_attributes(parser, state)
@@ -441,3 +586,9 @@ class StoreViewTkoOp(CudaTileOp):
     ATTR_SIZED_OPERANDS = True
     parse_custom = staticmethod(_parse_store_view)
     print_custom = staticmethod(_print_store_view)
+
+    def verify_op(self):
+        from .verify_util import verify_memory_model_store
+        return _then(verify_view_load_store(self, self.tile.type),
+                     lambda: verify_memory_model_store(self))
+

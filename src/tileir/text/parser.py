@@ -65,12 +65,14 @@ _WS_RE = re.compile(r"\s*")
 
 
 class _Scope:
-    __slots__ = ("names", "isolated", "forward")
+    __slots__ = ("names", "isolated", "forward", "defs")
 
     def __init__(self, isolated: bool) -> None:
         self.names: dict[str, list[Value]] = {}
         self.isolated = isolated
         self.forward: dict[str, tuple[Value, int]] = {}
+        #: offset of each name's definition (for "prior use here" notes)
+        self.defs: dict[str, int] = {}
 
 
 class _ForwardRef(Value):
@@ -95,6 +97,9 @@ class Parser:
         self.default_dialect: list[str] = [""]
         self.deferred_locs: list[tuple[object, str, int]] = []
         self.pending_diags: list[Diagnostic] = []
+        #: names of the custom-form ops being parsed (innermost last; None for generic ops):
+        #: MLIR prefixes some errors of custom parsers with ``custom op '<name>' ``
+        self.custom_ops: list = [None]
 
     # ------------------------------------------------------------------------------------------
     # Token helpers
@@ -165,12 +170,18 @@ class Parser:
         t = self.toks[self.i]
         return bool(t) and (t[0].isalpha() or t[0] == "_")
 
+    def op_prefix(self) -> str:
+        """``custom op '<name>' `` while parsing a custom-form op (MLIR's CustomOpAsmParser
+        prefixes the errors it emits itself), else empty."""
+        name = self.custom_ops[-1]
+        return f"custom op '{name}' " if name else ""
+
     def parse_keyword(self, what: str = "valid keyword") -> str:
         t = self.toks[self.i]
         if t and (t[0].isalpha() or t[0] == "_"):
             self.i += 1
             return t
-        raise self.error(f"expected {what}")
+        raise self.error(f"{self.op_prefix() if what == 'valid keyword' else ''}expected {what}")
 
     def parse_string(self, what: str = "string") -> str:
         t = self.toks[self.i]
@@ -308,7 +319,8 @@ class Parser:
                     raise self.error(f"reference to invalid result number", offset)
                 value = group[k]
                 if expected is not None and value.type != expected:
-                    raise ParseError(self._type_mismatch(name, expected, value.type, offset))
+                    raise ParseError(self._type_mismatch(name, expected, value.type, offset,
+                                                         scope.defs.get(base)))
                 return value
             if scope.isolated:
                 break
@@ -318,7 +330,7 @@ class Parser:
         if entry is not None:
             ref = entry[0]
             if expected is not None and ref.type != expected:
-                raise ParseError(self._type_mismatch(name, expected, ref.type, offset))
+                raise ParseError(self._type_mismatch(name, expected, ref.type, offset, entry[1]))
             return ref
         if expected is None:
             raise self.error("use of undeclared SSA value name", offset)
@@ -327,9 +339,12 @@ class Parser:
         scope.forward[name] = (ref, offset)
         return ref
 
-    def _type_mismatch(self, name: str, expected: Type, actual: Type, offset: int) -> Diagnostic:
+    def _type_mismatch(self, name: str, expected: Type, actual: Type, offset: int,
+                       prior: Optional[int] = None) -> Diagnostic:
         diag = Diagnostic(ERROR, f"use of value '{name}' expects different type than prior uses: "
                           f"'{expected}' vs '{actual}'", self.loc_at(offset))
+        if prior is not None:
+            diag.attach_note("prior use here", self.loc_at(prior))
         return diag
 
     def define_values(self, names: list[tuple[str, int, int]], values: list[Value]) -> None:
@@ -348,6 +363,7 @@ class Parser:
             if s.isolated:
                 break
         scope.names[name] = group
+        scope.defs[name] = offset
         if scope.forward:
             for k, value in enumerate(group):
                 keys = (name, f"{name}#0") if k == 0 else (f"{name}#{k}",)
@@ -357,7 +373,11 @@ class Parser:
                         continue
                     ref, ref_off = entry
                     if ref.type != value.type:
-                        raise ParseError(self._type_mismatch(key, ref.type, value.type, ref_off))
+                        diag = Diagnostic(ERROR, f"definition of SSA value '{name}#{k}' has type "
+                                          f"'{value.type}'", self.loc_at(offset))
+                        diag.attach_note(f"previously used here with type '{ref.type}'",
+                                         self.loc_at(ref_off))
+                        raise ParseError(diag)
                     ref.replace_all_uses_with(value)
 
     # ------------------------------------------------------------------------------------------
@@ -457,7 +477,11 @@ class Parser:
             also = f" (tried '{dialect}.{raw}' as well)" if dialect and "." not in raw else ""
             raise self.error(f"custom op '{raw}' is unknown{also}", name_off)
         from .format import parse_custom_op
-        op = parse_custom_op(self, spec, names, start)
+        self.custom_ops.append(spec.name)
+        try:
+            op = parse_custom_op(self, spec, names, start)
+        finally:
+            self.custom_ops.pop()
         return op
 
     def parse_builtin_module(self, start: int) -> Operation:
@@ -484,6 +508,13 @@ class Parser:
         return body
 
     def parse_generic_operation(self, names, start: int) -> Operation:
+        self.custom_ops.append(None)
+        try:
+            return self._parse_generic_operation(names, start)
+        finally:
+            self.custom_ops.pop()
+
+    def _parse_generic_operation(self, names, start: int) -> Operation:
         name_off = self.offs[self.i]
         name = self.parse_string("operation name")
         spec = OP_REGISTRY.get(name)
@@ -1066,6 +1097,12 @@ class Parser:
             if t in ("index", "none") or re.fullmatch(r"[iu]i?[0-9]+|si[0-9]+|f[0-9]+.*|bf16", t):
                 self.i += 1
                 return BuiltinType(t)
+            if self.custom_ops[-1]:
+                # cuda-tile's parseCudaTileType: a keyword naming no cuda_tile type
+                self.i += 1
+                raise self.error(f"{self.op_prefix()}unknown type: {t}", self.offs[self.i])
+        if self.custom_ops[-1]:
+            raise self.error(f"{self.op_prefix()}expected valid keyword")
         raise self.error("expected non-function type")
 
     def parse_function_type(self) -> FunctionType:
@@ -1492,7 +1529,7 @@ def parse_module(text: str, filename: str = "<string>", *, allow_unregistered: b
     try:
         op = parser.parse_top_level()
     except ParseError as exc:
-        raise DiagnosticError([exc.diag], sources) from None
+        raise DiagnosticError([*parser.pending_diags, exc.diag], sources) from None
     if parser.pending_diags:
         raise DiagnosticError(parser.pending_diags, sources)
     return op
