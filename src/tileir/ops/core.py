@@ -337,6 +337,22 @@ class ExtractOp(CudaTileOp):
 
 
 
+class InsertOp(CudaTileOp):
+    """Insert ``source`` into ``destination`` at the tile-sized ``indices`` (the inverse of
+    ``extract``; 13.4).  ``insert %src, %dst[%i] : tile<4xi32>, tile<16xi32>``."""
+    __slots__ = ()
+    MNEMONIC, OPCODE, GROUP, SINCE = "insert", 0x76, "Core", "13.4"
+    OPERANDS = (Operand("source", AnyTile, since="13.4"),
+                Operand("destination", AnyTile, since="13.4"),
+                Operand("indices", ScalarI32, VARIADIC, since="13.4"))
+    RESULTS = (Result("result", AnyTile, since="13.4"),)
+    TRAITS = (Pure, AllTypesMatch("destination", "result"),
+              AllRanksMatch("source", "destination"))
+    FORMAT = ("$source `,` $destination `[` $indices `]` attr-dict `:` "
+              "custom<CudaTileType>(type($source)) `,` custom<CudaTileType>(type($destination))")
+    infer_parsed_types = ExtractOp.infer_parsed_types
+
+
 class SelectOp(CudaTileOp):
     """Element-wise ``cond ? a : b``."""
     __slots__ = ()
