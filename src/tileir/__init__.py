@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from . import ops as _ops  # noqa: F401  (registers the dialect)
 from .diagnostics import Diagnostic, DiagnosticError
+from .execute.errors import LaunchError
 from .ir import Block, Operation, Region, Value
 from .text import parse_attribute, parse_module, parse_type, print_op
 
 __version__ = "0.1.0"
 
 __all__ = ["parse", "print", "parse_type", "parse_attribute", "Diagnostic", "DiagnosticError",
-           "Operation", "Block", "Region", "Value", "__version__"]
+           "Operation", "Block", "Region", "Value", "__version__", "load", "launch", "compile",
+           "LaunchError"]
 
 
 def parse(text: str, filename: str = "<string>", *, allow_unregistered: bool = False) -> Operation:
@@ -28,3 +30,40 @@ def parse(text: str, filename: str = "<string>", *, allow_unregistered: bool = F
 def print(op: Operation, *, generic: bool = False, debuginfo: bool = False) -> str:  # noqa: A001
     """Print an op (normally a module) in the canonical custom form or the generic form."""
     return print_op(op, generic=generic, debuginfo=debuginfo)
+
+
+#: Magic bytes that start a Tile IR bytecode file.
+BYTECODE_MAGIC = b"\x7fTileIR\x00"
+
+
+def load(path, *, allow_unregistered: bool = False) -> Operation:
+    """Read a module file: Tile IR bytecode (recognised by its magic bytes, read with
+    ``tileir.bytecode.read_bytecode``) or text."""
+    import os
+    with open(os.fspath(path), "rb") as f:
+        data = f.read()
+    if data.startswith(BYTECODE_MAGIC):
+        try:
+            from .bytecode import read_bytecode
+        except ImportError as exc:  # pragma: no cover - only while bytecode support is missing
+            raise DiagnosticError([Diagnostic("error", f"{os.fspath(path)}: Tile IR bytecode "
+                                              f"is not supported by this build ({exc})")])
+        return read_bytecode(data)
+    return parse_module(data.decode("utf-8", errors="surrogateescape"), os.fspath(path),
+                        allow_unregistered=allow_unregistered)
+
+
+def launch(module, kernel_name: str, grid=(1, 1, 1), args=(), *, check_assumptions: bool = False,
+           stdout=None, **options):
+    """Run entry ``kernel_name`` of ``module`` on the CPU over ``grid`` (1-3 extents) with
+    ``args`` (one per entry parameter: arrays for pointers, scalars for scalar tiles); stores
+    write into the argument arrays.  See :mod:`tileir.execute`."""
+    from .execute import launch as _launch
+    return _launch(module, kernel_name, grid, args, check_assumptions=check_assumptions,
+                   stdout=stdout, **options)
+
+
+def compile(module, kernel_name: str, *, verify: bool = True):  # noqa: A001
+    """Compile entry ``kernel_name`` into a reusable :class:`tileir.execute.Kernel`."""
+    from .execute import compile_kernel
+    return compile_kernel(module, kernel_name, verify=verify)

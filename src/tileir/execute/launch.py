@@ -1,0 +1,523 @@
+"""Kernels and launches: argument binding, the grid of tile blocks, lock-step batching.
+
+:class:`Kernel` is a compiled entry (``tileir.compile``): its plan is built once and reused by
+every :meth:`Kernel.launch`.  A launch
+
+1. checks the grid (1 to 3 extents, each in ``[1, 2**24 - 1]``) and the arguments (one per
+   entry parameter, matching kinds, dtypes and shapes) before anything runs;
+2. maps every argument array into the simulated address space (stores write into the caller's
+   arrays in place; a non-contiguous array is copied in and written back afterwards);
+3. runs the entry once per tile block ``(x, y, z)``, in CUDA order (x fastest).  When the
+   kernel's control flow does not depend on the block id (:class:`~.plan.BatchAnalysis`), many
+   blocks run in lock step as one vectorised pass (a legal interleaving of the blocks: every
+   op is applied for all of them before the next op); otherwise, or with ``batch=False``, one
+   block at a time.
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+from dataclasses import dataclass
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from ..ir.core import Operation
+from ..types import (PointerType, TensorViewType, TileType, TokenType)
+from .. import dtypes as _dtypes
+from . import numerics as N
+from .errors import ArgumentError, GridError, LaunchError, UnsupportedError
+from .memory import Memory
+from .plan import BatchAnalysis, Compiler, Runtime, RETURN, storage_dtype
+from .values import TensorViewValue
+from . import semantics as _semantics  # noqa: F401  (registers the lowerings)
+
+__all__ = ["Kernel", "LaunchInfo", "compile_kernel", "launch", "find_entry", "MAX_GRID"]
+
+#: Largest extent of one grid axis (the spec's limit is 2**24 - 1).
+MAX_GRID = (1 << 24) - 1
+#: Elements per tile value in one lock-step batch (bounds the memory of a batch).
+BATCH_ELEMENTS = 1 << 21
+
+
+@dataclass
+class LaunchInfo:
+    """What a launch did: ``mode`` is ``"batched"`` or ``"sequential"`` (``reason`` says why)."""
+
+    kernel: str
+    grid: tuple
+    blocks: int
+    mode: str
+    batches: int
+    seconds: float
+    reason: str = ""
+
+
+# ---------------------------------------------------------------------------------------------
+# Finding entries
+# ---------------------------------------------------------------------------------------------
+
+def _modules(root: Operation) -> list[Operation]:
+    if root.name == "cuda_tile.module":
+        return [root]
+    out = []
+    for region in root.regions:
+        for block in region.blocks:
+            for op in block.ops:
+                if op.name == "cuda_tile.module":
+                    out.append(op)
+    return out
+
+
+def find_entry(module: Operation, name: str) -> tuple[Operation, Operation]:
+    """The ``(cuda_tile.module, entry)`` named ``name``.  A cuTile kernel may also be named by
+    its Python name when exactly one entry's mangled name is ``<name>_K...``."""
+    entries = []
+    for mod in _modules(module):
+        for op in mod.regions[0].blocks[0].ops if mod.regions[0].blocks else []:
+            if op.name == "cuda_tile.entry":
+                entries.append((mod, op))
+    for mod, op in entries:
+        if op.sym_name == name:
+            return mod, op
+    mangled = [(m, e) for m, e in entries if e.sym_name.startswith(name + "_K")]
+    if len(mangled) == 1:
+        return mangled[0]
+    names = ", ".join(e.sym_name for _, e in entries) or "none"
+    raise ArgumentError(f"no entry named '{name}' in the module (entries: {names})")
+
+
+# ---------------------------------------------------------------------------------------------
+# Argument binding
+# ---------------------------------------------------------------------------------------------
+
+def _as_array(value: Any, what: str) -> np.ndarray:
+    if isinstance(value, np.ndarray):
+        return value
+    if hasattr(value, "__array__") or hasattr(value, "__array_interface__"):
+        return np.asarray(value)
+    if hasattr(value, "__dlpack__"):
+        try:
+            return np.from_dlpack(value)
+        except Exception as exc:  # noqa: BLE001
+            raise ArgumentError(f"{what}: cannot read the array through DLPack ({exc}); "
+                                "pass a CPU array") from None
+    raise ArgumentError(f"{what}: expected an array, got {type(value).__name__}")
+
+
+def _dtype_ok(actual: np.dtype, elem: str) -> bool:
+    want = _dtypes.numpy_dtype(elem)
+    if actual == want:
+        return True
+    if elem in ("i8", "i16", "i32", "i64"):
+        return actual == np.dtype("uint" + elem[1:])
+    return False
+
+
+def _describe_dtype(elem: str) -> str:
+    want = _dtypes.numpy_dtype(elem)
+    text = str(want)
+    if elem in ("i8", "i16", "i32", "i64"):
+        text += f" or uint{elem[1:]}"
+    return text
+
+
+class _Binding:
+    """The arrays of one launch, mapped into memory (with write-backs for copies)."""
+
+    def __init__(self) -> None:
+        self.writebacks: list[tuple[np.ndarray, np.ndarray]] = []
+        self.by_region: dict = {}
+
+
+def _map_array(memory: Memory, binding: _Binding, arr: np.ndarray, name: str):
+    if arr.flags.c_contiguous or arr.flags.f_contiguous:
+        data = np.ravel(arr, order="K")
+        src = arr
+    else:
+        data = np.ascontiguousarray(arr).reshape(-1)
+        src = None
+        if arr.flags.writeable:
+            binding.writebacks.append((arr, data))
+    key = (data.__array_interface__["data"][0], data.nbytes) if src is not None else None
+    if key is not None and key in binding.by_region:
+        return binding.by_region[key]
+    u8 = data.view(np.uint8) if data.dtype.itemsize else data.view(np.uint8)
+    writable = bool(arr.flags.writeable)
+    buf = memory.map(u8.reshape(-1), name, writable)
+    if key is not None:
+        binding.by_region[key] = buf
+    return buf
+
+
+def _bind_scalar(value: Any, t: TileType, what: str) -> np.ndarray:
+    elem = t.element.name
+    dt = _dtypes.numpy_dtype(elem)
+    if isinstance(value, np.ndarray):
+        if value.shape not in ((), (1,)):
+            raise ArgumentError(f"{what}: expected a scalar of type {elem}, got an array of "
+                                f"shape {value.shape}")
+        value = value.reshape(-1)[0]
+    if elem == "i1":
+        if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer))
+                                                    and int(value) in (0, 1)):
+            return np.array([bool(value)])
+        raise ArgumentError(f"{what}: expected a bool for an i1 parameter, got {value!r}")
+    if elem[0] == "i":
+        if isinstance(value, (float, np.floating)) or not isinstance(value, (int, np.integer)):
+            raise ArgumentError(f"{what}: expected an integer for an {elem} parameter, got "
+                                f"{type(value).__name__} {value!r}")
+        v = int(value)
+        bits = int(elem[1:])
+        if not -(1 << (bits - 1)) <= v < (1 << bits):
+            raise ArgumentError(f"{what}: {v} does not fit in {elem}")
+        return N.from_integer(np.array([v & 0xFFFFFFFFFFFFFFFF], dtype=np.uint64), elem)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, float, np.integer, np.floating)):
+        raise ArgumentError(f"{what}: expected a number for an {elem} parameter, got "
+                            f"{type(value).__name__} {value!r}")
+    if isinstance(value, np.floating) and np.dtype(type(value)) == dt:
+        return np.array([value], dtype=dt)
+    f = np.array([float(value)], dtype=np.float64)
+    if elem == "f64":
+        return f
+    return N.ftof(f, "f64", elem)
+
+
+class _Param:
+    """How to turn a user argument into the register value of one entry parameter."""
+
+    def __init__(self, index: int, t) -> None:
+        self.index = index
+        self.type = t
+        if isinstance(t, TileType) and isinstance(t.element, PointerType):
+            if t.rank != 0:
+                raise UnsupportedError(f"parameter #{index} has type {t.short}: only scalar "
+                                       "pointer parameters are supported")
+            self.kind = "pointer"
+            self.elem = t.element.pointee.name
+        elif isinstance(t, TileType):
+            self.kind = "scalar" if t.rank == 0 else "tile"
+            self.elem = t.element.name
+        elif isinstance(t, TensorViewType):
+            self.kind = "tensor_view"
+            self.elem = t.element.name
+        elif isinstance(t, TokenType):
+            self.kind = "token"
+            self.elem = ""
+        else:
+            raise UnsupportedError(f"parameter #{index} has type {t}, which a launch cannot "
+                                   "bind")
+
+    def describe(self) -> str:
+        return self.type.short
+
+    def bind(self, value: Any, memory: Memory, binding: _Binding):
+        what = f"argument #{self.index} ({self.type.short})"
+        if self.kind == "scalar":
+            return _bind_scalar(value, self.type, what)
+        if self.kind == "token":
+            return None
+        arr = _as_array(value, what)
+        if not _dtype_ok(arr.dtype, self.elem):
+            raise ArgumentError(f"{what}: expected an array of dtype {_describe_dtype(self.elem)}"
+                                f", got {arr.dtype}")
+        if self.kind == "tile":
+            if tuple(arr.shape) != tuple(self.type.shape):
+                raise ArgumentError(f"{what}: expected shape {tuple(self.type.shape)}, got "
+                                    f"{arr.shape}")
+            return np.array(arr, dtype=storage_dtype(self.type))[None]
+        buf = _map_array(memory, binding, arr, f"argument #{self.index}")
+        if self.kind == "pointer":
+            return np.array([buf.base], dtype=np.uint64)
+        t: TensorViewType = self.type
+        if arr.ndim != t.rank:
+            raise ArgumentError(f"{what}: expected a {t.rank}-D array, got {arr.ndim}-D")
+        if not (arr.flags.c_contiguous or arr.flags.f_contiguous):
+            strides = _c_strides(arr.shape)
+        else:
+            strides = tuple(s // arr.itemsize for s in arr.strides)
+        for d, (want, have) in enumerate(zip(t.shape, arr.shape)):
+            if want is not None and want != have:
+                raise ArgumentError(f"{what}: dimension {d} must be {want}, got {have}")
+        for d, (want, have) in enumerate(zip(t.strides, strides)):
+            if want is not None and want != have:
+                raise ArgumentError(f"{what}: stride {d} must be {want} elements, got {have}")
+        return TensorViewValue(np.array([buf.base], dtype=np.uint64),
+                               np.array([arr.shape], dtype=np.int64).reshape(1, t.rank),
+                               np.array([strides], dtype=np.int64).reshape(1, t.rank))
+
+
+def _c_strides(shape) -> tuple:
+    out = []
+    acc = 1
+    for d in reversed(shape):
+        out.append(acc)
+        acc *= d
+    return tuple(reversed(out))
+
+
+# ---------------------------------------------------------------------------------------------
+# Kernel
+# ---------------------------------------------------------------------------------------------
+
+class _Plan:
+    def __init__(self, compiler: Compiler, run) -> None:
+        self.compiler = compiler
+        self.run = run
+        self.template = compiler.template
+        self.arg_slots = compiler.arg_slots
+
+
+class Kernel:
+    """A compiled entry: reusable, launch it with :meth:`launch` (or call it)."""
+
+    def __init__(self, module: Operation, name: str, *, verify: bool = True) -> None:
+        if verify:
+            from ..verify import verify as _verify
+            _verify(module)
+        self.module = module
+        mod, entry = find_entry(module, name)
+        self.entry = entry
+        self.name = entry.sym_name
+        state = _module_state(mod)
+        self.memory = state.memory
+        self.globals = state.globals
+        self.rt = Runtime()
+        self.rt.kernel = self.name
+        self.params = [_Param(i, t) for i, t in enumerate(entry.function_type.inputs)]
+        self._plans: dict = {}
+        self._analyses: dict = {}
+        self.max_tile = _max_tile_elements(entry)
+        self._plan(False)   # compile eagerly: report unsupported ops at compile time
+
+    def __repr__(self) -> str:
+        sig = ", ".join(p.describe() for p in self.params)
+        return f"<tileir.Kernel {self.name}({sig})>"
+
+    # -- compilation --------------------------------------------------------------------------
+
+    def _plan(self, check_assumptions: bool) -> _Plan:
+        plan = self._plans.get(check_assumptions)
+        if plan is None:
+            compiler = Compiler(self.entry, self.globals, self.rt)
+            compiler.check_assumptions = check_assumptions
+            with np.errstate(all="ignore"):
+                run = compiler.compile_entry()
+            plan = _Plan(compiler, run)
+            self._plans[check_assumptions] = plan
+        return plan
+
+    def analysis(self, varying_axes: tuple) -> BatchAnalysis:
+        a = self._analyses.get(varying_axes)
+        if a is None:
+            a = BatchAnalysis(self.entry, varying_axes)
+            self._analyses[varying_axes] = a
+        return a
+
+    def read_global(self, name: str) -> np.ndarray:
+        """A copy of the current contents of the module global ``@name``."""
+        name = name.lstrip("@")
+        if name not in self.globals:
+            raise KeyError(f"no global @{name}")
+        return self.globals[name][2].copy()
+
+    # -- launching ----------------------------------------------------------------------------
+
+    def __call__(self, grid, *args, **kwargs) -> LaunchInfo:
+        return self.launch(grid, list(args), **kwargs)
+
+    def launch(self, grid, args: Sequence = (), *, check_assumptions: bool = False,
+               stdout=None, batch: bool = True,
+               max_loop_iterations: Optional[int] = 10_000_000) -> LaunchInfo:
+        """Run the kernel over ``grid`` with ``args`` (one per entry parameter)."""
+        grid = normalize_grid(grid)
+        args = list(args)
+        if len(args) != len(self.params):
+            sig = ", ".join(p.describe() for p in self.params)
+            raise ArgumentError(f"kernel '{self.name}' takes {len(self.params)} argument"
+                                f"{'s' if len(self.params) != 1 else ''} ({sig}), got "
+                                f"{len(args)}")
+        plan = self._plan(bool(check_assumptions))
+        memory = self.memory
+        mark = memory.mark()
+        binding = _Binding()
+        rt = self.rt
+        start = time.perf_counter()
+        try:
+            values = [p.bind(a, memory, binding) for p, a in zip(self.params, args)]
+            regs0 = list(plan.template)
+            for slot, v in zip(plan.arg_slots, values):
+                regs0[slot] = v
+            rt.memory = memory
+            rt.grid = grid
+            rt.grid_values = tuple(np.array([g], dtype=np.int32) for g in grid)
+            rt.stdout = stdout
+            rt.check_assumptions = bool(check_assumptions)
+            rt.max_loop_iterations = max_loop_iterations
+            rt.allocs = []
+            total = grid[0] * grid[1] * grid[2]
+            analysis = self.analysis(tuple(g > 1 for g in grid))
+            with np.errstate(all="ignore"):
+                if batch and total > 1 and analysis.batchable:
+                    batches = self._run_batched(plan, regs0, grid, total)
+                    mode, reason = "batched", ""
+                else:
+                    self._run_sequential(plan, regs0, grid)
+                    batches = total
+                    mode = "sequential"
+                    reason = ("batching disabled" if not batch else
+                              "one tile block" if total == 1 else analysis.reason or "")
+        except LaunchError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - an executor bug must still be a clear error
+            raise LaunchError(f"internal executor error while running '{self.name}': "
+                              f"{type(exc).__name__}: {exc}") from exc
+        finally:
+            for original, copy in binding.writebacks:
+                original[...] = copy.reshape(original.shape)
+            memory.release(mark)
+            rt.allocs = []
+            rt.memory = memory
+        return LaunchInfo(self.name, grid, grid[0] * grid[1] * grid[2], mode, batches,
+                          time.perf_counter() - start, reason)
+
+    def _run_sequential(self, plan: _Plan, regs0: list, grid: tuple) -> None:
+        rt = self.rt
+        run = plan.run
+        gx, gy, gz = grid
+        zero = np.zeros(1, dtype=np.int32)
+        xs = [np.array([i], dtype=np.int32) for i in range(gx)] if gx <= 65536 else None
+        mark = self.memory.mark()
+        for z in range(gz):
+            rt.bz = np.array([z], dtype=np.int32) if z else zero
+            for y in range(gy):
+                rt.by = np.array([y], dtype=np.int32) if y else zero
+                for x in range(gx):
+                    rt.bx = xs[x] if xs is not None else np.array([x], dtype=np.int32)
+                    run(list(regs0))
+                    if rt.allocs:
+                        rt.allocs = []
+                        self.memory.release(mark)
+
+    def _run_batched(self, plan: _Plan, regs0: list, grid: tuple, total: int) -> int:
+        rt = self.rt
+        run = plan.run
+        gx, gy, gz = grid
+        chunk = max(1, min(total, BATCH_ELEMENTS // max(1, self.max_tile)))
+        zero = np.zeros(1, dtype=np.int32)
+        batches = 0
+        for start in range(0, total, chunk):
+            lin = np.arange(start, min(total, start + chunk), dtype=np.int64)
+            rt.bx = (lin % gx).astype(np.int32) if gx > 1 else zero
+            rt.by = ((lin // gx) % gy).astype(np.int32) if gy > 1 else zero
+            rt.bz = (lin // (gx * gy)).astype(np.int32) if gz > 1 else zero
+            rt.lanes = lin.size
+            run(list(regs0))
+            batches += 1
+        rt.lanes = 1
+        return batches
+
+
+class _ModuleState:
+    """Per ``cuda_tile.module``: the address space holding its globals (which live as long as
+    the module, shared by every kernel compiled from it)."""
+
+    def __init__(self, mod: Operation) -> None:
+        self.memory = Memory()
+        self.globals: dict = {}
+        for op in mod.regions[0].blocks[0].ops if mod.regions[0].blocks else []:
+            if op.name == "cuda_tile.global":
+                attr = op.attributes["value"]
+                arr = np.ascontiguousarray(attr.array).reshape(-1).copy()
+                align = int(op.attributes["alignment"].value) if "alignment" in op.attributes \
+                    else 0
+                buf = self.memory.map(arr.view(np.uint8).reshape(-1), f"@{op.sym_name}",
+                                      "constant" not in op.attributes, align or 256)
+                self.globals[op.sym_name] = (buf, attr.type.element, arr)
+
+
+_STATES: "weakref.WeakKeyDictionary[Operation, _ModuleState]" = weakref.WeakKeyDictionary()
+
+
+def _module_state(mod: Operation) -> _ModuleState:
+    state = _STATES.get(mod)
+    if state is None:
+        state = _ModuleState(mod)
+        _STATES[mod] = state
+    return state
+
+
+def _max_tile_elements(entry: Operation) -> int:
+    best = 1
+    for op in entry.walk():
+        for v in list(op.results) + [a for r in op.regions for b in r.blocks for a in b.args]:
+            t = v.type
+            if isinstance(t, TileType):
+                best = max(best, t.numel)
+    return best
+
+
+def normalize_grid(grid) -> tuple[int, int, int]:
+    """``(x,)``, ``(x, y)`` or ``(x, y, z)`` (or an int) -> ``(x, y, z)``, validated."""
+    if isinstance(grid, (int, np.integer)):
+        grid = (int(grid),)
+    try:
+        dims = [d for d in grid]
+    except TypeError:
+        raise GridError(f"grid must be a tuple of 1 to 3 integers, got {grid!r}") from None
+    if not 1 <= len(dims) <= 3:
+        raise GridError(f"grid must have 1 to 3 dimensions, got {len(dims)}")
+    out = []
+    for i, d in enumerate(dims):
+        if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)):
+            raise GridError(f"grid[{i}] must be an integer, got {d!r}")
+        d = int(d)
+        if d < 1:
+            raise GridError(f"grid[{i}] must be at least 1, got {d}")
+        if d > MAX_GRID:
+            raise GridError(f"grid[{i}] exceeds the 24-bit limit: max={MAX_GRID}, got={d}; use "
+                            "multiple kernel launches for larger workloads")
+        out.append(d)
+    while len(out) < 3:
+        out.append(1)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Public helpers
+# ---------------------------------------------------------------------------------------------
+
+_CACHE: "weakref.WeakKeyDictionary[Operation, dict]" = weakref.WeakKeyDictionary()
+
+
+def _as_module(module) -> Operation:
+    if isinstance(module, Operation):
+        return module
+    if isinstance(module, str):
+        from ..text import parse_module
+        return parse_module(module, "<string>")
+    raise ArgumentError(f"expected a module (from tileir.parse or tileir.load), got "
+                        f"{type(module).__name__}")
+
+
+def compile_kernel(module, kernel_name: str, *, verify: bool = True) -> Kernel:
+    """Compile entry ``kernel_name`` of ``module`` into a reusable :class:`Kernel`."""
+    return Kernel(_as_module(module), kernel_name, verify=verify)
+
+
+def launch(module, kernel_name: str, grid=(1, 1, 1), args: Sequence = (), *,
+           check_assumptions: bool = False, stdout=None, **options) -> LaunchInfo:
+    """Compile (once per module object) and launch ``kernel_name`` over ``grid``."""
+    mod = _as_module(module)
+    kernels = _CACHE.setdefault(mod, {})
+    kernel = kernels.get(kernel_name)
+    if kernel is None:
+        kernel = Kernel(mod, kernel_name)
+        kernels[kernel_name] = kernel
+    return kernel.launch(grid, args, check_assumptions=check_assumptions, stdout=stdout,
+                         **options)
+
+
+_ = (RETURN,)

@@ -1,0 +1,423 @@
+"""The plan compiler: turns an ``entry`` into closures once, then runs them per tile block.
+
+Compilation (DESIGN.md principle 5) resolves, up front and once per kernel:
+
+* a **register slot** for every SSA value (a Python list indexed by ints at run time);
+* every op's **semantics function**, chosen from the op's types and attributes (rounding mode,
+  signedness, element type, view layout...), bound into a closure ``fn(regs)`` that reads its
+  operand slots and writes its result slots: no type checks, no attribute lookups and no dict
+  dispatch happen while the kernel runs;
+* **constants and constant folding**: ``constant``, ``iota`` and every pure op whose operands are
+  all constants are evaluated at compile time into a register *template* that each tile block
+  starts from.
+
+Values at run time
+------------------
+A tile value of type ``tile<S x E>`` is a NumPy array of shape ``(L, *S)`` in ``E``'s storage
+dtype (:mod:`tileir.dtypes`; pointers are ``uint64`` addresses).  The leading *lane* axis holds
+one entry per tile block executed together: ``L == 1`` when a value is the same for every block
+(uniform) or when blocks run one at a time, ``L == B`` when ``B`` blocks run in lock step
+(see :mod:`.launch`).  NumPy broadcasting combines ``L == 1`` with ``L == B`` operands.
+Tokens are ``None`` (program order is a legal order).  Tensor views are
+:class:`~.values.TensorViewValue`; tile views are their tensor view (their layout is static, in
+the type).
+
+Control flow
+------------
+A block runs its op closures in order; an op closure returns ``None``, or a *signal*
+``(kind, values)`` when a nested terminator leaves the block non-locally (``continue``/``break``
+inside an ``if`` inside a loop, ``return`` inside an ``if``).  Terminators produce signals;
+``if``, ``for``, ``loop`` and ``entry`` consume them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from ..ir.core import Block, Operation, Value
+from ..types import (PointerType, TensorViewType, TileType, TileViewType, TokenType)
+from .. import dtypes as _dtypes
+from .errors import LaunchError, OpContext, UnsupportedError
+
+__all__ = ["Compiler", "Runtime", "YIELD", "CONTINUE", "BREAK", "RETURN", "LOWERINGS",
+           "lowering", "FOLDABLE", "storage_dtype", "element_name"]
+
+YIELD, CONTINUE, BREAK, RETURN = 0, 1, 2, 3
+
+#: op name -> lowering function ``(op, compiler) -> closure | None`` (used at compile time only).
+LOWERINGS: dict[str, Callable] = {}
+#: ops that may be evaluated at compile time when all their operands are constants.
+FOLDABLE: set[str] = set()
+#: ops that need blocks to run one at a time (their effects are per block and ordered).
+SEQUENTIAL_ONLY: set[str] = set()
+#: ops whose results differ between tile blocks even for uniform operands.
+VARYING_RESULTS: set[str] = set()
+#: ops with side effects (memory writes, printing, assertions, allocation).
+SIDE_EFFECTS: set[str] = set()
+
+
+def lowering(*names: str, fold: bool = False, sequential: bool = False, varying: bool = False,
+             effects: bool = False):
+    """Register a lowering for the ops ``names`` (short mnemonics or full names)."""
+    def deco(fn):
+        for n in names:
+            full = n if "." in n else "cuda_tile." + n
+            LOWERINGS[full] = fn
+            if fold:
+                FOLDABLE.add(full)
+            if sequential:
+                SEQUENTIAL_ONLY.add(full)
+            if varying:
+                VARYING_RESULTS.add(full)
+            if effects:
+                SIDE_EFFECTS.add(full)
+        return fn
+    return deco
+
+
+def element_name(t) -> str:
+    """Element spelling of a tile type (``'f32'``, ``'i1'``; ``'ptr'`` for pointers)."""
+    el = t.element if isinstance(t, TileType) else t
+    if isinstance(el, PointerType):
+        return "ptr"
+    return el.name
+
+
+def storage_dtype(t) -> np.dtype:
+    """NumPy storage dtype of a tile type's (or element type's) elements."""
+    el = t.element if isinstance(t, (TileType, TensorViewType, TileViewType)) else t
+    if isinstance(el, PointerType):
+        return np.dtype(np.uint64)
+    return _dtypes.numpy_dtype(el.name)
+
+
+class Runtime:
+    """Mutable state shared by a kernel's closures; reset for every batch of tile blocks."""
+
+    __slots__ = ("memory", "bx", "by", "bz", "grid", "grid_values", "stdout",
+                 "check_assumptions", "max_loop_iterations", "allocs", "lanes", "kernel")
+
+    def __init__(self) -> None:
+        self.memory = None
+        one = np.zeros(1, dtype=np.int32)
+        self.bx = self.by = self.bz = one
+        self.grid = (1, 1, 1)
+        self.grid_values = (np.ones(1, np.int32),) * 3
+        self.stdout = None
+        self.check_assumptions = False
+        self.max_loop_iterations = 10_000_000
+        self.allocs: list = []
+        self.lanes = 1
+        self.kernel = ""
+
+    def block_of(self, lane: int) -> tuple[int, int, int]:
+        def pick(a):
+            return int(a[lane if a.shape[0] > 1 else 0])
+        return pick(self.bx), pick(self.by), pick(self.bz)
+
+    def error(self, ctx: Optional[OpContext], cls: type, message: str,
+              flat: Optional[int] = None, shape: Optional[tuple] = None, **kw) -> LaunchError:
+        """Build ``cls`` for an error at element ``flat`` of an array of shape ``(L, *tile)``."""
+        lane, element = 0, None
+        if flat is not None and shape is not None:
+            tile = tuple(shape[1:])
+            numel = int(np.prod(tile)) if tile else 1
+            lane = int(flat) // numel if shape[0] > 1 else 0
+            element = tuple(int(i) for i in np.unravel_index(int(flat) % numel, tile)) \
+                if tile else None
+        return cls.at(ctx, message, block=self.block_of(lane), element=element, **kw)
+
+
+class Compiler:
+    """Compiles one entry into a plan (see module docstring)."""
+
+    def __init__(self, entry: Operation, globals_: dict, runtime: Runtime,
+                 source_name: str = "") -> None:
+        self.entry = entry
+        self.globals = globals_          # symbol name -> (Buffer, element Type)
+        self.rt = runtime
+        self.slots: dict[Value, int] = {}
+        self.template: list = []
+        self.const: list[bool] = []
+        self.source_name = source_name
+
+    # -- slots and types ------------------------------------------------------------------------
+
+    def slot(self, v: Value) -> int:
+        s = self.slots.get(v)
+        if s is None:
+            s = len(self.template)
+            self.slots[v] = s
+            self.template.append(None)
+            self.const.append(False)
+        return s
+
+    def slots_of(self, values) -> list[int]:
+        return [self.slot(v) for v in values]
+
+    def set_const(self, v: Value, value: Any) -> None:
+        s = self.slot(v)
+        self.template[s] = value
+        self.const[s] = True
+
+    def ctx(self, op: Operation) -> OpContext:
+        loc = op.loc.file_line_col() if op.loc is not None else None
+        text = f"{loc.file}:{loc.line}:{loc.col}" if loc is not None else ""
+        return OpContext(op.name, text)
+
+    def unsupported(self, op: Operation, message: str) -> UnsupportedError:
+        ctx = self.ctx(op)
+        return UnsupportedError(message, op=ctx.name, loc=ctx.loc)
+
+    # -- compilation ----------------------------------------------------------------------------
+
+    def compile_entry(self) -> Callable:
+        body = self.entry.regions[0].blocks[0]
+        self.arg_slots = self.slots_of(body.args)
+        return self.compile_block(body)
+
+    def compile_block(self, block: Block) -> Callable:
+        """Compile a block into ``run(regs) -> signal``."""
+        ops = list(block.ops)
+        term_op = ops[-1] if ops and ops[-1].name in _TERMINATORS else None
+        if term_op is not None:
+            ops = ops[:-1]
+        fns = []
+        for op in ops:
+            fn = self.compile_op(op)
+            if fn is not None:
+                fns.append(fn)
+        if term_op is None:
+            term = _end_of_block
+        else:
+            kind = _TERMINATORS[term_op.name]
+            src = self.slots_of(term_op.operands)
+            term = _make_terminator(kind, src)
+        return _make_runner(fns, term)
+
+    def compile_op(self, op: Operation) -> Optional[Callable]:
+        lower = LOWERINGS.get(op.name)
+        if lower is None:
+            if op.name in _TERMINATORS:
+                raise self.unsupported(op, "terminator in an unexpected position")
+            raise self.unsupported(op, "the CPU executor has no semantics for this op")
+        fn = lower(op, self)
+        if fn is None:
+            return None
+        if op.name in FOLDABLE and op.results and all(
+                self.const[self.slot(v)] for v in op.operands):
+            try:
+                with np.errstate(all="ignore"):
+                    fn(self.template)
+            except Exception:  # noqa: BLE001 - keep the runtime path, it reports properly
+                return fn
+            for r in op.results:
+                self.const[self.slot(r)] = True
+            return None
+        return fn
+
+
+_TERMINATORS = {"cuda_tile.yield": YIELD, "cuda_tile.continue": CONTINUE,
+                "cuda_tile.break": BREAK, "cuda_tile.return": RETURN}
+
+
+def _end_of_block(r):
+    return (YIELD, [])
+
+
+def _make_terminator(kind: int, src: list[int]) -> Callable:
+    if not src:
+        sig = (kind, [])
+        return lambda r: sig
+    if len(src) == 1:
+        a, = src
+        return lambda r: (kind, [r[a]])
+    return lambda r: (kind, [r[s] for s in src])
+
+
+def _make_runner(fns: list, term: Callable) -> Callable:
+    if not fns:
+        return term
+    fns = tuple(fns)
+
+    def run(r):
+        for f in fns:
+            s = f(r)
+            if s is not None:
+                return s
+        return term(r)
+    return run
+
+
+# ---------------------------------------------------------------------------------------------
+# Uniformity analysis: may several tile blocks run in lock step?
+# ---------------------------------------------------------------------------------------------
+
+class BatchAnalysis:
+    """Decides whether an entry can run many tile blocks in lock step (``batchable``).
+
+    A value is *varying* if it may differ between tile blocks: block ids along the axes that
+    vary in the launch grid, atomic results, and everything computed from varying values
+    (including results of control flow whose condition or carried values vary).  Lock-step
+    execution is a legal interleaving of the blocks as long as every branch decision is the
+    same for all blocks: so the entry is batchable when every ``if`` condition and ``for``
+    bound is uniform (an ``if`` with a varying condition is allowed when both branches are pure
+    and can be evaluated for all blocks and merged element-wise), no ``print_tko`` or ``alloca``
+    occurs (their per-block effects are reported in block order), and no ``reduce``/``scan``
+    body reads a varying value from outside."""
+
+    def __init__(self, entry: Operation, varying_axes: tuple[bool, bool, bool]) -> None:
+        self.axes = varying_axes
+        self.varying: set = set()
+        self.reason: Optional[str] = None
+        try:
+            self._block(entry.regions[0].blocks[0])
+        except _NotBatchable as exc:
+            self.reason = str(exc)
+
+    @property
+    def batchable(self) -> bool:
+        return self.reason is None
+
+    def _is_varying(self, v) -> bool:
+        return v in self.varying
+
+    def _block(self, block: Block) -> None:
+        for op in block.ops:
+            self._op(op)
+
+    def _op(self, op: Operation) -> None:
+        name = op.name
+        if name in SEQUENTIAL_ONLY:
+            raise _NotBatchable(f"'{name}' runs tile blocks one at a time")
+        if name == "cuda_tile.get_tile_block_id":
+            for r, axis in zip(op.results, self.axes):
+                if axis:
+                    self.varying.add(r)
+            return
+        if name in VARYING_RESULTS:
+            self.varying.update(op.results)
+        any_var = any(v in self.varying for v in op.operands)
+        if name == "cuda_tile.if":
+            cond_var = op.operands[0] in self.varying
+            if cond_var and not convertible_if(op):
+                raise _NotBatchable("an 'if' condition differs between tile blocks")
+            for region in op.regions:
+                for b in region.blocks:
+                    self._block(b)
+            if cond_var or self._yields_varying(op):
+                self.varying.update(op.results)
+            return
+        if name == "cuda_tile.for":
+            if any(v in self.varying for v in op.operands[:3]):
+                raise _NotBatchable("a 'for' bound differs between tile blocks")
+            self._loop(op, op.operands[3:], op.regions[0].blocks[0].args[1:])
+            return
+        if name == "cuda_tile.loop":
+            self._loop(op, op.operands, op.regions[0].blocks[0].args)
+            return
+        if name in ("cuda_tile.reduce", "cuda_tile.scan"):
+            body = op.regions[0].blocks[0]
+            inner = set(body.args)
+            for nested in body.ops:
+                for nop in nested.walk():
+                    for v in nop.operands:
+                        if v in self.varying and not _defined_inside(v, op):
+                            raise _NotBatchable("a reduce/scan body reads a value that differs "
+                                                "between tile blocks")
+                    inner.update(nop.results)
+            if any_var:
+                self.varying.update(op.results)
+            return
+        for region in op.regions:
+            for b in region.blocks:
+                self._block(b)
+        if any_var:
+            self.varying.update(op.results)
+
+    def _yields_varying(self, op: Operation) -> bool:
+        for region in op.regions:
+            for b in region.blocks:
+                if b.ops and any(v in self.varying for v in b.ops[-1].operands):
+                    return True
+        return False
+
+    def _loop(self, op: Operation, inits, args) -> None:
+        body = op.regions[0].blocks[0]
+        for a, init in zip(args, inits):
+            if init in self.varying:
+                self.varying.add(a)
+        for _ in range(64):
+            before = len(self.varying)
+            self._block(body)
+            for term in _terminators_of(body, op):
+                vals = term.operands
+                targets = args if term.name == "cuda_tile.continue" else op.results
+                for t, v in zip(targets, vals):
+                    if v in self.varying:
+                        self.varying.add(t)
+            if len(self.varying) == before:
+                break
+        for a, r in zip(args, op.results):
+            if a in self.varying:
+                self.varying.add(r)
+
+
+class _NotBatchable(Exception):
+    pass
+
+
+def _defined_inside(v: Value, op: Operation) -> bool:
+    owner = v.owner_op if hasattr(v, "owner_op") else None
+    while owner is not None:
+        if owner is op:
+            return True
+        owner = owner.parent_op
+    return False
+
+
+def _terminators_of(block: Block, loop_op: Operation):
+    """continue/break ops that belong to ``loop_op`` (not to nested loops)."""
+    out = []
+
+    def visit(b: Block):
+        for o in b.ops:
+            if o.name in ("cuda_tile.continue", "cuda_tile.break"):
+                out.append(o)
+            elif o.name == "cuda_tile.if":
+                for region in o.regions:
+                    for bb in region.blocks:
+                        visit(bb)
+    visit(block)
+    return out
+
+
+def convertible_if(op: Operation) -> bool:
+    """An ``if`` whose branches may both be evaluated and merged element-wise: no side effects,
+    no control transfer out of it, and nested control flow only of the same kind."""
+    for region in op.regions:
+        for b in region.blocks:
+            for nested in b.ops:
+                for o in nested.walk():
+                    if o.name in SIDE_EFFECTS or o.name in SEQUENTIAL_ONLY \
+                            or o.name in VARYING_RESULTS:
+                        return False
+                    if o.name in ("cuda_tile.continue", "cuda_tile.break", "cuda_tile.return"):
+                        return False
+                    if o.name in ("cuda_tile.for", "cuda_tile.loop"):
+                        return False
+    return True
+
+
+def value_kind(t) -> str:
+    if isinstance(t, TokenType):
+        return "token"
+    if isinstance(t, TileType):
+        return "tile"
+    if isinstance(t, TensorViewType):
+        return "tensor_view"
+    if isinstance(t, TileViewType):
+        return "tile_view"
+    return "other"

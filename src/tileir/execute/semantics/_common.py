@@ -1,0 +1,64 @@
+"""Helpers shared by the semantics modules."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ..plan import element_name, storage_dtype
+
+__all__ = ["elementwise", "element_name", "storage_dtype", "enum_keyword", "scalar_int",
+           "unsigned_view", "INT_BITS"]
+
+INT_BITS = {"i1": 1, "i4": 4, "i8": 8, "i16": 16, "i32": 32, "i64": 64}
+_UNSIGNED = {np.dtype(np.int8): np.dtype(np.uint8), np.dtype(np.int16): np.dtype(np.uint16),
+             np.dtype(np.int32): np.dtype(np.uint32), np.dtype(np.int64): np.dtype(np.uint64)}
+
+
+def enum_keyword(value, default: str = "") -> str:
+    """The keyword of an enum attribute value (``RoundingMode.ZERO`` -> ``'zero'``)."""
+    if value is None:
+        return default
+    kw = getattr(value, "keyword", None)
+    return kw if kw is not None else str(value)
+
+
+def unsigned_view(a: np.ndarray) -> np.ndarray:
+    """Reinterpret a signed storage array as unsigned of the same width (bool unchanged)."""
+    u = _UNSIGNED.get(a.dtype)
+    return a if u is None else a.view(u)
+
+
+def elementwise(op, cc, fn: Callable) -> Callable:
+    """Closure computing ``result = fn(*operands)`` (operands and result from their slots)."""
+    ins = cc.slots_of(op.operands)
+    out = cc.slot(op.results[0])
+    if len(ins) == 1:
+        a, = ins
+
+        def run1(r):
+            r[out] = fn(r[a])
+        return run1
+    if len(ins) == 2:
+        a, b = ins
+
+        def run2(r):
+            r[out] = fn(r[a], r[b])
+        return run2
+    if len(ins) == 3:
+        a, b, c = ins
+
+        def run3(r):
+            r[out] = fn(r[a], r[b], r[c])
+        return run3
+
+    def runn(r):
+        r[out] = fn(*[r[s] for s in ins])
+    return runn
+
+
+def scalar_int(value: np.ndarray, elem: str, signed: bool) -> np.ndarray:
+    """Integers of a tile read as signed or unsigned, as int64 (uint64 for unsigned i64)."""
+    from .. import numerics as N
+    return N.to_signed(value, elem) if signed else N.to_unsigned(value, elem)

@@ -1,0 +1,291 @@
+"""§8.3 Core operations: constants, shape manipulation, select, offset, pack/unpack, tile block
+queries, globals, and reduce/scan with arbitrary combiner regions.
+
+Tiles carry a leading lane axis (see :mod:`tileir.execute.plan`), so every shape op works on
+axis ``k + 1`` for tile dimension ``k``.
+
+``reduce`` and ``scan`` evaluate their body vectorised: the body is compiled like any block and
+run on 1-D arrays holding many independent element pairs at once (a 0-rank tile value with
+``P`` lanes).  The spec leaves the combination order unspecified (but deterministic); we use
+
+* ``reduce``: a balanced pairwise tree along the reduced dimension; each application combines
+  two adjacent partial results, the lower-index one as the first argument of each pair and the
+  higher-index one as the second.  The identity is not applied (it only matters when it is not
+  an identity of the body);
+* ``scan``: the Hillis-Steele inclusive prefix: at step ``k`` element ``i >= 2**k`` becomes
+  ``body(current = y[i], accumulator = y[i - 2**k])``, matching the spec's argument roles
+  (current element first, running accumulator second); ``reverse`` scans from the end.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...attrs import DenseElementsAttr
+from .. import numerics as N
+from ..errors import UndefinedBehaviorError
+from ..plan import YIELD, lowering
+from ._common import elementwise, element_name, storage_dtype
+
+
+@lowering("constant")
+def _lower_constant(op, cc):
+    attr = op.attributes["value"]
+    t = op.results[0].type
+    dt = storage_dtype(t)
+    arr = attr.array if isinstance(attr, DenseElementsAttr) else np.asarray(attr)
+    if arr.dtype != dt:
+        arr = arr.astype(dt)
+    value = np.ascontiguousarray(np.broadcast_to(arr, t.shape))[None]
+    cc.set_const(op.results[0], value)
+    return None
+
+
+@lowering("iota")
+def _lower_iota(op, cc):
+    t = op.results[0].type
+    n = t.shape[0]
+    value = np.arange(n, dtype=np.int64).astype(np.uint64)
+    value = N.from_integer(value, element_name(t))[None]
+    cc.set_const(op.results[0], value)
+    return None
+
+
+@lowering("broadcast", fold=True)
+def _lower_broadcast(op, cc):
+    shape = tuple(op.results[0].type.shape)
+    return elementwise(op, cc, lambda a: np.broadcast_to(a, (a.shape[0],) + shape))
+
+
+@lowering("reshape", fold=True)
+def _lower_reshape(op, cc):
+    shape = tuple(op.results[0].type.shape)
+    return elementwise(op, cc, lambda a: a.reshape((a.shape[0],) + shape))
+
+
+@lowering("permute", fold=True)
+def _lower_permute(op, cc):
+    perm = op.attributes["permutation"]
+    perm = tuple(int(p) for p in getattr(perm, "value", perm))
+    axes = (0,) + tuple(p + 1 for p in perm)
+    return elementwise(op, cc, lambda a: np.transpose(a, axes))
+
+
+def _same_lanes(*arrays):
+    lanes = max(a.shape[0] for a in arrays)
+    return [a if a.shape[0] == lanes else np.broadcast_to(a, (lanes,) + a.shape[1:])
+            for a in arrays]
+
+
+@lowering("cat", fold=True)
+def _lower_cat(op, cc):
+    axis = int(op.attributes["dim"].value) + 1
+
+    def cat(a, b):
+        if a.shape[0] != b.shape[0]:
+            a, b = _same_lanes(a, b)
+        return np.concatenate([a, b], axis=axis)
+    return elementwise(op, cc, cat)
+
+
+@lowering("select", fold=True)
+def _lower_select(op, cc):
+    return elementwise(op, cc, np.where)
+
+
+@lowering("extract", fold=True)
+def _lower_extract(op, cc):
+    src_t, res_t = op.operands[0].type, op.results[0].type
+    rshape = tuple(res_t.shape)
+    counts = [s // r for s, r in zip(src_t.shape, rshape)]
+    src = cc.slot(op.operands[0])
+    idx = cc.slots_of(op.operands[1:])
+    out = cc.slot(op.results[0])
+    ctx = cc.ctx(op)
+    rt = cc.rt
+    idx_elems = [element_name(v.type) for v in op.operands[1:]]
+
+    def lane_indices(r):
+        vals = [N.to_unsigned(r[s], e) for s, e in zip(idx, idx_elems)]
+        for k, (v, c) in enumerate(zip(vals, counts)):
+            bad = v >= np.uint64(c)
+            if bad.any():
+                lane = int(np.flatnonzero(bad)[0])
+                raise rt.error(ctx, UndefinedBehaviorError,
+                               f"extract index {int(v[lane])} along dimension {k} is outside "
+                               f"[0, {c})", lane * 1, (v.shape[0],))
+        return vals
+
+    def run(r):
+        a = r[src]
+        vals = lane_indices(r)
+        if all(v.shape[0] == 1 for v in vals):
+            sl = (slice(None),) + tuple(slice(int(v[0]) * n, int(v[0]) * n + n)
+                                        for v, n in zip(vals, rshape))
+            r[out] = a[sl]
+            return
+        lanes = max([a.shape[0]] + [v.shape[0] for v in vals])
+        res = []
+        for i in range(lanes):
+            sl = (i if a.shape[0] > 1 else 0,) + tuple(
+                slice(int(v[i if v.shape[0] > 1 else 0]) * n,
+                      int(v[i if v.shape[0] > 1 else 0]) * n + n) for v, n in zip(vals, rshape))
+            res.append(a[sl])
+        r[out] = np.stack(res)
+    return run
+
+
+@lowering("offset", fold=True)
+def _lower_offset(op, cc):
+    isz = np.uint64(storage_dtype(op.results[0].type.element.pointee).itemsize)
+    oelem = element_name(op.operands[1].type)
+
+    def offset(p, o):
+        off = o.astype(np.int64) if oelem in ("i8", "i16", "i32", "i64") else N.to_signed(o, oelem)
+        return p + off.view(np.uint64) * isz
+    return elementwise(op, cc, offset)
+
+
+@lowering("pack", fold=True)
+def _lower_pack(op, cc):
+    elem = element_name(op.operands[0].type)
+    return elementwise(op, cc, lambda a: np.stack([N.pack(x, elem) for x in a]))
+
+
+@lowering("unpack", fold=True)
+def _lower_unpack(op, cc):
+    elem = element_name(op.results[0].type)
+    return elementwise(op, cc, lambda a: np.stack([N.unpack(x, elem) for x in a]))
+
+
+@lowering("get_tile_block_id")
+def _lower_block_id(op, cc):
+    x, y, z = cc.slots_of(op.results)
+    rt = cc.rt
+
+    def run(r):
+        r[x] = rt.bx
+        r[y] = rt.by
+        r[z] = rt.bz
+    return run
+
+
+@lowering("get_num_tile_blocks")
+def _lower_num_blocks(op, cc):
+    x, y, z = cc.slots_of(op.results)
+    rt = cc.rt
+
+    def run(r):
+        r[x], r[y], r[z] = rt.grid_values
+    return run
+
+
+@lowering("get_global")
+def _lower_get_global(op, cc):
+    name = op.attributes["name"]
+    name = getattr(name, "root", None) or getattr(name, "value", None) or str(name).lstrip("@")
+    entry = cc.globals.get(name)
+    if entry is None:
+        raise cc.unsupported(op, f"no global named @{name} in the module")
+    buf = entry[0]
+    cc.set_const(op.results[0], np.array([buf.base], dtype=np.uint64))
+    return None
+
+
+# -- reduce / scan -----------------------------------------------------------------------------
+
+def _body_combiner(op, cc):
+    """Compile the combiner region into ``combine(regs, firsts, seconds) -> list of arrays``."""
+    block = op.regions[0].blocks[0]
+    run_body = cc.compile_block(block)
+    args = cc.slots_of(block.args)
+    firsts, seconds = args[0::2], args[1::2]
+    ctx = cc.ctx(op)
+
+    def combine(r, xs, ys):
+        for s, v in zip(firsts, xs):
+            r[s] = v
+        for s, v in zip(seconds, ys):
+            r[s] = v
+        sig = run_body(r)
+        if sig[0] != YIELD:
+            raise UndefinedBehaviorError.at(ctx, "the combiner region must end with 'yield'")
+        return sig[1]
+    return combine
+
+
+def _prepare(arrays, axis):
+    arrays = _same_lanes(*arrays)
+    moved = [np.moveaxis(a, axis, -1) for a in arrays]
+    lead = moved[0].shape[:-1]
+    n = moved[0].shape[-1]
+    return [m.reshape(-1, n) for m in moved], lead, n
+
+
+@lowering("reduce")
+def _lower_reduce(op, cc):
+    axis = int(op.attributes["dim"].value) + 1
+    combine = _body_combiner(op, cc)
+    ins = cc.slots_of(op.operands)
+    outs = cc.slots_of(op.results)
+    dtypes = [storage_dtype(v.type) for v in op.results]
+
+    def run(r):
+        cur, lead, n = _prepare([r[s] for s in ins], axis)
+        rows = cur[0].shape[0]
+        while n > 1:
+            half = n // 2
+            xs = [c[:, 0:2 * half:2].reshape(-1) for c in cur]
+            ys = [c[:, 1:2 * half:2].reshape(-1) for c in cur]
+            res = combine(r, xs, ys)
+            nxt = []
+            for i, v in enumerate(res):
+                v = np.broadcast_to(np.asarray(v, dtype=dtypes[i]), (rows * half,))
+                v = v.reshape(rows, half)
+                if n % 2:
+                    v = np.concatenate([v, cur[i][:, n - 1:n]], axis=1)
+                nxt.append(v)
+            cur = nxt
+            n = half + n % 2
+        for s, c in zip(outs, cur):
+            r[s] = np.ascontiguousarray(c[:, 0]).reshape(lead)
+    return run
+
+
+@lowering("scan")
+def _lower_scan(op, cc):
+    axis = int(op.attributes["dim"].value) + 1
+    rev = op.attributes.get("reverse")
+    reverse = bool(getattr(rev, "value", rev)) if rev is not None else False
+    combine = _body_combiner(op, cc)
+    ins = cc.slots_of(op.operands)
+    outs = cc.slots_of(op.results)
+    dtypes = [storage_dtype(v.type) for v in op.results]
+
+    def run(r):
+        arrays = [r[s] for s in ins]
+        if reverse:
+            arrays = [np.flip(a, axis) for a in arrays]
+        cur, lead, n = _prepare(arrays, axis)
+        rows = cur[0].shape[0]
+        cur = [np.array(c) for c in cur]
+        k = 1
+        while k < n:
+            xs = [c[:, k:].reshape(-1) for c in cur]
+            ys = [c[:, :n - k].reshape(-1) for c in cur]
+            res = combine(r, xs, ys)
+            nxt = []
+            for i, v in enumerate(res):
+                v = np.broadcast_to(np.asarray(v, dtype=dtypes[i]), (rows * (n - k),))
+                new = np.empty_like(cur[i])
+                new[:, :k] = cur[i][:, :k]
+                new[:, k:] = v.reshape(rows, n - k)
+                nxt.append(new)
+            cur = nxt
+            k *= 2
+        for s, c in zip(outs, cur):
+            v = np.moveaxis(c.reshape(lead + (n,)), -1, axis)
+            if reverse:
+                v = np.flip(v, axis)
+            r[s] = np.ascontiguousarray(v)
+    return run

@@ -1,0 +1,249 @@
+"""§8.7 Floating-point operations.
+
+Arithmetic is bit-exact (:mod:`tileir.execute.numerics`; native fast paths in :mod:`.fast`):
+IEEE rounding modes are exact for f16/bf16/f32/f64 (f16/bf16 "emulated in f32" = the exact result
+rounded once to the narrow type), ``flush_to_zero`` flushes f32 inputs and results to
+sign-preserving zero, maxf/minf follow IEEE 754-2019 maximum/maximumNumber with ``+0 > -0``, NaN
+results are canonical.  The matrix products ``mmaf`` and ``mmaf_scaled`` are documented at
+:func:`mmaf_exact`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ... import types as T
+from .. import numerics as N
+from ..plan import lowering
+from . import fast
+from ._common import elementwise, element_name, enum_keyword, storage_dtype
+
+
+def _rounding(op, default="nearest_even") -> str:
+    return enum_keyword(op.attributes.get("rounding_mode"), default)
+
+
+def _ftz(op) -> bool:
+    return "flush_to_zero" in op.attributes
+
+
+@lowering("addf", "subf", "mulf", fold=True)
+def _lower_arith(op, cc):
+    name = op.name.split(".", 1)[1]
+    elem = element_name(op.results[0].type)
+    rounding, ftz = _rounding(op), _ftz(op)
+    fn = None
+    if rounding == "nearest_even" and not ftz:
+        fn = fast.float_binary(name, elem)
+    if fn is None:
+        impl = getattr(N, name)
+
+        def fn(a, b):
+            return impl(a, b, elem, rounding, ftz)
+    return elementwise(op, cc, fn)
+
+
+@lowering("divf", fold=True)
+def _lower_divf(op, cc):
+    elem = element_name(op.results[0].type)
+    rounding, ftz = _rounding(op), _ftz(op)
+    fn = None
+    if rounding in ("nearest_even",) and not ftz:
+        fn = fast.float_binary("divf", elem)
+    if fn is None:
+        def fn(a, b):
+            return N.divf(a, b, elem, rounding, ftz)
+    return elementwise(op, cc, fn)
+
+
+@lowering("fma", fold=True)
+def _lower_fma(op, cc):
+    elem = element_name(op.results[0].type)
+    rounding, ftz = _rounding(op), _ftz(op)
+    return elementwise(op, cc, lambda a, b, c: N.fma(a, b, c, elem, rounding, ftz))
+
+
+@lowering("sqrt", fold=True)
+def _lower_sqrt(op, cc):
+    elem = element_name(op.results[0].type)
+    rounding, ftz = _rounding(op), _ftz(op)
+    fn = fast.float_sqrt(elem) if rounding == "nearest_even" and not ftz else None
+    if fn is None:
+        def fn(a):
+            return N.sqrt(a, elem, rounding, ftz)
+    return elementwise(op, cc, fn)
+
+
+@lowering("negf", "absf", fold=True)
+def _lower_sign(op, cc):
+    elem = element_name(op.results[0].type)
+    neg = op.name.endswith("negf")
+    fn = fast.sign_op(neg, elem)
+    if fn is None:
+        impl = N.negf if neg else N.absf
+
+        def fn(a):
+            return impl(a, elem)
+    return elementwise(op, cc, fn)
+
+
+@lowering("ceil", "floor", fold=True)
+def _lower_round(op, cc):
+    elem = element_name(op.results[0].type)
+    is_ceil = op.name.endswith("ceil")
+    fn = fast.rounding_op(np.ceil if is_ceil else np.floor, elem)
+    if fn is None:
+        impl = N.ceil if is_ceil else N.floor
+
+        def fn(a):
+            return impl(a, elem)
+    return elementwise(op, cc, fn)
+
+
+@lowering("maxf", "minf", fold=True)
+def _lower_maxmin(op, cc):
+    elem = element_name(op.results[0].type)
+    want_max = op.name.endswith("maxf")
+    prop = "propagate_nan" in op.attributes
+    ftz = _ftz(op)
+    fn = None if ftz else fast.float_maxmin(want_max, prop, elem)
+    if fn is None:
+        impl = N.maxf if want_max else N.minf
+
+        def fn(a, b):
+            return impl(a, b, elem, prop, ftz)
+    return elementwise(op, cc, fn)
+
+
+@lowering("remf", fold=True)
+def _lower_remf(op, cc):
+    elem = element_name(op.results[0].type)
+    return elementwise(op, cc, lambda a, b: N.remf(a, b, elem))
+
+
+@lowering("cmpf", fold=True)
+def _lower_cmpf(op, cc):
+    elem = element_name(op.operands[0].type)
+    pred = enum_keyword(op.attributes.get("comparison_predicate"))
+    order = enum_keyword(op.attributes.get("comparison_ordering"), "ordered")
+    fn = fast.float_cmp(pred, order == "ordered", elem)
+    if fn is None:
+        def fn(a, b):
+            return N.cmpf(a, b, elem, pred, order)
+    return elementwise(op, cc, fn)
+
+
+# -- math functions ----------------------------------------------------------------------------
+
+def _math(name):
+    impl = getattr(N, name)
+
+    def lower(op, cc):
+        elem = element_name(op.results[0].type)
+        return elementwise(op, cc, lambda a: impl(a, elem))
+    return lower
+
+
+for _name in ("cos", "cosh", "sin", "sinh", "tan", "log", "log2"):
+    lowering(_name, fold=True)(_math(_name))
+
+
+@lowering("exp", "tanh", fold=True)
+def _lower_exp_tanh(op, cc):
+    elem = element_name(op.results[0].type)
+    impl = N.exp if op.name.endswith("exp") else N.tanh
+    rounding = _rounding(op, "full")
+    return elementwise(op, cc, lambda a: impl(a, elem, rounding))
+
+
+@lowering("exp2", "rsqrt", fold=True)
+def _lower_exp2_rsqrt(op, cc):
+    elem = element_name(op.results[0].type)
+    impl = N.exp2 if op.name.endswith("exp2") else N.rsqrt
+    ftz = _ftz(op)
+    return elementwise(op, cc, lambda a: impl(a, elem, ftz))
+
+
+@lowering("pow", "fpowf", fold=True)
+def _lower_pow(op, cc):
+    elem = element_name(op.results[0].type)
+    return elementwise(op, cc, lambda a, b: N.pow(a, b, elem))
+
+
+@lowering("atan2", fold=True)
+def _lower_atan2(op, cc):
+    elem = element_name(op.results[0].type)
+    return elementwise(op, cc, lambda a, b: N.atan2(a, b, elem))
+
+
+# -- matrix multiply-accumulate ----------------------------------------------------------------
+
+def _exact_operand(x: np.ndarray, elem: str) -> np.ndarray:
+    """Operand values as float64; tf32 operands are first rounded to tf32 (nearest even)."""
+    if elem == "tf32":
+        x = N.ftof(x, "f32", "tf32")
+    if x.dtype == np.float64:
+        return x
+    if x.dtype in (np.float32, np.float16):
+        return x.astype(np.float64)
+    return x.astype(np.float32).astype(np.float64)
+
+
+def mmaf_exact(lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray, in_elem: str,
+               acc_elem: str) -> np.ndarray:
+    """``lhs @ rhs + acc`` for (batched) tiles ``(..., M, K) @ (..., K, N) + (..., M, N)``.
+
+    The spec leaves the accumulation order unspecified.  We compute every product exactly (the
+    product of two values of at most 24 significant bits is exact in f64; tf32 inputs are
+    rounded to tf32 first), sum the K products and ``acc`` in f64, and round the sum once to
+    the accumulator type in nearest_even (f64 inputs: NumPy's f64 matmul).  NaN results are
+    canonical."""
+    a = _exact_operand(lhs, in_elem)
+    b = _exact_operand(rhs, in_elem)
+    c = acc.astype(np.float64)
+    s = np.matmul(a, b) + c
+    return _round_acc(s, acc_elem)
+
+
+def _round_acc(s: np.ndarray, acc_elem: str) -> np.ndarray:
+    if acc_elem == "f64":
+        return fast.canon_nan(s)
+    if acc_elem == "f32":
+        return fast.canon_nan(s.astype(np.float32))
+    return N.round_to(s, None, acc_elem)
+
+
+@lowering("mmaf", fold=True)
+def _lower_mmaf(op, cc):
+    in_elem = element_name(op.operands[0].type)
+    acc_elem = element_name(op.operands[2].type)
+    return elementwise(op, cc, lambda a, b, c: mmaf_exact(a, b, c, in_elem, acc_elem))
+
+
+def mmaf_scaled_exact(lhs, rhs, acc, lhs_scale, rhs_scale, in_elem: str,
+                      scale_elem: str) -> np.ndarray:
+    """Block-scaled MMA: ``sum_k lhs[m,k]*ls[m,k//B] * rhs[k,n]*rs[k//B,n] + acc[m,n]`` with
+    ``B = K // K_s`` (K_s the scale tile's K extent), computed exactly in f64 (every operand has
+    at most 4 significant bits and the scales are powers of two or e4m3 values) and rounded
+    once to f32."""
+    a = lhs.astype(np.float32).astype(np.float64)
+    b = rhs.astype(np.float32).astype(np.float64)
+    sa = lhs_scale.astype(np.float32).astype(np.float64)
+    sb = rhs_scale.astype(np.float32).astype(np.float64)
+    k = a.shape[-1]
+    ka = sa.shape[-1]
+    kb = sb.shape[-2]
+    a = a * np.repeat(sa, k // ka, axis=-1)
+    b = b * np.repeat(sb, k // kb, axis=-2)
+    return _round_acc(np.matmul(a, b) + acc.astype(np.float64), "f32")
+
+
+@lowering("mmaf_scaled", fold=True)
+def _lower_mmaf_scaled(op, cc):
+    in_elem = element_name(op.operands[0].type)
+    scale_elem = element_name(op.operands[3].type)
+    return elementwise(op, cc, lambda a, b, c, sa, sb:
+                       mmaf_scaled_exact(a, b, c, sa, sb, in_elem, scale_elem))
+
+
+_ = (T, storage_dtype)

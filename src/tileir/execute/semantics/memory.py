@@ -1,0 +1,101 @@
+"""§8.6 Memory operations: load_ptr_tko, store_ptr_tko, make_token, join_tokens, alloca.
+
+Accesses go through the checked simulated address space (:mod:`tileir.execute.memory`); an
+access outside every buffer raises :class:`~tileir.execute.errors.MemoryAccessError` naming the
+op, its location, the tile block and the element index.  Masked-out elements are not accessed;
+a masked load without ``paddingValue`` yields 0 for them (the spec leaves them undefined).
+i1 values occupy one byte; loads canonicalise any nonzero byte to true.  Tokens carry no run-time
+value: executing memory ops in program order is a legal order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import MemoryAccessError
+from ..memory import Fault
+from ..plan import lowering
+from ._common import storage_dtype
+
+
+def same_lanes(arrays):
+    lanes = max(a.shape[0] for a in arrays if a is not None)
+    return [a if a is None or a.shape[0] == lanes else
+            np.broadcast_to(a, (lanes,) + a.shape[1:]) for a in arrays]
+
+
+def _opt(op, name):
+    vals = op.operand_group(name)
+    return vals[0] if vals else None
+
+
+@lowering("load_ptr_tko")
+def _lower_load_ptr(op, cc):
+    src = cc.slot(op.operand_group("source")[0])
+    mask_v, pad_v = _opt(op, "mask"), _opt(op, "paddingValue")
+    mask = cc.slot(mask_v) if mask_v is not None else None
+    pad = cc.slot(pad_v) if pad_v is not None else None
+    out, tok = cc.slots_of(op.results)
+    dt = storage_dtype(op.results[0].type)
+    ctx = cc.ctx(op)
+    rt = cc.rt
+
+    def run(r):
+        p = r[src]
+        m = r[mask] if mask is not None else None
+        if m is not None and m.shape[0] != p.shape[0]:
+            p, m = same_lanes([p, m])
+        try:
+            v = rt.memory.gather(p, dt, m)
+        except Fault as f:
+            raise rt.error(ctx, MemoryAccessError, f.message, f.index, p.shape) from None
+        if m is not None and pad is not None:
+            v = np.where(m, v, r[pad])
+        r[out] = v
+        r[tok] = None
+    return run
+
+
+@lowering("store_ptr_tko", effects=True)
+def _lower_store_ptr(op, cc):
+    dst = cc.slot(op.operand_group("destination")[0])
+    val = cc.slot(op.operand_group("value")[0])
+    mask_v = _opt(op, "mask")
+    mask = cc.slot(mask_v) if mask_v is not None else None
+    tok = cc.slot(op.results[0])
+    dt = storage_dtype(op.operand_group("value")[0].type)
+    ctx = cc.ctx(op)
+    rt = cc.rt
+
+    def run(r):
+        p, v = r[dst], r[val]
+        m = r[mask] if mask is not None else None
+        p, v, m = same_lanes([p, v, m])
+        try:
+            rt.memory.scatter(p, v, dt, m)
+        except Fault as f:
+            raise rt.error(ctx, MemoryAccessError, f.message, f.index, p.shape) from None
+        r[tok] = None
+    return run
+
+
+@lowering("make_token", "join_tokens")
+def _lower_token(op, cc):
+    cc.set_const(op.results[0], None)
+    return None
+
+
+@lowering("alloca", sequential=True, effects=True)
+def _lower_alloca(op, cc):
+    n = int(op.attributes["num_elem"].value)
+    align = int(op.attributes["alignment"].value) if "alignment" in op.attributes else 0
+    isz = storage_dtype(op.results[0].type.element.pointee).itemsize
+    out = cc.slot(op.results[0])
+    rt = cc.rt
+    kind = "global alloca" if "global" in op.attributes else "alloca"
+
+    def run(r):
+        buf = rt.memory.allocate(n * isz, f"{kind} of {n} elements", align)
+        rt.allocs.append(buf)
+        r[out] = np.array([buf.base], dtype=np.uint64)
+    return run

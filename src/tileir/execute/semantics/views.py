@@ -1,0 +1,366 @@
+"""§8.11 Views: make_tensor_view, the tile views, their shape queries, load/store_view_tko.
+
+Addressing (§5.3.2, §5.3.3 with ERRATA 1 and 2).  A tensor view has a base address, a shape
+``S`` and strides ``st`` in elements (the dynamic shape/stride operands are read unsigned).  A
+tile view maps an index ``I`` (one entry per tile dimension, read unsigned) to the tile whose
+element ``t`` lies at tensor coordinate ``c`` with ``c[dim_map[k]] = o_k + t_k``:
+
+* ``partition_view``: ``o_k = I_k * T_k`` (ERRATA 1), index space ``ceildiv(S[dim_map[k]], T_k)``;
+* ``strided_view`` (13.3): ``o_k = I_k * traversal_strides[k]``, index space
+  ``ceildiv(S[dim_map[k]], traversal_strides[k])``;
+* ``gather_scatter_view`` (13.3): along ``sparse_dim`` the index is a 1-D tile of tensor
+  coordinates (one per tile row, ``c = index[t]``); along every other dimension the index is the
+  element offset of the tile's start (``o_k = I_k``, as NVIDIA's C++ gather/scatter view).  Its
+  index space is ``S`` itself.
+
+The element's address is ``base + sizeof(E) * sum_d c_d * st_d``.  Elements with a coordinate
+outside ``[0, S)`` are not accessed: loads give the view's padding value (zero when it has none;
+the spec leaves them unspecified) and stores skip them.  An index outside a partition or strided
+view's index space is undefined behaviour in the spec and raises
+:class:`~tileir.execute.errors.UndefinedBehaviorError`; every element actually accessed is bounds
+checked against the buffers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...attrs import PaddingValue
+from ...types import GatherScatterViewType, PartitionViewType, StridedViewType, TensorViewType
+from .. import numerics as N
+from ..errors import MemoryAccessError, UndefinedBehaviorError
+from ..memory import Fault
+from ..plan import lowering
+from ..values import TensorViewValue
+from ._common import element_name, storage_dtype
+
+_U8 = np.dtype(np.uint8)
+
+
+@lowering("make_tensor_view", fold=True)
+def _lower_make_tensor_view(op, cc):
+    t: TensorViewType = op.results[0].type
+    base = cc.slot(op.operands[0])
+    dyn_shape = op.operand_group("dynamicShape")
+    dyn_strides = op.operand_group("dynamicStrides")
+    shape_src = _mixed(t.shape, cc.slots_of(dyn_shape), [element_name(v.type) for v in dyn_shape])
+    stride_src = _mixed(t.strides, cc.slots_of(dyn_strides),
+                        [element_name(v.type) for v in dyn_strides])
+    out = cc.slot(op.results[0])
+    rank = t.rank
+    static_shape = np.array([list(t.shape)], dtype=np.int64) if None not in t.shape else None
+    static_strides = np.array([list(t.strides)], dtype=np.int64) \
+        if None not in t.strides else None
+
+    def collect(r, src, static):
+        if static is not None:
+            return static
+        cols = []
+        for kind, v, elem in src:
+            if kind:
+                cols.append(np.array([v], dtype=np.int64))
+            else:
+                cols.append(N.to_unsigned(r[v], elem).astype(np.int64))
+        cols = np.broadcast_arrays(*cols) if cols else []
+        if not cols:
+            return np.zeros((1, 0), dtype=np.int64)
+        return np.stack(cols, axis=1)
+
+    def run(r):
+        b = r[base]
+        shape = collect(r, shape_src, static_shape) if rank else np.zeros((1, 0), np.int64)
+        strides = collect(r, stride_src, static_strides) if rank else np.zeros((1, 0), np.int64)
+        r[out] = TensorViewValue(b, shape, strides)
+    return run
+
+
+def _mixed(static, slots, elems):
+    """[(is_static, value_or_slot, elem)] per dimension."""
+    out = []
+    it = iter(zip(slots, elems))
+    for v in static:
+        if v is None:
+            s, e = next(it)
+            out.append((False, s, e))
+        else:
+            out.append((True, int(v), None))
+    return out
+
+
+@lowering("make_partition_view", "make_strided_view", "make_gather_scatter_view")
+def _lower_make_view(op, cc):
+    cc.slots[op.results[0]] = cc.slot(op.operands[0])
+    return None
+
+
+@lowering("get_tensor_shape", fold=True)
+def _lower_get_tensor_shape(op, cc):
+    src = cc.slot(op.operands[0])
+    outs = cc.slots_of(op.results)
+    elems = [element_name(v.type) for v in op.results]
+
+    def run(r):
+        tv = r[src]
+        for k, (s, e) in enumerate(zip(outs, elems)):
+            r[s] = N.from_integer(tv.shape[:, k].astype(np.uint64), e)
+    return run
+
+
+class ViewLayout:
+    """Static addressing information of a tile view type."""
+
+    def __init__(self, vt) -> None:
+        tv = vt.tensor_view
+        self.tile = tuple(vt.tile_shape)
+        self.rank = tv.rank
+        self.dtype = storage_dtype(tv.element)
+        self.elem = tv.element.name
+        self.is_bool = self.dtype == np.bool_
+        self.load_dtype = _U8 if self.is_bool else self.dtype
+        self.isz = self.load_dtype.itemsize
+        self.sparse = None
+        if isinstance(vt, PartitionViewType):
+            self.kind = "partition"
+            self.dim_map = tuple(vt.dim_map)
+            self.steps = self.tile
+        elif isinstance(vt, StridedViewType):
+            self.kind = "strided"
+            self.dim_map = tuple(vt.dim_map)
+            self.steps = tuple(vt.traversal_strides)
+        elif isinstance(vt, GatherScatterViewType):
+            self.kind = "gather"
+            self.dim_map = tuple(range(len(self.tile)))
+            self.steps = (1,) * len(self.tile)
+            self.sparse = vt.sparse_dim
+        else:  # pragma: no cover - verifier rejects other views
+            raise TypeError(f"not a tile view: {vt}")
+        self.pad = padding_scalar(vt.padding_value, self.elem, self.dtype)
+
+    def index_space(self, shape: tuple) -> tuple:
+        if self.kind == "gather":
+            return tuple(shape[d] for d in self.dim_map)
+        return tuple(-(-shape[d] // s) for d, s in zip(self.dim_map, self.steps))
+
+
+def padding_scalar(pv, elem: str, dtype: np.dtype):
+    """The padding element of a view (zero when the view has none)."""
+    if pv is None or pv == PaddingValue.ZERO:
+        return np.zeros((), dtype=dtype)
+    if pv == PaddingValue.NAN:
+        bits = N.canonical_nan_bits(elem)
+        return N.from_bits(np.array(bits, dtype=np.uint64), elem)
+    value = {PaddingValue.NEG_ZERO: -0.0, PaddingValue.POS_INF: np.inf,
+             PaddingValue.NEG_INF: -np.inf}[pv]
+    return N.ftof(np.array(value, dtype=np.float64), "f64", elem) if elem != "f64" \
+        else np.array(value)
+
+
+@lowering("get_index_space_shape", fold=True)
+def _lower_get_index_space_shape(op, cc):
+    layout = ViewLayout(op.operands[0].type)
+    src = cc.slot(op.operands[0])
+    outs = cc.slots_of(op.results)
+    elems = [element_name(v.type) for v in op.results]
+
+    def run(r):
+        tv = r[src]
+        lanes = tv.shape.shape[0]
+        spaces = [layout.index_space(tuple(int(x) for x in tv.shape[i])) for i in range(lanes)]
+        for k, (s, e) in enumerate(zip(outs, elems)):
+            col = np.array([sp[k] for sp in spaces], dtype=np.int64).astype(np.uint64)
+            r[s] = N.from_integer(col, e)
+    return run
+
+
+class _Access:
+    """Shared machinery of load_view_tko / store_view_tko / atomic_red_view_tko."""
+
+    def __init__(self, op, cc, view_value, index_values) -> None:
+        self.layout = ViewLayout(view_value.type)
+        self.view = cc.slot(view_value)
+        self.index = cc.slots_of(index_values)
+        self.index_elems = [element_name(v.type) for v in index_values]
+        self.ctx = cc.ctx(op)
+        self.rt = cc.rt
+        self.tile_shape = self.layout.tile
+
+    def lanes(self, r):
+        tv = r[self.view]
+        idx = [N.to_unsigned(r[s], e) for s, e in zip(self.index, self.index_elems)]
+        lanes = max([tv.lanes] + [i.shape[0] for i in idx])
+        return tv, idx, lanes
+
+    def fail(self, cls, message, lane, element=None, lanes=1):
+        rt = self.rt
+        exc = cls.at(self.ctx, message, block=rt.block_of(lane if lanes > 1 else 0),
+                     element=element)
+        return exc
+
+    def origins(self, shape, idx_lane, lane, lanes):
+        """Tile origin per tile dim (partition/strided), checking the index space."""
+        lay = self.layout
+        space = lay.index_space(shape)
+        origins = []
+        for k, (i, n, step) in enumerate(zip(idx_lane, space, lay.steps)):
+            if i >= n:
+                raise self.fail(UndefinedBehaviorError,
+                                f"index {i} along dimension {k} is outside the view's index "
+                                f"space [0, {n})", lane, lanes=lanes)
+            origins.append(i * step)
+        return origins
+
+    def region(self, base, shape, strides, origins):
+        """(start address, valid extents, byte strides) of a partition/strided tile."""
+        lay = self.layout
+        start = base
+        n = []
+        bs = []
+        for k, o in enumerate(origins):
+            d = lay.dim_map[k]
+            start += o * strides[d] * lay.isz
+            n.append(max(0, min(lay.tile[k], shape[d] - o)))
+            bs.append(strides[d] * lay.isz)
+        return start, tuple(n), tuple(bs)
+
+    def gather_addresses(self, base, shape, strides, idx_lane, sparse_idx):
+        """Addresses and validity of every element of a gather/scatter tile."""
+        lay = self.layout
+        tile = lay.tile
+        addr = np.full(tile, np.uint64(base), dtype=np.uint64) if tile else \
+            np.array(np.uint64(base))
+        valid = np.ones(tile, dtype=bool)
+        for k in range(len(tile)):
+            if k == lay.sparse:
+                c = sparse_idx.astype(np.int64)
+                c = np.where(sparse_idx >= np.uint64(1 << 62), -1, c)
+            else:
+                c = np.arange(tile[k], dtype=np.int64) + int(idx_lane[k])
+            shp = [1] * len(tile)
+            shp[k] = tile[k]
+            c = c.reshape(shp)
+            valid &= (c >= 0) & (c < shape[k])
+            cc_ = np.where((c >= 0) & (c < shape[k]), c, 0)
+            addr = addr + (cc_ * (strides[k] * lay.isz)).astype(np.uint64)
+        return addr, valid
+
+
+def _index_ints(idx, lane, sparse=None):
+    out = []
+    for k, a in enumerate(idx):
+        if k == sparse:
+            out.append(None)
+        else:
+            out.append(int(a[lane if a.shape[0] > 1 else 0].reshape(-1)[0]))
+    return out
+
+
+def _sparse_row(idx, lane, sparse):
+    a = idx[sparse]
+    return a[lane if a.shape[0] > 1 else 0].reshape(-1)
+
+
+@lowering("load_view_tko")
+def _lower_load_view(op, cc):
+    acc = _Access(op, cc, op.operand_group("view")[0], op.operand_group("index"))
+    out, tok = cc.slots_of(op.results)
+    lay = acc.layout
+    rt = cc.rt
+    tile = lay.tile
+    pad = lay.pad
+    ctx = acc.ctx
+
+    def load_lane(tv, idx, lane, lanes):
+        base, shape, strides = tv.lane(lane if tv.lanes > 1 else 0)
+        if lay.kind == "gather":
+            sp = _sparse_row(idx, lane, lay.sparse)
+            addr, valid = acc.gather_addresses(base, shape, strides,
+                                               _index_ints(idx, lane, lay.sparse), sp)
+            try:
+                return rt.memory.gather(addr, lay.dtype, valid, fill=pad)
+            except Fault as f:
+                raise _fault(rt, ctx, f, lane, lanes, tile) from None
+        origins = acc.origins(shape, _index_ints(idx, lane), lane, lanes)
+        start, n, bs = acc.region(base, shape, strides, origins)
+        if 0 in n:
+            return np.full(tile, pad, dtype=lay.dtype)
+        hi = start + sum((k - 1) * b for k, b in zip(n, bs)) + lay.isz
+        try:
+            buf = rt.memory.region(start, hi, lay.isz, False)
+        except Fault as f:
+            raise _fault(rt, ctx, f, lane, lanes, None) from None
+        src = np.ndarray(n, dtype=lay.load_dtype, buffer=buf.data, offset=start - buf.base,
+                         strides=bs)
+        if lay.is_bool:
+            src = src != 0
+        if n == tile:
+            return np.array(src)
+        res = np.full(tile, pad, dtype=lay.dtype)
+        res[tuple(slice(0, k) for k in n)] = src
+        return res
+
+    def run(r):
+        tv, idx, lanes = acc.lanes(r)
+        if lanes == 1:
+            r[out] = load_lane(tv, idx, 0, 1)[None]
+        else:
+            res = np.empty((lanes,) + tile, dtype=lay.dtype)
+            for i in range(lanes):
+                res[i] = load_lane(tv, idx, i, lanes)
+            r[out] = res
+        r[tok] = None
+    return run
+
+
+def _fault(rt, ctx, f: Fault, lane: int, lanes: int, tile) -> MemoryAccessError:
+    element = None
+    if f.index is not None and tile is not None:
+        numel = int(np.prod(tile)) if tile else 1
+        element = tuple(int(i) for i in np.unravel_index(int(f.index) % numel, tile)) \
+            if tile else None
+    return MemoryAccessError.at(ctx, f.message, block=rt.block_of(lane if lanes > 1 else 0),
+                                element=element)
+
+
+@lowering("store_view_tko", effects=True)
+def _lower_store_view(op, cc):
+    acc = _Access(op, cc, op.operand_group("view")[0], op.operand_group("index"))
+    val = cc.slot(op.operand_group("tile")[0])
+    tok = cc.slot(op.results[0])
+    lay = acc.layout
+    rt = cc.rt
+    tile = lay.tile
+    ctx = acc.ctx
+
+    def store_lane(tv, idx, value, lane, lanes):
+        base, shape, strides = tv.lane(lane if tv.lanes > 1 else 0)
+        if lay.kind == "gather":
+            sp = _sparse_row(idx, lane, lay.sparse)
+            addr, valid = acc.gather_addresses(base, shape, strides,
+                                               _index_ints(idx, lane, lay.sparse), sp)
+            try:
+                rt.memory.scatter(addr, value, lay.dtype, valid)
+            except Fault as f:
+                raise _fault(rt, ctx, f, lane, lanes, tile) from None
+            return
+        origins = acc.origins(shape, _index_ints(idx, lane), lane, lanes)
+        start, n, bs = acc.region(base, shape, strides, origins)
+        if 0 in n:
+            return
+        hi = start + sum((k - 1) * b for k, b in zip(n, bs)) + lay.isz
+        try:
+            buf = rt.memory.region(start, hi, lay.isz, True)
+        except Fault as f:
+            raise _fault(rt, ctx, f, lane, lanes, None) from None
+        dst = np.ndarray(n, dtype=lay.load_dtype, buffer=buf.data, offset=start - buf.base,
+                         strides=bs)
+        part = value if n == tile else value[tuple(slice(0, k) for k in n)]
+        dst[...] = part.astype(np.uint8) if lay.is_bool else part
+
+    def run(r):
+        tv, idx, lanes = acc.lanes(r)
+        v = r[val]
+        lanes = max(lanes, v.shape[0])
+        for i in range(lanes):
+            store_lane(tv, idx, v[i if v.shape[0] > 1 else 0], i, lanes)
+        r[tok] = None
+    return run

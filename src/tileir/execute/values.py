@@ -1,0 +1,52 @@
+"""Run-time values that are not plain tiles: tensor views.
+
+A tile view (``partition_view``, ``strided_view``, ``gather_scatter_view``) carries its tile shape,
+``dim_map``, traversal strides and padding in its *type*, which the plan compiler bakes into the
+load/store closures; at run time a tile view is just the :class:`TensorViewValue` it was made
+from.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["TensorViewValue"]
+
+
+class TensorViewValue:
+    """``base`` (uint64 addresses), ``shape`` and ``strides`` (int64, in elements) with a leading
+    lane axis ``L`` (1 when the view is the same for every tile block of the batch).
+
+    ``base0``/``shape0``/``strides0`` are plain Python ints of lane 0, precomputed when
+    ``L == 1`` for the fast paths."""
+
+    __slots__ = ("base", "shape", "strides", "lanes", "base0", "shape0", "strides0")
+
+    def __init__(self, base: np.ndarray, shape: np.ndarray, strides: np.ndarray) -> None:
+        self.base = base
+        self.shape = shape
+        self.strides = strides
+        self.lanes = max(base.shape[0], shape.shape[0], strides.shape[0])
+        if self.lanes == 1:
+            self.base0 = int(base[0])
+            self.shape0 = tuple(int(x) for x in shape[0])
+            self.strides0 = tuple(int(x) for x in strides[0])
+        else:
+            self.base0 = None
+            self.shape0 = None
+            self.strides0 = None
+
+    def lane(self, i: int) -> tuple[int, tuple, tuple]:
+        """(base, shape, strides) of lane ``i`` as Python ints."""
+        if self.lanes == 1:
+            return self.base0, self.shape0, self.strides0
+        b = self.base[i if self.base.shape[0] > 1 else 0]
+        s = self.shape[i if self.shape.shape[0] > 1 else 0]
+        st = self.strides[i if self.strides.shape[0] > 1 else 0]
+        return int(b), tuple(int(x) for x in s), tuple(int(x) for x in st)
+
+    def __repr__(self) -> str:
+        if self.lanes == 1:
+            return (f"TensorViewValue(base={self.base0:#x}, shape={self.shape0}, "
+                    f"strides={self.strides0})")
+        return f"TensorViewValue(lanes={self.lanes})"
