@@ -162,20 +162,17 @@ ENUMS_BY_MNEMONIC: dict[str, type[TileEnum]] = {m: cls for cls, m in _MNEMONICS.
 # ---------------------------------------------------------------------------------------------
 
 def quote_string(text: str | bytes) -> str:
-    """Quote a string as MLIR prints it: printable ASCII kept, ``"`` and ``\\`` escaped,
-    everything else as ``\\XX`` hex bytes."""
-    data = text.encode("utf-8") if isinstance(text, str) else text
+    """Quote a string as MLIR prints it (llvm::printEscapedString): printable ASCII kept,
+    ``\\`` doubled, ``"`` and every other byte as ``\\XX`` (upper-case hex)."""
+    data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text
+    if data.isascii() and data.isalnum():
+        return '"' + data.decode() + '"'
     out = ['"']
     for b in data:
-        c = chr(b)
-        if c == '"' or c == "\\":
-            out.append("\\" + c)
-        elif 0x20 <= b < 0x7F:
-            out.append(c)
-        elif c == "\n":
-            out.append("\\n")
-        elif c == "\t":
-            out.append("\\t")
+        if b == 0x5C:
+            out.append("\\\\")
+        elif 0x20 <= b < 0x7F and b != 0x22:
+            out.append(chr(b))
         else:
             out.append("\\" + format(b, "02X"))
     out.append('"')

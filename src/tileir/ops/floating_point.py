@@ -323,6 +323,20 @@ class PowOp(CudaTileOp):
     FORMAT = "$source `,` $exponent attr-dict `:` custom<CudaTileType>(type($result))"
 
 
+class FPowIOp(CudaTileOp):
+    """Element-wise power with an integer exponent (13.4; cuTile emits it for ``x ** 2``)."""
+    __slots__ = ()
+    MNEMONIC, OPCODE, GROUP, SINCE = "fpowi", 121, "Floating Point", "13.4"
+    OPERANDS = (Operand("source", BaseFloatTile, since="13.4"),
+                Operand("exponent", IntTile, since="13.4"))
+    RESULTS = (Result("result", BaseFloatTile, since="13.4"),)
+    TRAITS = (Pure, AllTypesMatch("source", "result"),
+              AllShapesMatch("source", "exponent", "result"))
+    # tileirdisasm 13.4: ``fpowi %x, %n : tile<1x1024xf32>, tile<1x1024xi32>``
+    FORMAT = ("$source `,` $exponent attr-dict `:` custom<CudaTileType>(type($source)) `,` "
+              "custom<CudaTileType>(type($exponent))")
+
+
 class Atan2Op(CudaTileOp):
     """Element-wise atan2(x, y) (13.2)."""
     __slots__ = ()

@@ -105,13 +105,6 @@ def print_function(printer: "OpPrinter", op: Operation, *, with_hints: bool) -> 
         text = t.short
         if block is not None and i < len(block.args):
             text = f"{printer.value_name(block.args[i])}: {text}"
-        if isinstance(arg_attrs, ArrayAttr) and i < len(arg_attrs.value):
-            d = arg_attrs.value[i]
-            if isinstance(d, DictionaryAttr) and d.entries:
-                text += " " + d.generic()
-        if printer.debuginfo and block is not None and i < len(block.args) \
-                and block.args[i].loc is not None:
-            text += " " + printer.loc_text(block.args[i].loc)
         parts.append(text)
     sig = f"{format_symbol(name)}(" + ", ".join(parts) + ")"
     if ftype.results:

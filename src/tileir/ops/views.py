@@ -440,6 +440,21 @@ def _parse_optionals(parser: "Parser", state: "OpState", hints: bool = True) -> 
         parser.expect("=")
         state.attrs["optimization_hints"] = parser.parse_optimization_hints_body(
             state.spec.name)
+    if hints and parser.tok == "inbounds":
+        # 13.4: ``inbounds = [true, false]``, one flag per index
+        from ..attrs import DenseArrayAttr
+        parser.i += 1
+        parser.expect("=")
+        parser.expect("[")
+
+        def flag() -> bool:
+            word = parser.parse_keyword("'true' or 'false'")
+            if word not in ("true", "false"):
+                raise parser.error("expected 'true' or 'false'", parser.offs[parser.i - 1])
+            return word == "true"
+        flags = parser.parse_comma_list(flag, "]")
+        parser.expect("]")
+        state.attrs["inbounds"] = DenseArrayAttr("i1", tuple(flags))
     if parser.tok == "attributes":
         parser.i += 1
         state.attrs.update(parser.parse_attr_dict_body())
@@ -511,8 +526,13 @@ def _print_optionals(printer: "OpPrinter", op: Operation, token) -> str:
     hints = op.attributes.get("optimization_hints")
     if hints is not None:
         text += f" optimization_hints = <{hints.body()}>"
+    inbounds = op.attributes.get("inbounds")
+    if inbounds is not None and any(inbounds.value):
+        # 13.4; tileirdisasm prints it only when some index is marked in bounds
+        text += " inbounds = [" + ", ".join("true" if v else "false" for v in inbounds.value) + "]"
     text += printer.attr_dict_text(op, {"memory_ordering_semantics", "memory_scope",
-                                        "optimization_hints", "mode"}, with_keyword=True)
+                                        "optimization_hints", "mode", "inbounds"},
+                                   with_keyword=True)
     return text
 
 
@@ -533,7 +553,8 @@ class LoadViewTkoOp(CudaTileOp):
     OPERANDS = (Operand("view", TileView), Operand("index", IntTile, VARIADIC),
                 Operand("token", Token, OPTIONAL))
     RESULTS = (Result("tile", AnyTile), Result("result_token", Token))
-    ATTRIBUTES = (ORDERING, OPT_SCOPE, HINTS)
+    ATTRIBUTES = (ORDERING, OPT_SCOPE, HINTS,
+                  Attr("inbounds", "array_i1", optional=True, since="13.4"))
     ATTR_SIZED_OPERANDS = True
     parse_custom = staticmethod(_parse_load_view)
     print_custom = staticmethod(_print_load_view)
@@ -582,7 +603,8 @@ class StoreViewTkoOp(CudaTileOp):
     OPERANDS = (Operand("tile", AnyTile), Operand("view", TileView),
                 Operand("index", IntTile, VARIADIC), Operand("token", Token, OPTIONAL))
     RESULTS = (Result("result_token", Token),)
-    ATTRIBUTES = (ORDERING, OPT_SCOPE, HINTS)
+    ATTRIBUTES = (ORDERING, OPT_SCOPE, HINTS,
+                  Attr("inbounds", "array_i1", optional=True, since="13.4"))
     ATTR_SIZED_OPERANDS = True
     parse_custom = staticmethod(_parse_store_view)
     print_custom = staticmethod(_print_store_view)

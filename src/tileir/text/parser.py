@@ -50,6 +50,10 @@ class ParseOptions:
         self.implicit_module = implicit_module
 
 
+#: Other spellings of ops: ``fpowf`` is how NVIDIA's 13.4 tools print ``pow`` (ERRATA 6),
+#: ``print`` the 13.1 name of ``print_tko`` (ERRATA 3).
+OP_NAME_ALIASES = {"cuda_tile.fpowf": "cuda_tile.pow", "cuda_tile.print": "cuda_tile.print_tko"}
+
 #: Ops whose bodies are isolated from SSA values defined above them.
 _ISOLATED = {"cuda_tile.module", "cuda_tile.entry", "cuda_tile.testing$func", BUILTIN_MODULE}
 
@@ -453,15 +457,15 @@ class Parser:
         self.expect(")")
 
     def resolve_op_name(self, name: str, offset: int) -> tuple[str, Optional[OpSpec]]:
-        spec = OP_REGISTRY.get(name)
+        spec = OP_REGISTRY.get(name) or OP_REGISTRY.get(OP_NAME_ALIASES.get(name, ""))
         if spec is not None:
-            return name, spec
+            return spec.name, spec
         dialect = self.default_dialect[-1]
         if dialect and "." not in name.split("$")[0]:
             full = f"{dialect}.{name}"
-            spec = OP_REGISTRY.get(full)
+            spec = OP_REGISTRY.get(full) or OP_REGISTRY.get(OP_NAME_ALIASES.get(full, ""))
             if spec is not None:
-                return full, spec
+                return spec.name, spec
         if name == "module":
             return BUILTIN_MODULE, None
         return name, None
@@ -517,6 +521,7 @@ class Parser:
     def _parse_generic_operation(self, names, start: int) -> Operation:
         name_off = self.offs[self.i]
         name = self.parse_string("operation name")
+        name = OP_NAME_ALIASES.get(name, name)
         spec = OP_REGISTRY.get(name)
         if spec is None and not self.options.allow_unregistered and name != BUILTIN_MODULE:
             dialect = name.split(".", 1)[0] if "." in name else ""

@@ -309,24 +309,18 @@ def loc_body(loc: Location, ref) -> str:
 class OpPrinter:
     """Prints one top-level op (usually a module) to text."""
 
-    def __init__(self, root: Operation, *, generic: bool = False, debuginfo: bool = False) -> None:
+    def __init__(self, root: Operation, *, generic: bool = False, debuginfo: bool = False,
+                 disasm: bool = False) -> None:
         self.generic = generic
         self.debuginfo = debuginfo
+        self.disasm = disasm
         self.names = _NameState(root, generic)
         self.indent = 0
         self.lines: list[str] = []
         self.aliases: Optional[_Aliases] = None
         self.default_dialect = [""]
-        if debuginfo:
-            self.aliases = _Aliases()
-            for op in root.walk():
-                self.aliases.visit(op.loc)
-                for region in op.regions:
-                    for block in region.blocks:
-                        for arg in block.args:
-                            if arg.loc is not None:
-                                self.aliases.visit(arg.loc)
-            self.aliases.finalize()
+        #: while collecting aliases (first of two passes with debuginfo)
+        self._collecting = False
 
     # -- pieces used by op formats --------------------------------------------------------------
 
@@ -337,6 +331,9 @@ class OpPrinter:
         return t.short
 
     def loc_text(self, loc: Location) -> str:
+        if self._collecting:
+            self.aliases.visit(loc)
+            return ""
         if self.aliases is not None:
             name = self.aliases.names.get(loc)
             if name is not None:
@@ -384,12 +381,19 @@ class OpPrinter:
         name = self.names.block_names.get(id(block), "^bb?")
         if not block.args:
             return "  " * (self.indent - 1) + name + ":"
-        args = ", ".join(f"{self.value_name(a)}: {a.type}" for a in block.args)
+        if self.debuginfo:
+            # MLIR prints block argument locations inline (never as aliases)
+            args = ", ".join(f"{self.value_name(a)}: {a.type} "
+                             f"{(a.loc or UNKNOWN_LOC).generic()}" for a in block.args)
+        else:
+            args = ", ".join(f"{self.value_name(a)}: {a.type}" for a in block.args)
         return "  " * (self.indent - 1) + f"{name}({args}):"
 
     # -- ops ----------------------------------------------------------------------------------
 
     def op_text(self, op: Operation) -> str:
+        if self._collecting:
+            self.aliases.visit(op.loc)  # MLIR visits an op's location before its body
         results = self.names.result_list(op)
         prefix = f"{results} = " if results else ""
         spec = op.SPEC
@@ -406,6 +410,10 @@ class OpPrinter:
         return text
 
     def op_name(self, op: Operation) -> str:
+        if self.disasm:
+            alias = DISASM_MNEMONICS.get(op.name)
+            if alias is not None:
+                return alias
         dialect = self.default_dialect[-1]
         if dialect and op.name.startswith(dialect + "."):
             return op.name[len(dialect) + 1:]
@@ -485,13 +493,65 @@ class OpPrinter:
     # -- top level ------------------------------------------------------------------------------
 
     def print_top(self, op: Operation) -> str:
+        if self.debuginfo and self.aliases is None:
+            # Like MLIR, collect location aliases by "printing" once into nothing: that visits
+            # the locations in print order and skips what is not printed (elided terminators).
+            self.aliases = _Aliases()
+            self._collecting = True
+            try:
+                self.print_top(op)
+            finally:
+                self._collecting = False
+            self.aliases.finalize()
+        if self.disasm:
+            return self.print_disasm(op)
         text = self.op_text(op)
         out = [text]
-        if self.aliases is not None and self.aliases.names:
+        if self.aliases is not None and self.aliases.names and not self._collecting:
+            out.extend(self.aliases.definitions())
+        return "\n".join(out) + "\n"
+
+    def print_disasm(self, module: Operation) -> str:
+        """The body of a ``cuda_tile.module`` laid out as NVIDIA's ``tileirdisasm`` prints it:
+        no module line, the ops at column 0, one after another; a producer string as a first
+        comment line; location aliases (``-g``) at the end."""
+        out = []
+        producer = module.attributes.get("producer")
+        if producer is not None:
+            out.append(f"// Producer: {producer.value}")
+        self.default_dialect.append("cuda_tile")
+        try:
+            for region in module.regions:
+                for block in region.blocks:
+                    for op in block.ops:
+                        out.append(self.op_text(op))
+        finally:
+            self.default_dialect.pop()
+        if self.aliases is not None and self.aliases.names and not self._collecting:
             out.extend(self.aliases.definitions())
         return "\n".join(out) + "\n"
 
 
-def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False) -> str:
-    """Print ``op`` (normally a module) as text."""
-    return OpPrinter(op, generic=generic, debuginfo=debuginfo).print_top(op)
+#: Mnemonics NVIDIA's tileirdisasm (13.4) prints differently from cuda-tile-opt (13.3 sources).
+DISASM_MNEMONICS = {"cuda_tile.pow": "fpowf"}
+
+
+def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False,
+             disasm: bool = False) -> str:
+    """Print ``op`` (normally a module) as text.
+
+    ``disasm=True`` prints a ``cuda_tile.module`` (or a builtin module holding one) the way
+    NVIDIA's ``tileirdisasm`` does: the module's body only, ``pow`` spelled ``fpowf``."""
+    if disasm:
+        op = disasm_root(op)
+    return OpPrinter(op, generic=generic, debuginfo=debuginfo, disasm=disasm).print_top(op)
+
+
+def disasm_root(op: Operation) -> Operation:
+    """The ``cuda_tile.module`` whose body ``print_op(..., disasm=True)`` prints."""
+    if op.name != "cuda_tile.module":
+        body = [o for r in op.regions for b in r.blocks for o in b.ops]
+        modules = [o for o in body if o.name == "cuda_tile.module"]
+        if len(modules) == 1 and len(body) == 1:
+            return modules[0]
+    return op
