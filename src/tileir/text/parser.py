@@ -28,8 +28,8 @@ from ..types import (BF16, ELEMENT_TYPES, F64, I1, I64, TOKEN, BuiltinType, Elem
 from ..ops.type_verify import verify_type
 from .lexer import EOF, tokenize, unescape_string
 
-__all__ = ["Parser", "ParseError", "parse_module", "parse_type", "parse_attribute",
-           "ParseOptions", "BUILTIN_MODULE"]
+__all__ = ["Parser", "ParseError", "parse_module", "parse_disasm", "parse_type",
+           "parse_attribute", "ParseOptions", "BUILTIN_MODULE"]
 
 BUILTIN_MODULE = "builtin.module"
 
@@ -158,11 +158,35 @@ class Parser:
             return True
         return False
 
+    def wrong_token_error(self, message: str) -> ParseError:
+        """MLIR's emitWrongTokenError: when the unexpected token starts a line, report the error
+        at the end of the last non-blank, non-comment text before it."""
+        t = self.toks[self.i]
+        if t and t[0] == "\x00":
+            return self.error(message)
+        pos = self.offs[self.i]
+        if t is EOF or t == EOF:
+            pos = max(pos - 1, 0)
+        src = self.src
+        end = pos
+        while True:
+            while end > 0 and src[end - 1] in " \t":
+                end -= 1
+            if end == 0:
+                return ParseError(Diagnostic(ERROR, message, self.loc_at(pos)))
+            if src[end - 1] not in "\n\r":
+                return ParseError(Diagnostic(ERROR, message, self.loc_at(end)))
+            end -= 1
+            line_start = max(src.rfind("\n", 0, end), src.rfind("\r", 0, end)) + 1
+            comment = src.find("//", line_start, end)
+            if comment >= 0:
+                end = comment
+
     def expect(self, text: str, what: Optional[str] = None) -> None:
         if self.toks[self.i] == text:
             self.i += 1
             return
-        raise self.error(f"expected '{what or text}'")
+        raise self.wrong_token_error(f"expected '{what or text}'")
 
     def expect_keyword(self, word: str) -> None:
         if self.toks[self.i] == word:
@@ -266,6 +290,32 @@ class Parser:
             op.parent = None
             return op
         return top
+
+    def parse_disasm_top_level(self, module_name: str = "kernels") -> Operation:
+        """Parse what NVIDIA's ``tileirdisasm`` prints: the ops of a ``cuda_tile.module`` body
+        at top level (``global``/``entry`` without the ``cuda_tile.`` prefix), alias definitions
+        anywhere, and an optional ``// Producer: ...`` first line.  Returns the
+        ``cuda_tile.module`` (named like NVIDIA's bytecode reader names it, ``@kernels``)."""
+        attrs: dict = {"sym_name": StringAttr(module_name)}
+        first = self.src.split("\n", 1)[0]
+        if first.startswith("// Producer: "):
+            attrs["producer"] = StringAttr(first[len("// Producer: "):])
+        module = make_op("cuda_tile.module", attributes=attrs, regions=1, loc=UNKNOWN_LOC)
+        block = module.regions[0].add_block()
+        self.scopes.append(_Scope(True))
+        self.default_dialect.append("cuda_tile")
+        try:
+            while self.toks[self.i] != EOF:
+                t = self.toks[self.i]
+                if t[0] in "#!" and self.peek() == "=":
+                    self.parse_alias_definition()
+                    continue
+                self.parse_operation(block)
+        finally:
+            self.default_dialect.pop()
+        self.finish_scope(self.scopes.pop())
+        self.resolve_deferred_locations()
+        return module
 
     def parse_alias_definition(self) -> None:
         name = self.advance()
@@ -431,6 +481,8 @@ class Parser:
         if self.toks[self.i] == "loc":
             self.parse_trailing_location(op)
         expected = sum(c for _, c, _ in names)
+        if names and not op.results:
+            raise self.error("cannot name an operation with no results", start)
         if names and expected != len(op.results):
             raise self.error(f"operation defines {len(op.results)} results but was provided "
                              f"{expected} to bind", start)
@@ -1358,14 +1410,9 @@ class TypeTextParser:
                 raise self.error(f"expected padding_value to be one of: "
                                  f"{', '.join(PaddingValue.keywords())}", kw_at)
             self.lit(",")
-        self.ws()
-        tv_at = self.pos
-        w = self.word()
-        if w.startswith("!cuda_tile."):
-            w = w[len("!cuda_tile."):]
-        if w != "tensor_view":
-            raise self.error("expected tensor_view type", tv_at)
-        tv = self.body("tensor_view")
+        tv = self.element_type()
+        if not isinstance(tv, TensorViewType):
+            raise self.error(f"expected 'tensor_view' type, but got '{tv}'")
         while self.try_lit(","):
             self.ws()
             key_at = self.pos
@@ -1533,6 +1580,25 @@ def parse_module(text: str, filename: str = "<string>", *, allow_unregistered: b
     parser = Parser(text, source, ParseOptions(allow_unregistered, implicit_module))
     try:
         op = parser.parse_top_level()
+    except ParseError as exc:
+        raise DiagnosticError([*parser.pending_diags, exc.diag], sources) from None
+    if parser.pending_diags:
+        raise DiagnosticError(parser.pending_diags, sources)
+    return op
+
+
+def parse_disasm(text: str, filename: str = "<string>", *,
+                 sources: Optional[SourceManager] = None) -> Operation:
+    """Parse ``tileirdisasm`` output (a module body without the module line) into a
+    ``cuda_tile.module``; :func:`tileir.text.printer.print_op` with ``disasm=True`` prints it
+    back identically."""
+    source = SourceFile(filename, text)
+    if sources is None:
+        sources = SourceManager()
+    sources.add(source)
+    parser = Parser(text, source, ParseOptions())
+    try:
+        op = parser.parse_disasm_top_level()
     except ParseError as exc:
         raise DiagnosticError([*parser.pending_diags, exc.diag], sources) from None
     if parser.pending_diags:
