@@ -19,7 +19,7 @@ __version__ = "0.1.0"
 
 __all__ = ["parse", "print", "parse_type", "parse_attribute", "Diagnostic", "DiagnosticError",
            "Operation", "Block", "Region", "Value", "__version__", "load", "launch", "compile",
-           "LaunchError"]
+           "LaunchError", "read_bytecode", "write_bytecode"]
 
 
 def parse(text: str, filename: str = "<string>", *, allow_unregistered: bool = False) -> Operation:
@@ -51,6 +51,19 @@ def load(path, *, allow_unregistered: bool = False) -> Operation:
         return read_bytecode(data)
     return parse_module(data.decode("utf-8", errors="surrogateescape"), os.fspath(path),
                         allow_unregistered=allow_unregistered)
+
+
+def read_bytecode(data, *, verify: bool = False) -> Operation:
+    """Decode CUDA Tile IR bytecode (13.1-13.4) into a ``cuda_tile.module @kernels`` op; raises
+    :class:`tileir.bytecode.BytecodeError` (offset and reason) for malformed input."""
+    from .bytecode import read_bytecode as _read
+    return _read(data, verify=verify)
+
+
+def write_bytecode(module: Operation, version: str = "13.3") -> bytes:
+    """Encode a module as CUDA Tile IR bytecode of ``version`` ("13.1" ... "13.4")."""
+    from .bytecode import write_bytecode as _write
+    return _write(module, version)
 
 
 def launch(module, kernel_name: str, grid=(1, 1, 1), args=(), *, check_assumptions: bool = False,
