@@ -185,17 +185,19 @@ class Compiler:
         if term_op is not None:
             ops = ops[:-1]
         fns = []
+        ctxs = []
         for op in ops:
             fn = self.compile_op(op)
             if fn is not None:
                 fns.append(fn)
+                ctxs.append(op)
         if term_op is None:
             term = _end_of_block
         else:
             kind = _TERMINATORS[term_op.name]
             src = self.slots_of(term_op.operands)
             term = _make_terminator(kind, src)
-        return _make_runner(fns, term)
+        return _make_runner(fns, term, ctxs, self)
 
     def compile_op(self, op: Operation) -> Optional[Callable]:
         lower = LOWERINGS.get(op.name)
@@ -237,16 +239,26 @@ def _make_terminator(kind: int, src: list[int]) -> Callable:
     return lambda r: (kind, [r[s] for s in src])
 
 
-def _make_runner(fns: list, term: Callable) -> Callable:
+def _make_runner(fns: list, term: Callable, ops: list, compiler: "Compiler") -> Callable:
     if not fns:
         return term
     fns = tuple(fns)
+    rt = compiler.rt
 
     def run(r):
-        for f in fns:
-            s = f(r)
-            if s is not None:
-                return s
+        i = 0
+        try:
+            for f in fns:
+                s = f(r)
+                if s is not None:
+                    return s
+                i += 1
+        except LaunchError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - report the op, keep the cause chained
+            ctx = compiler.ctx(ops[i])
+            raise rt.error(ctx, LaunchError, f"internal executor error: {type(exc).__name__}: "
+                                             f"{exc}") from exc
         return term(r)
     return run
 

@@ -39,12 +39,14 @@ def elementwise(op, cc, fn: Callable) -> Callable:
 
         def run1(r):
             r[out] = fn(r[a])
+        run1.elementwise_fn = fn
         return run1
     if len(ins) == 2:
         a, b = ins
 
         def run2(r):
             r[out] = fn(r[a], r[b])
+        run2.elementwise_fn = fn
         return run2
     if len(ins) == 3:
         a, b, c = ins

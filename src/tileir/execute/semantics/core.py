@@ -24,7 +24,7 @@ import numpy as np
 from ...attrs import DenseElementsAttr
 from .. import numerics as N
 from ..errors import UndefinedBehaviorError
-from ..plan import YIELD, lowering
+from ..plan import LOWERINGS, YIELD, lowering
 from ._common import elementwise, element_name, storage_dtype
 
 
@@ -36,7 +36,7 @@ def _lower_constant(op, cc):
     arr = attr.array if isinstance(attr, DenseElementsAttr) else np.asarray(attr)
     if arr.dtype != dt:
         arr = arr.astype(dt)
-    value = np.ascontiguousarray(np.broadcast_to(arr, t.shape))[None]
+    value = np.array(np.broadcast_to(arr, t.shape))[None]
     cc.set_const(op.results[0], value)
     return None
 
@@ -195,7 +195,11 @@ def _lower_get_global(op, cc):
 # -- reduce / scan -----------------------------------------------------------------------------
 
 def _body_combiner(op, cc):
-    """Compile the combiner region into ``combine(regs, firsts, seconds) -> list of arrays``."""
+    """Compile the combiner region into ``combine(regs, firsts, seconds) -> list of arrays``.
+
+    When the region is a single element-wise op applied to one pair of arguments (``addf``,
+    ``maxf``...), ``combine.direct`` is that op's function ``fn(first, second)``, which the
+    reduce/scan loops call on strided views directly (same results, fewer copies)."""
     block = op.regions[0].blocks[0]
     run_body = cc.compile_block(block)
     args = cc.slots_of(block.args)
@@ -211,7 +215,36 @@ def _body_combiner(op, cc):
         if sig[0] != YIELD:
             raise UndefinedBehaviorError.at(ctx, "the combiner region must end with 'yield'")
         return sig[1]
+    combine.direct = _direct_body(block, cc)
     return combine
+
+
+def _direct_body(block, cc):
+    ops = block.ops
+    if len(block.args) != 2 or len(ops) != 2 or ops[1].name != "cuda_tile.yield":
+        return None
+    body, term = ops
+    if len(body.results) != 1 or list(term.operands) != [body.results[0]]:
+        return None
+    a, b = block.args
+    operands = list(body.operands)
+    if operands == [a, b]:
+        swap = False
+    elif operands == [b, a]:
+        swap = True
+    else:
+        return None
+    lower = LOWERINGS.get(body.name)
+    if lower is None:
+        return None
+    scratch = type(cc)(cc.entry, cc.globals, cc.rt)
+    try:
+        fn = getattr(lower(body, scratch), "elementwise_fn", None)
+    except Exception:  # noqa: BLE001 - fall back to running the region
+        return None
+    if fn is None:
+        return None
+    return (lambda x, y: fn(y, x)) if swap else fn
 
 
 def _prepare(arrays, axis):
@@ -226,6 +259,7 @@ def _prepare(arrays, axis):
 def _lower_reduce(op, cc):
     axis = int(op.attributes["dim"].value) + 1
     combine = _body_combiner(op, cc)
+    direct = combine.direct
     ins = cc.slots_of(op.operands)
     outs = cc.slots_of(op.results)
     dtypes = [storage_dtype(v.type) for v in op.results]
@@ -235,6 +269,14 @@ def _lower_reduce(op, cc):
         rows = cur[0].shape[0]
         while n > 1:
             half = n // 2
+            if direct is not None:
+                c = cur[0]
+                v = direct(c[:, 0:2 * half:2], c[:, 1:2 * half:2])
+                if n % 2:
+                    v = np.concatenate([v, c[:, n - 1:n]], axis=1)
+                cur = [v]
+                n = half + n % 2
+                continue
             xs = [c[:, 0:2 * half:2].reshape(-1) for c in cur]
             ys = [c[:, 1:2 * half:2].reshape(-1) for c in cur]
             res = combine(r, xs, ys)
@@ -258,6 +300,7 @@ def _lower_scan(op, cc):
     rev = op.attributes.get("reverse")
     reverse = bool(getattr(rev, "value", rev)) if rev is not None else False
     combine = _body_combiner(op, cc)
+    direct = combine.direct
     ins = cc.slots_of(op.operands)
     outs = cc.slots_of(op.results)
     dtypes = [storage_dtype(v.type) for v in op.results]
@@ -271,6 +314,14 @@ def _lower_scan(op, cc):
         cur = [np.array(c) for c in cur]
         k = 1
         while k < n:
+            if direct is not None:
+                c = cur[0]
+                new = np.empty_like(c)
+                new[:, :k] = c[:, :k]
+                new[:, k:] = direct(c[:, k:], c[:, :n - k])
+                cur = [new]
+                k *= 2
+                continue
             xs = [c[:, k:].reshape(-1) for c in cur]
             ys = [c[:, :n - k].reshape(-1) for c in cur]
             res = combine(r, xs, ys)
@@ -287,5 +338,5 @@ def _lower_scan(op, cc):
             v = np.moveaxis(c.reshape(lead + (n,)), -1, axis)
             if reverse:
                 v = np.flip(v, axis)
-            r[s] = np.ascontiguousarray(v)
+            r[s] = np.array(v)
     return run

@@ -10,6 +10,8 @@ results are canonical.  The matrix products ``mmaf`` and ``mmaf_scaled`` are doc
 
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
 
 from ... import types as T
@@ -178,36 +180,47 @@ def _lower_atan2(op, cc):
 
 # -- matrix multiply-accumulate ----------------------------------------------------------------
 
-def _exact_operand(x: np.ndarray, elem: str) -> np.ndarray:
-    """Operand values as float64; tf32 operands are first rounded to tf32 (nearest even)."""
-    if elem == "tf32":
-        x = N.ftof(x, "f32", "tf32")
-    if x.dtype == np.float64:
-        return x
-    if x.dtype in (np.float32, np.float16):
-        return x.astype(np.float64)
-    return x.astype(np.float32).astype(np.float64)
-
-
 def mmaf_exact(lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray, in_elem: str,
-               acc_elem: str) -> np.ndarray:
+               acc_elem: str, scratch: Optional[dict] = None) -> np.ndarray:
     """``lhs @ rhs + acc`` for (batched) tiles ``(..., M, K) @ (..., K, N) + (..., M, N)``.
 
     The spec leaves the accumulation order unspecified.  We compute every product exactly (the
     product of two values of at most 24 significant bits is exact in f64; tf32 inputs are
     rounded to tf32 first), sum the K products and ``acc`` in f64, and round the sum once to
     the accumulator type in nearest_even (f64 inputs: NumPy's f64 matmul).  NaN results are
-    canonical."""
-    a = _exact_operand(lhs, in_elem)
-    b = _exact_operand(rhs, in_elem)
-    c = acc.astype(np.float64)
-    s = np.matmul(a, b) + c
+    canonical.  ``scratch`` (a dict owned by the caller) keeps the f64 work arrays between calls.
+    """
+    if in_elem == "tf32":
+        lhs = N.ftof(lhs, "f32", "tf32")
+        rhs = N.ftof(rhs, "f32", "tf32")
+    out_shape = np.broadcast_shapes(lhs.shape[:-2], rhs.shape[:-2], acc.shape[:-2]) + \
+        (lhs.shape[-2], rhs.shape[-1])
+    if scratch is None:
+        scratch = {}
+    key = (lhs.shape, rhs.shape, out_shape)
+    bufs = scratch.get(key)
+    if bufs is None:
+        bufs = (np.empty(lhs.shape), np.empty(rhs.shape), np.empty(out_shape))
+        scratch.clear()
+        scratch[key] = bufs
+    a, b, s = bufs
+    _to_f64(lhs, a)
+    _to_f64(rhs, b)
+    np.matmul(a, b, out=s)
+    np.add(s, acc, out=s)
     return _round_acc(s, acc_elem)
+
+
+def _to_f64(x: np.ndarray, out: np.ndarray) -> None:
+    if x.dtype in (np.float64, np.float32, np.float16):
+        np.copyto(out, x)
+    else:
+        np.copyto(out, x.astype(np.float32))
 
 
 def _round_acc(s: np.ndarray, acc_elem: str) -> np.ndarray:
     if acc_elem == "f64":
-        return fast.canon_nan(s)
+        return fast.canon_nan(s.copy())
     if acc_elem == "f32":
         return fast.canon_nan(s.astype(np.float32))
     return N.round_to(s, None, acc_elem)
@@ -217,7 +230,8 @@ def _round_acc(s: np.ndarray, acc_elem: str) -> np.ndarray:
 def _lower_mmaf(op, cc):
     in_elem = element_name(op.operands[0].type)
     acc_elem = element_name(op.operands[2].type)
-    return elementwise(op, cc, lambda a, b, c: mmaf_exact(a, b, c, in_elem, acc_elem))
+    scratch: dict = {}
+    return elementwise(op, cc, lambda a, b, c: mmaf_exact(a, b, c, in_elem, acc_elem, scratch))
 
 
 def mmaf_scaled_exact(lhs, rhs, acc, lhs_scale, rhs_scale, in_elem: str,

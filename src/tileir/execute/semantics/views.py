@@ -222,6 +222,50 @@ class _Access:
             bs.append(strides[d] * lay.isz)
         return start, tuple(n), tuple(bs)
 
+    def batched_window(self, tv, idx, lanes, write):
+        """Vectorised addressing of a partition/strided tile for many lanes sharing one tensor
+        view: returns ``(window, starts, full)`` where ``window[starts[l]]`` is lane ``l``'s
+        whole tile (a strided view into the buffer) for the lanes with ``full[l]``; lanes whose
+        tile crosses the tensor's edge must use the per-lane path.  Returns None when the
+        strides are too large for the int64 arithmetic (then every lane uses that path)."""
+        lay = self.layout
+        base, shape, strides = tv.base0, tv.shape0, tv.strides0
+        if max(shape + strides, default=0) >= (1 << 31):
+            return None
+        space = lay.index_space(shape)
+        e0 = np.zeros(lanes, dtype=np.int64)
+        full = np.ones(lanes, dtype=bool)
+        for k, i in enumerate(idx):
+            v = i.reshape(i.shape[0], -1)[:, 0].astype(np.int64)
+            bad = (v < 0) | (v >= space[k])
+            if bad.any():
+                lane = int(np.flatnonzero(bad)[0])
+                raise self.fail(UndefinedBehaviorError,
+                                f"index {int(i.reshape(i.shape[0], -1)[lane, 0])} along dimension "
+                                f"{k} is outside the view's index space [0, {space[k]})", lane,
+                                lanes=lanes)
+            d = lay.dim_map[k]
+            o = v * lay.steps[k]
+            full = full & (shape[d] - o >= lay.tile[k])
+            e0 = e0 + o * strides[d]
+        if not full.any():
+            return None, e0, full
+        fe = e0[full]
+        lo_e, hi_e = int(fe.min()), int(fe.max())
+        bs = tuple(strides[d] * lay.isz for d in lay.dim_map)
+        lo = base + lo_e * lay.isz
+        hi = base + hi_e * lay.isz + sum((t - 1) * b for t, b in zip(lay.tile, bs)) + lay.isz
+        try:
+            buf = self.rt.memory.region(lo, hi, lay.isz, write)
+        except Fault as f:
+            lane = int(np.flatnonzero(full)[int(np.argmin(fe)) if "before" in f.message
+                                              else int(np.argmax(fe))])
+            raise _fault(self.rt, self.ctx, f, lane, lanes, None) from None
+        span = hi_e - lo_e + 1
+        window = np.ndarray((span,) + lay.tile, dtype=lay.load_dtype, buffer=buf.data,
+                            offset=lo - buf.base, strides=(lay.isz,) + bs)
+        return window, e0 - lo_e, full
+
     def gather_addresses(self, base, shape, strides, idx_lane, sparse_idx):
         """Addresses and validity of every element of a gather/scatter tile."""
         lay = self.layout
@@ -302,6 +346,19 @@ def _lower_load_view(op, cc):
         tv, idx, lanes = acc.lanes(r)
         if lanes == 1:
             r[out] = load_lane(tv, idx, 0, 1)[None]
+        elif tv.lanes == 1 and lay.kind != "gather" and \
+                (win := acc.batched_window(tv, idx, lanes, False)) is not None:
+            window, starts, full = win
+            if full.all():
+                res = window[starts]
+            else:
+                res = np.empty((lanes,) + tile, dtype=lay.load_dtype)
+                if window is not None:
+                    res[full] = window[starts[full]]
+                for i in np.flatnonzero(~full):
+                    v = load_lane(tv, idx, int(i), lanes)
+                    res[i] = v.astype(np.uint8) if lay.is_bool else v
+            r[out] = res != 0 if lay.is_bool else res
         else:
             res = np.empty((lanes,) + tile, dtype=lay.dtype)
             for i in range(lanes):
@@ -360,7 +417,17 @@ def _lower_store_view(op, cc):
         tv, idx, lanes = acc.lanes(r)
         v = r[val]
         lanes = max(lanes, v.shape[0])
-        for i in range(lanes):
-            store_lane(tv, idx, v[i if v.shape[0] > 1 else 0], i, lanes)
+        if lanes > 1 and tv.lanes == 1 and lay.kind != "gather" and \
+                (win := acc.batched_window(tv, idx, lanes, True)) is not None:
+            window, starts, full = win
+            if window is not None:
+                vals = np.broadcast_to(v, (lanes,) + tile)
+                part = vals if full.all() else vals[full]
+                window[starts[full]] = part.astype(np.uint8) if lay.is_bool else part
+            for i in np.flatnonzero(~full):
+                store_lane(tv, idx, v[i if v.shape[0] > 1 else 0], int(i), lanes)
+        else:
+            for i in range(lanes):
+                store_lane(tv, idx, v[i if v.shape[0] > 1 else 0], i, lanes)
         r[tok] = None
     return run
