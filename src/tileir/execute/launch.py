@@ -52,6 +52,8 @@ class LaunchInfo:
     batches: int
     seconds: float
     reason: str = ""
+    #: indices of the array arguments the kernel stored into
+    written: tuple = ()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -129,6 +131,7 @@ class _Binding:
     def __init__(self) -> None:
         self.writebacks: list[tuple[np.ndarray, np.ndarray]] = []
         self.by_region: dict = {}
+        self.buffers: dict = {}     # argument index -> Buffer
 
 
 def _map_array(memory: Memory, binding: _Binding, arr: np.ndarray, name: str):
@@ -229,6 +232,7 @@ class _Param:
                                     f"{arr.shape}")
             return np.array(arr, dtype=storage_dtype(self.type))[None]
         buf = _map_array(memory, binding, arr, f"argument #{self.index}")
+        binding.buffers[self.index] = buf
         if self.kind == "pointer":
             return np.array([buf.base], dtype=np.uint64)
         t: TensorViewType = self.type
@@ -380,8 +384,9 @@ class Kernel:
             memory.release(mark)
             rt.allocs = []
             rt.memory = memory
+        written = tuple(i for i, b in binding.buffers.items() if b.written)
         return LaunchInfo(self.name, grid, grid[0] * grid[1] * grid[2], mode, batches,
-                          time.perf_counter() - start, reason)
+                          time.perf_counter() - start, reason, written)
 
     def _run_sequential(self, plan: _Plan, regs0: list, grid: tuple) -> None:
         rt = self.rt

@@ -50,9 +50,10 @@ class Fault(Exception):
 class Buffer:
     """One mapped allocation: ``nbytes`` bytes at ``base`` backed by the uint8 array ``data``."""
 
-    __slots__ = ("base", "nbytes", "end", "data", "name", "writable", "_typed")
+    __slots__ = ("base", "nbytes", "end", "data", "name", "writable", "written", "_typed")
 
     def __init__(self, base: int, data: np.ndarray, name: str, writable: bool) -> None:
+        self.written = False
         self.base = base
         self.data = data
         self.nbytes = int(data.size)
@@ -151,8 +152,10 @@ class Memory:
             raise Fault("bounds", self._oob_message(lo, hi - lo, write), index)
         if (lo - buf.base) % itemsize:
             raise Fault("align", f"misaligned {itemsize}-byte access at address {lo:#x}", index)
-        if write and not buf.writable:
-            raise Fault("readonly", f"store to read-only buffer {buf.name!r}", index)
+        if write:
+            if not buf.writable:
+                raise Fault("readonly", f"store to read-only buffer {buf.name!r}", index)
+            buf.written = True
         return buf
 
     def _oob_message(self, addr: int, size: int, write: bool) -> str:
@@ -222,9 +225,11 @@ class Memory:
                 where = int(index_map[bad]) if index_map is not None else bad
                 raise Fault("align", f"misaligned {itemsize}-byte access at address "
                                      f"{int(addrs[bad]):#x}", where)
-        if write and not buf.writable:
-            where = int(index_map[0]) if index_map is not None else 0
-            raise Fault("readonly", f"store to read-only buffer {buf.name!r}", where)
+        if write:
+            if not buf.writable:
+                where = int(index_map[0]) if index_map is not None else 0
+                raise Fault("readonly", f"store to read-only buffer {buf.name!r}", where)
+            buf.written = True
 
     # -- element access -----------------------------------------------------------------------
 

@@ -46,7 +46,8 @@ def _rounding(default: RoundingMode, allowed: tuple, validate: bool):
             return None
         return f"rounding<{value.keyword}>"
 
-    return CustomDirective(parse, print_, lambda parser, args: parser.tok == "rounding")
+    return CustomDirective(parse, print_, lambda parser, args: parser.tok == "rounding",
+                           default=default)
 
 
 _IEEE = ("nearest_even", "zero", "negative_inf", "positive_inf")
@@ -89,7 +90,7 @@ def _keyword_enum(enum, error: str, optional_default=None):
 
     return CustomDirective(parse, print_,
                            lambda parser, args: bool(parser.tok) and
-                           enum.from_keyword(parser.tok) is not None)
+                           enum.from_keyword(parser.tok) is not None, default=optional_default)
 
 
 CUSTOM_DIRECTIVES["Signedness"] = _keyword_enum(

@@ -79,6 +79,12 @@ class LoadPtrTkoOp(CudaTileOp):
             from ..types import TOKEN
             state.operand_types["token"] = [TOKEN]
             return True
+        if "result" not in state.result_types and state.operand_types.get("source"):
+            # the builder: the loaded tile is the pointee tile of the pointers
+            loaded = pointee_tile_of(state.operand_types["source"][0])
+            if loaded is not None:
+                state.result_types["result"] = [loaded]
+                return True
         return False
 
     def verify_op(self):

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..attrs import (UNIT, ArrayAttr, Attribute, DenseArrayAttr, IntegerAttr, StringAttr,
                      SymbolRefAttr, TileEnum, format_symbol)
 from ..ir.core import Operation, Region
+from ..ir.infer import TypeState, infer_types
 from ..ir.opdef import OPTIONAL, SINGLE, VARIADIC, Attr, OpSpec, make_op
 from ..types import I32, I64, Type
 
@@ -94,6 +96,24 @@ class CompiledFormat:
     elements: list
     #: names referenced anywhere in the format (elided from attr-dict)
     referenced_attrs: set = field(default_factory=set)
+
+    @cached_property
+    def implied_defaults(self) -> dict:
+        """Attribute values custom directives imply when the text leaves them out (the
+        builder applies them, as the parser does)."""
+        found: dict = {}
+
+        def walk(elements):
+            for el in elements:
+                if type(el) is Custom:
+                    d = CUSTOM_DIRECTIVES.get(el.name)
+                    if d is not None and d.default is not None and el.args \
+                            and isinstance(el.args[0], Var):
+                        found[el.args[0].name] = d.default
+                elif type(el) is OptionalGroup:
+                    walk(el.elements)
+        walk(self.elements)
+        return found
 
 
 _TOKEN_RE = re.compile(r"\s*(`[^`]*`|\$[A-Za-z_][A-Za-z0-9_]*|\^|attr-dict-with-keyword|"
@@ -233,17 +253,13 @@ def _find_anchor(group: list):
 # Parse state shared by declarative and hand-written custom parsers
 # ---------------------------------------------------------------------------------------------
 
-class OpState:
-    """What has been parsed of a custom-form op so far."""
+class OpState(TypeState):
+    """What has been parsed of a custom-form op so far (``operands`` holds parsed uses)."""
 
     def __init__(self, parser: "Parser", spec: OpSpec, start: int) -> None:
+        super().__init__(spec)
         self.parser = parser
-        self.spec = spec
         self.start = start
-        self.operands: dict[str, list[tuple[str, int]]] = {}
-        self.operand_types: dict[str, list[Type]] = {}
-        self.result_types: dict[str, list[Type]] = {}
-        self.attrs: dict[str, Attribute] = {}
         self.regions: dict[str, Region] = {}
         #: offset of the first type of each group (for diagnostics)
         self.type_offsets: dict[str, int] = {}
@@ -253,19 +269,11 @@ class OpState:
         target[name] = types
         self.type_offsets.setdefault(name, offset)
 
-    def known_types(self, name: str) -> Optional[list[Type]]:
-        if name in self.operand_types:
-            return self.operand_types[name]
-        return self.result_types.get(name)
-
-    def group_kind(self, name: str) -> str:
-        return "operand" if name in self.spec.operand_index else "result"
-
     def build(self) -> Operation:
         """Infer missing types, resolve operands and create the op."""
         spec = self.spec
         parser = self.parser
-        _infer_types(self)
+        infer_types(self)
         operands = []
         segments = []
         for o in spec.operands:
@@ -307,28 +315,6 @@ def fill_default_attributes(spec: OpSpec, attrs: dict) -> None:
             attrs[a.name] = a.default
 
 
-def _infer_types(state: OpState) -> None:
-    spec = state.spec
-    hook = getattr(spec.cls, "infer_parsed_types", None)
-    for _ in range(3):
-        changed = False
-        for trait in spec.traits:
-            infer = getattr(trait, "infer", None)
-            if infer is not None and infer(state):
-                changed = True
-        if hook is not None and hook(state):
-            changed = True
-        if not changed:
-            break
-    for o in spec.operands:
-        if o.name not in state.operand_types and state.operands.get(o.name):
-            if o.constraint.buildable is not None:
-                state.operand_types[o.name] = [o.constraint.buildable] * len(state.operands[o.name])
-    for r in spec.results:
-        if r.name not in state.result_types and r.kind == SINGLE and r.constraint.buildable:
-            state.result_types[r.name] = [r.constraint.buildable]
-
-
 # ---------------------------------------------------------------------------------------------
 # Custom directives
 # ---------------------------------------------------------------------------------------------
@@ -342,6 +328,8 @@ class CustomDirective:
     parse: Callable
     print: Callable
     present: Optional[Callable] = None
+    #: the value the directive gives its (first) attribute when the text leaves it out
+    default: Any = None
 
 
 CUSTOM_DIRECTIVES: dict[str, CustomDirective] = {}

@@ -53,10 +53,35 @@ def _update_fn(mode: str, elem: str, dtype: np.dtype):
     raise ValueError(f"unknown atomic mode {mode!r}")
 
 
+def _at_fn(mode: str, elem: str, dtype: np.dtype):
+    """``fn(view, idx, args)`` applying the update in place, element by element in order
+    (``numpy.ufunc.at`` is unbuffered), for use when the old values are not needed."""
+    if mode in ("add", "and", "or", "xor", "max", "min") and dtype.kind == "i":
+        uf = {"add": np.add, "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor,
+              "max": np.maximum, "min": np.minimum}[mode]
+        return lambda view, idx, a: uf.at(view, idx, a)
+    if mode in ("umax", "umin") and dtype.kind == "i":
+        uf = np.maximum if mode == "umax" else np.minimum
+        return lambda view, idx, a: uf.at(unsigned_view(view), idx, unsigned_view(a))
+    if mode == "addf" and elem in ("f32", "f64", "f16"):
+        def addf_at(view, idx, a):
+            np.add.at(view, idx, a)
+            touched = view[idx]
+            if np.isnan(touched).any():
+                view[idx] = fast.canon_nan(touched)
+        return addf_at
+    if mode == "xchg":
+        def xchg(view, idx, a):
+            view[idx] = a          # duplicates: the last element in order wins
+        return xchg
+    return None
+
+
 def atomic_apply(memory, addrs: np.ndarray, active, dtype: np.dtype, update, extras,
-                 masked_result):
+                 masked_result, at_fn=None):
     """Apply ``update(old, *extras_at_element)`` atomically at every active address (in flat
-    order); return the old values (masked-out elements: ``masked_result``)."""
+    order); return the old values (masked-out elements: ``masked_result``).  With ``at_fn``
+    (old values not needed) the update is applied by ``at_fn(view, indices, arg)`` instead."""
     shape = addrs.shape
     flat = addrs.reshape(-1)
     ext = [np.broadcast_to(e, shape).reshape(-1) for e in extras]
@@ -72,6 +97,9 @@ def atomic_apply(memory, addrs: np.ndarray, active, dtype: np.dtype, update, ext
         gsel = sel if pos is None else sel[pos]
         view = buf.typed(dtype)
         gext = [e[gsel] for e in ext]
+        if at_fn is not None:
+            at_fn(view, idx, gext[0])
+            continue
         n = idx.size
         order = np.argsort(idx, kind="stable")
         sidx = idx[order]
@@ -104,6 +132,7 @@ def _lower_rmw(op, cc):
     elem = element_name(t)
     mode = enum_keyword(op.attributes.get("mode"), "add")
     update = _update_fn(mode, elem, dtype)
+    at_fn = None if op.results[0].uses else _at_fn(mode, elem, dtype)
     ctx = cc.ctx(op)
     rt = cc.rt
     zero = np.zeros((), dtype=dtype)
@@ -113,7 +142,7 @@ def _lower_rmw(op, cc):
         m = r[mask] if mask is not None else None
         p, a, m = same_lanes([p, a, m])
         try:
-            r[out] = atomic_apply(rt.memory, p, m, dtype, update, [a], zero)
+            r[out] = atomic_apply(rt.memory, p, m, dtype, update, [a], zero, at_fn)
         except Fault as f:
             raise rt.error(ctx, MemoryAccessError, f.message, f.index, p.shape) from None
         r[tok] = None
@@ -159,6 +188,7 @@ def _lower_red_view(op, cc):
     lay = acc.layout
     mode = enum_keyword(op.attributes.get("mode"), "add")
     update = _update_fn(mode, lay.elem, lay.dtype)
+    at_fn = _at_fn(mode, lay.elem, lay.dtype)
     rt = cc.rt
     ctx = acc.ctx
     tile = lay.tile
@@ -188,7 +218,7 @@ def _lower_red_view(op, cc):
             addr, valid = addresses(tv, idx, i, lanes)
             try:
                 atomic_apply(rt.memory, addr, valid, lay.dtype, update,
-                             [v[i if v.shape[0] > 1 else 0]], np.zeros((), lay.dtype))
+                             [v[i if v.shape[0] > 1 else 0]], np.zeros((), lay.dtype), at_fn)
             except Fault as f:
                 raise _fault(rt, ctx, f, i, lanes, tile) from None
         r[tok] = None

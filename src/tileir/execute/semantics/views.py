@@ -257,14 +257,30 @@ class _Access:
         hi = base + hi_e * lay.isz + sum((t - 1) * b for t, b in zip(lay.tile, bs)) + lay.isz
         try:
             buf = self.rt.memory.region(lo, hi, lay.isz, write)
-        except Fault as f:
-            lane = int(np.flatnonzero(full)[int(np.argmin(fe)) if "before" in f.message
-                                              else int(np.argmax(fe))])
-            raise _fault(self.rt, self.ctx, f, lane, lanes, None) from None
+        except Fault:
+            return None        # the per-lane path reports the exact lane and element
         span = hi_e - lo_e + 1
         window = np.ndarray((span,) + lay.tile, dtype=lay.load_dtype, buffer=buf.data,
                             offset=lo - buf.base, strides=(lay.isz,) + bs)
         return window, e0 - lo_e, full
+
+    def precise_fault(self, start, n, bs, write, lane, lanes) -> Exception:
+        """The error for the first element of the region ``(start, n, bs)`` that faults."""
+        lay = self.layout
+        addr = np.full(n, np.uint64(start), dtype=np.uint64)
+        for k, (nk, b) in enumerate(zip(n, bs)):
+            shp = [1] * len(n)
+            shp[k] = nk
+            addr = addr + (np.arange(nk, dtype=np.int64).reshape(shp) * b).astype(np.uint64)
+        try:
+            self.rt.memory.resolve(addr.reshape(-1), lay.isz, write)
+        except Fault as f:
+            element = tuple(int(i) for i in np.unravel_index(int(f.index), n)) if n else None
+            return MemoryAccessError.at(self.ctx, f.message,
+                                        block=self.rt.block_of(lane if lanes > 1 else 0),
+                                        element=element)
+        return MemoryAccessError.at(self.ctx, "invalid access",
+                                    block=self.rt.block_of(lane if lanes > 1 else 0))
 
     def gather_addresses(self, base, shape, strides, idx_lane, sparse_idx):
         """Addresses and validity of every element of a gather/scatter tile."""
@@ -330,8 +346,8 @@ def _lower_load_view(op, cc):
         hi = start + sum((k - 1) * b for k, b in zip(n, bs)) + lay.isz
         try:
             buf = rt.memory.region(start, hi, lay.isz, False)
-        except Fault as f:
-            raise _fault(rt, ctx, f, lane, lanes, None) from None
+        except Fault:
+            raise acc.precise_fault(start, n, bs, False, lane, lanes) from None
         src = np.ndarray(n, dtype=lay.load_dtype, buffer=buf.data, offset=start - buf.base,
                          strides=bs)
         if lay.is_bool:
@@ -406,8 +422,8 @@ def _lower_store_view(op, cc):
         hi = start + sum((k - 1) * b for k, b in zip(n, bs)) + lay.isz
         try:
             buf = rt.memory.region(start, hi, lay.isz, True)
-        except Fault as f:
-            raise _fault(rt, ctx, f, lane, lanes, None) from None
+        except Fault:
+            raise acc.precise_fault(start, n, bs, True, lane, lanes) from None
         dst = np.ndarray(n, dtype=lay.load_dtype, buffer=buf.data, offset=start - buf.base,
                          strides=bs)
         part = value if n == tile else value[tuple(slice(0, k) for k in n)]

@@ -1,0 +1,152 @@
+"""``tileir demo``: run the bundled example kernels on the CPU and check them against NumPy.
+
+Each example is a pair of files in the examples folder: ``NAME.mlir`` (the Tile IR module) and
+``NAME.py``, which defines ``KERNEL`` (the entry to run), ``setup(rng) -> (grid, args)``,
+``reference(args) -> {argument index: expected array}`` and ``TOLERANCE`` (the largest allowed
+error, relative to the largest expected magnitude).  The examples folder is ``examples/`` at the
+root of the source tree (found next to the installed package in an editable install), or the
+folder named by ``--examples`` or the ``TILEIR_EXAMPLES`` environment variable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Optional, Sequence
+
+import numpy as np
+
+__all__ = ["run_demo", "find_examples", "load_example", "run_example", "ExampleResult"]
+
+
+def find_examples(explicit: Optional[str] = None) -> Optional[Path]:
+    """The examples folder: ``explicit``, ``$TILEIR_EXAMPLES``, or ``examples/`` of the source
+    tree this package was installed from."""
+    for cand in (explicit, os.environ.get("TILEIR_EXAMPLES")):
+        if cand:
+            return Path(cand)
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        ex = parent / "examples"
+        if ex.is_dir() and any(ex.glob("*.mlir")):
+            return ex
+    return None
+
+
+def load_example(path: Path):
+    """Import the Python half of an example."""
+    spec = importlib.util.spec_from_file_location(f"tileir_example_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class ExampleResult:
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.kernel = ""
+        self.grid = ""
+        self.mode = ""
+        self.seconds = 0.0
+        self.error = float("nan")
+        self.tolerance = 0.0
+        self.ok = False
+        self.message = ""
+
+
+def _max_error(got, want) -> float:
+    got = np.asarray(got)
+    want = np.asarray(want)
+    if got.shape != want.shape:
+        return float("inf")
+    g = got.astype(np.float64)
+    w = want.astype(np.float64)
+    both_nan = np.isnan(g) & np.isnan(w)
+    diff = np.where(both_nan, 0.0, np.abs(g - w))
+    scale = float(np.max(np.abs(w[np.isfinite(w)]), initial=0.0)) or 1.0
+    if not np.isfinite(diff).all():
+        return float("inf")
+    return float(diff.max(initial=0.0)) / max(scale, 1.0)
+
+
+def run_example(folder: Path, name: str, seed: int = 0, batch: bool = True) -> ExampleResult:
+    """Run one example and compare its outputs with the NumPy reference."""
+    import tileir
+
+    res = ExampleResult(name)
+    ex = load_example(folder / f"{name}.py")
+    res.kernel = ex.KERNEL
+    res.tolerance = float(getattr(ex, "TOLERANCE", 0.0))
+    module = tileir.load(folder / f"{name}.mlir")
+    kernel = tileir.compile(module, ex.KERNEL)
+    grid, args = ex.setup(np.random.default_rng(seed))
+    info = kernel.launch(grid, args, batch=batch)
+    res.grid = "x".join(str(g) for g in info.grid)
+    res.mode = info.mode
+    res.seconds = info.seconds
+    errors = [_max_error(args[i], want) for i, want in ex.reference(args).items()]
+    res.error = max(errors) if errors else 0.0
+    res.ok = res.error <= res.tolerance
+    return res
+
+
+def run_demo(argv: Sequence[str], prog: str = "tileir demo") -> int:
+    p = argparse.ArgumentParser(prog=prog, description="Run the bundled example kernels on the "
+                                "CPU and check each against NumPy.")
+    p.add_argument("names", nargs="*", help="examples to run (default: all)")
+    p.add_argument("--examples", help="folder holding the examples (NAME.mlir + NAME.py)")
+    p.add_argument("--seed", type=int, default=0, help="random seed for the inputs")
+    p.add_argument("--sequential", action="store_true",
+                   help="run tile blocks one at a time (no lock-step batching)")
+    p.add_argument("--list", action="store_true", help="list the examples and exit")
+    opts = p.parse_args(list(argv))
+
+    folder = find_examples(opts.examples)
+    if folder is None or not folder.is_dir():
+        print(f"{prog}: error: cannot find the examples folder (looked for 'examples/' next to "
+              "the tileir sources; use --examples DIR or set TILEIR_EXAMPLES)", file=sys.stderr)
+        return 1
+    available = sorted(f.stem for f in folder.glob("*.mlir") if (folder / f"{f.stem}.py").exists())
+    if opts.list:
+        for name in available:
+            doc = (load_example(folder / f"{name}.py").__doc__ or "").strip().splitlines()
+            print(f"{name:<14} {doc[0] if doc else ''}")
+        return 0
+    names = opts.names or available
+    unknown = [n for n in names if n not in available]
+    if unknown:
+        print(f"{prog}: error: unknown example(s): {', '.join(unknown)} (available: "
+              f"{', '.join(available)})", file=sys.stderr)
+        return 1
+
+    print(f"Running {len(names)} example kernels from {folder} on the CPU")
+    header = f"{'example':<12} {'kernel':<12} {'grid':<10} {'mode':<11} {'time':>10} " \
+             f"{'max error':>10} {'tolerance':>10}  result"
+    print(header)
+    print("-" * len(header))
+    failures = 0
+    start = time.perf_counter()
+    for name in names:
+        try:
+            r = run_example(folder, name, opts.seed, batch=not opts.sequential)
+        except Exception as exc:  # noqa: BLE001 - the demo reports every failure as a row
+            failures += 1
+            msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            print(f"{name:<12} {'':<12} {'':<10} {'':<11} {'':>10} {'':>10} {'':>10}  "
+                  f"ERROR: {msg}")
+            continue
+        if not r.ok:
+            failures += 1
+        print(f"{r.name:<12} {r.kernel:<12} {r.grid:<10} {r.mode:<11} "
+              f"{r.seconds * 1e3:>8.1f}ms {r.error:>10.2g} {r.tolerance:>10.2g}  "
+              f"{'ok' if r.ok else 'FAIL'}")
+    total = time.perf_counter() - start
+    if failures:
+        print(f"{failures} of {len(names)} examples FAILED ({total:.2f}s)")
+        return 1
+    print(f"all {len(names)} examples match NumPy ({total:.2f}s)")
+    return 0

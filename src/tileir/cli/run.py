@@ -1,0 +1,214 @@
+"""``tileir run``: run a kernel of a Tile IR file on the CPU.
+
+    tileir run FILE --kernel NAME --grid X[,Y[,Z]] --arg SPEC ... [--out DIR]
+
+One ``--arg`` per entry parameter, in order.  A SPEC is
+
+* a scalar literal for a scalar parameter: ``42``, ``-7``, ``0x1f``, ``1.5``, ``-inf``, ``nan``,
+  ``true``/``false``;
+* a ``.npy`` file for a pointer (or tensor view) parameter;
+* a generator ``KIND:DTYPE:SHAPE[:VALUE]`` with KIND ``zeros``, ``ones``, ``full`` (VALUE),
+  ``rand`` (uniform in [0, 1)), ``randn`` (standard normal), ``randint`` (integers in
+  [0, VALUE), default 100) or ``arange``; DTYPE a Tile IR element type (``f32``, ``f16``,
+  ``bf16``, ``i32``, ``i1``, ``f8E4M3FN``...) or a NumPy dtype name; SHAPE ``1024`` or
+  ``64x64``.  Example: ``--arg rand:f16:64x64``.
+
+After the launch the arrays the kernel stored into are saved to ``DIR/argN.npy`` with ``--out``,
+and summarised on stdout otherwise.  Problems (a bad file, a wrong argument, an out-of-bounds
+access, a failed ``assert``...) are reported as ``error: ...`` on stderr with exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+import numpy as np
+
+__all__ = ["run_kernel", "parse_arg_spec", "ArgSpecError"]
+
+_GENERATORS = ("zeros", "ones", "full", "rand", "randn", "randint", "arange")
+
+
+class ArgSpecError(ValueError):
+    """A ``--arg`` SPEC that cannot be turned into a value."""
+
+
+def _dtype(name: str) -> np.dtype:
+    from ..dtypes import NUMPY_DTYPES
+    if name in NUMPY_DTYPES:
+        return NUMPY_DTYPES[name]
+    try:
+        import ml_dtypes  # noqa: F401  (registers bfloat16 etc. with NumPy)
+        return np.dtype(name)
+    except TypeError:
+        raise ArgSpecError(f"unknown dtype '{name}'") from None
+
+
+def _shape(text: str) -> tuple:
+    if text in ("", "scalar"):
+        return ()
+    try:
+        dims = tuple(int(d) for d in text.lower().split("x"))
+    except ValueError:
+        raise ArgSpecError(f"bad shape '{text}' (expected e.g. 1024 or 64x64)") from None
+    if any(d < 0 for d in dims):
+        raise ArgSpecError(f"bad shape '{text}'")
+    return dims
+
+
+def _literal(text: str):
+    low = text.strip().lower()
+    if low in ("true", "false"):
+        return low == "true"
+    try:
+        return int(low, 0)
+    except ValueError:
+        pass
+    try:
+        return float(low)
+    except ValueError:
+        raise ArgSpecError(f"'{text}' is not a number, a .npy file or a generator "
+                           f"({'|'.join(_GENERATORS)}:DTYPE:SHAPE)") from None
+
+
+def parse_arg_spec(spec: str, rng: np.random.Generator):
+    """Turn one ``--arg`` SPEC into a Python scalar or a NumPy array."""
+    head = spec.split(":", 1)[0]
+    if head in _GENERATORS and ":" in spec:
+        parts = spec.split(":")
+        if len(parts) < 3:
+            raise ArgSpecError(f"generator '{spec}' needs KIND:DTYPE:SHAPE")
+        kind, dt_name, shape_text = parts[0], parts[1], parts[2]
+        value = parts[3] if len(parts) > 3 else None
+        dt = _dtype(dt_name)
+        shape = _shape(shape_text)
+        if kind == "zeros":
+            arr = np.zeros(shape, dtype=dt)
+        elif kind == "ones":
+            arr = np.ones(shape, dtype=dt)
+        elif kind == "full":
+            if value is None:
+                raise ArgSpecError(f"'{spec}': full needs a value (full:DTYPE:SHAPE:VALUE)")
+            arr = np.full(shape, _literal(value)).astype(dt)
+        elif kind == "rand":
+            arr = rng.random(shape).astype(dt)
+        elif kind == "randn":
+            arr = rng.standard_normal(shape).astype(dt)
+        elif kind == "randint":
+            hi = int(_literal(value)) if value is not None else 100
+            arr = rng.integers(0, hi, shape).astype(dt)
+        else:
+            arr = np.arange(int(np.prod(shape)) if shape else 1).reshape(shape).astype(dt)
+        return arr
+    if spec.endswith(".npy") or (os.path.sep in spec and os.path.exists(spec)):
+        try:
+            return np.load(spec, allow_pickle=False)
+        except (OSError, ValueError) as exc:
+            raise ArgSpecError(f"cannot read '{spec}': {exc}") from None
+    return _literal(spec)
+
+
+def _grid(text: str) -> tuple:
+    try:
+        dims = tuple(int(d) for d in text.replace("x", ",").split(",") if d.strip())
+    except ValueError:
+        raise ArgSpecError(f"bad grid '{text}' (expected X[,Y[,Z]])") from None
+    if not dims:
+        raise ArgSpecError("the grid is empty")
+    return dims
+
+
+def _summary(arr: np.ndarray) -> str:
+    flat = np.asarray(arr).reshape(-1)
+    with np.printoptions(threshold=8, edgeitems=3, precision=6):
+        shown = np.array2string(flat if flat.dtype != object else flat.astype(str), separator=", ")
+    return f"{arr.dtype} {'x'.join(map(str, arr.shape)) or 'scalar'} {shown}"
+
+
+def run_kernel(argv: Sequence[str], prog: str = "tileir run") -> int:
+    p = argparse.ArgumentParser(prog=prog, description="Run a Tile IR kernel on the CPU.")
+    p.add_argument("input", help="Tile IR file (text or bytecode)")
+    p.add_argument("--kernel", "-k", help="entry to run (default: the only entry)")
+    p.add_argument("--grid", "-g", default="1", help="X[,Y[,Z]] tile blocks (default 1)")
+    p.add_argument("--arg", "-a", action="append", default=[], metavar="SPEC",
+                   help="one per entry parameter: scalar literal, .npy file or generator")
+    p.add_argument("--out", "-o", metavar="DIR", help="save the arrays the kernel wrote here")
+    p.add_argument("--seed", type=int, default=0, help="seed of the rand/randn generators")
+    p.add_argument("--check-assumptions", action="store_true",
+                   help="check the predicates of 'assume' ops while running")
+    p.add_argument("--sequential", action="store_true",
+                   help="run tile blocks one at a time (no lock-step batching)")
+    p.add_argument("--no-verify", action="store_true", help="skip the verifier")
+    opts = p.parse_args(list(argv))
+    try:
+        return _run(opts, prog)
+    except KeyboardInterrupt:  # pragma: no cover
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
+
+
+def _run(opts, prog: str) -> int:
+    import tileir
+    from ..diagnostics import DiagnosticError
+    from ..execute import LaunchError
+
+    def fail(message: str) -> int:
+        print(f"{prog}: error: {message}", file=sys.stderr)
+        return 1
+
+    path = Path(opts.input)
+    if not path.exists():
+        return fail(f"cannot open input file '{opts.input}': No such file or directory")
+    try:
+        module = tileir.load(path)
+    except DiagnosticError as exc:
+        print(exc.render(), file=sys.stderr)
+        return 1
+    except Exception as exc:  # noqa: BLE001 - unreadable input must not show a traceback
+        return fail(f"cannot read '{opts.input}': {exc}")
+    entries = [op.sym_name for op in module.walk() if op.name == "cuda_tile.entry"]
+    name = opts.kernel
+    if name is None:
+        if len(entries) != 1:
+            return fail("the file has " + (f"{len(entries)} entries ({', '.join(entries)}); "
+                                           "choose one with --kernel" if entries else "no entry"))
+        name = entries[0]
+    rng = np.random.default_rng(opts.seed)
+    try:
+        grid = _grid(opts.grid)
+        args = [parse_arg_spec(s, rng) for s in opts.arg]
+    except ArgSpecError as exc:
+        return fail(str(exc))
+    try:
+        kernel = tileir.compile(module, name, verify=not opts.no_verify)
+        info = kernel.launch(grid, args, check_assumptions=opts.check_assumptions,
+                             batch=not opts.sequential)
+    except DiagnosticError as exc:
+        print(exc.render(), file=sys.stderr)
+        return 1
+    except LaunchError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    except Exception as exc:  # noqa: BLE001 - never a traceback for user input
+        return fail(f"{type(exc).__name__}: {exc}")
+    sys.stdout.flush()
+    grid_text = "x".join(str(g) for g in info.grid)
+    print(f"ran {info.kernel} on grid {grid_text} ({info.blocks} tile block"
+          f"{'s' if info.blocks != 1 else ''}, {info.mode}) in {info.seconds * 1e3:.2f} ms")
+    if opts.out:
+        out = Path(opts.out)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            for i in info.written:
+                np.save(out / f"arg{i}.npy", np.asarray(args[i]))
+                print(f"  arg{i}: wrote {out / f'arg{i}.npy'}")
+        except OSError as exc:
+            return fail(f"cannot write to '{opts.out}': {exc}")
+    else:
+        for i in info.written:
+            print(f"  arg{i}: {_summary(np.asarray(args[i]))}")
+    return 0
