@@ -77,6 +77,10 @@ def _at_fn(mode: str, elem: str, dtype: np.dtype):
     return None
 
 
+def _lanes(a: np.ndarray, lanes: int) -> np.ndarray:
+    return a if a.shape[0] == lanes else np.broadcast_to(a, (lanes,) + a.shape[1:])
+
+
 def atomic_apply(memory, addrs: np.ndarray, active, dtype: np.dtype, update, extras,
                  masked_result, at_fn=None):
     """Apply ``update(old, *extras_at_element)`` atomically at every active address (in flat
@@ -140,7 +144,8 @@ def _lower_rmw(op, cc):
     def run(r):
         p, a = r[ptrs], r[arg]
         m = r[mask] if mask is not None else None
-        p, a, m = same_lanes([p, a, m])
+        # every tile block performs its own transactions, even with identical operands
+        p, a, m = same_lanes([_lanes(p, rt.lanes), a, m])
         try:
             r[out] = atomic_apply(rt.memory, p, m, dtype, update, [a], zero, at_fn)
         except Fault as f:
@@ -170,7 +175,7 @@ def _lower_cas(op, cc):
     def run(r):
         p, c, v = r[ptrs], r[cmp_s], r[val_s]
         m = r[mask] if mask is not None else None
-        p, c, v, m = same_lanes([p, c, v, m])
+        p, c, v, m = same_lanes([_lanes(p, rt.lanes), c, v, m])
         try:
             r[out] = atomic_apply(rt.memory, p, m, dtype, update,
                                   [np.ascontiguousarray(c), np.ascontiguousarray(v)], c)
@@ -213,7 +218,7 @@ def _lower_red_view(op, cc):
     def run(r):
         tv, idx, lanes = acc.lanes(r)
         v = r[val]
-        lanes = max(lanes, v.shape[0])
+        lanes = max(lanes, v.shape[0], rt.lanes)     # one reduction per tile block
         for i in range(lanes):
             addr, valid = addresses(tv, idx, i, lanes)
             try:

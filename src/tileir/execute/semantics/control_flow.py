@@ -103,9 +103,11 @@ def _lower_for(op, cc):
     rt = cc.rt
     native = elem in ("i8", "i16", "i32", "i64")
 
+    lo, hi = (-(1 << 63), (1 << 63) - 1) if native else (0, -1)
+
     def make_iv(v: int):
-        if native:
-            return np.array([v], dtype=dt)
+        if lo <= v <= hi:
+            return np.array([v], dtype=np.int64).astype(dt)     # wraps to the iv's width
         return N.from_integer(np.array([v & 0xFFFFFFFFFFFFFFFF], dtype=np.uint64), elem)
 
     def run(r):
