@@ -1,17 +1,23 @@
 """CPU executor benchmark: our launch time vs. the NumPy whole-array equivalent.
 
-    python benchmarks/exec_bench.py [--repeat N]
+    python benchmarks/exec_bench.py [--repeat N] [--threads N]
 
 Kernels (from examples/): vector add (2**20 f32, tiles of 1024 -> 1024 tile blocks), row
 softmax (1024 x 1024 f32, one 1x1024 tile per row), matmul (512**3 f32, 64x64 output tiles,
 K loop over 32-wide slices).  Each time is the best of ``--repeat`` runs after one warm-up run
 (the warm-up also compiles the kernel; compilation is not timed).  Targets for issue 3: within
 100x of NumPy for vector add, within 20x for softmax and matmul.
+
+``--threads N`` runs the whole benchmark with ``N`` BLAS threads (it re-executes itself with
+``OPENBLAS_NUM_THREADS``/``OMP_NUM_THREADS``/``MKL_NUM_THREADS`` set), which gives steadier
+numbers on a busy machine; both sides of each ratio use the same BLAS.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -79,8 +85,17 @@ def bench_matmul(repeat: int):
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--repeat", type=int, default=10)
+    p.add_argument("--threads", type=int, default=None, help="BLAS threads (default: BLAS's own)")
     opts = p.parse_args(argv)
+    if opts.threads is not None and os.environ.get("_TILEIR_BENCH_CHILD") != "1":
+        env = dict(os.environ, _TILEIR_BENCH_CHILD="1")
+        for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+            env[var] = str(opts.threads)
+        return subprocess.call([sys.executable, __file__, "--repeat", str(opts.repeat),
+                                "--threads", str(opts.threads)], env=env)
+    if opts.threads is not None:
+        print(f"(BLAS threads: {opts.threads})")
     rows = [f(opts.repeat) for f in (bench_vector_add, bench_softmax, bench_matmul)]
     print(f"{'kernel':<24} {'grid':<14} {'tileir':>10} {'numpy':>10} {'ratio':>8} {'target':>8}"
           f" {'max err':>10}")

@@ -314,3 +314,24 @@ def test_runaway_loop_is_stopped():
     }"""
     with pytest.raises(tileir.LaunchError, match="without 'break'"):
         run_snippet(body, [np.array(1, np.int32)], [("%x", (), "i32")], max_loop_iterations=1000)
+
+
+def test_insert_and_fpowi_13_4():
+    d = np.zeros(16, np.int32)
+    s = np.arange(1, 5, dtype=np.int32)
+    got = run_snippet("""%c = constant <i32: 2> : tile<i32>
+    %r = insert %a0, %a1[%c] : tile<4xi32>, tile<16xi32>""", [s, d], [("%r", (16,), "i32")])[0]
+    assert got.tolist() == [0] * 8 + [1, 2, 3, 4] + [0] * 4
+    x = np.array([2, 3, -1.5, 0], np.float32)
+    n = np.array([2, 3, 2, 0], np.int32)
+    got = run_op("%r = fpowi %a0, %a1 : tile<4xf32>, tile<4xi32>", [x, n], (4,), "f32")
+    assert got.tolist() == [4.0, 27.0, 2.25, 1.0]
+
+
+def test_13_4_token_ops_are_no_ops():
+    got = run_snippet("""%t0 = make_token : token
+    %t1 = gdc_wait_tko token = %t0 -> token
+    %t2 = gdc_launch_dependents_tko -> token
+    %t3 = memory_fence_alias_tko %t1
+    %r = addi %a0, %a0 : tile<i32>""", [np.array(21, np.int32)], [("%r", (), "i32")])[0]
+    assert int(got) == 42

@@ -135,6 +135,39 @@ def _lower_extract(op, cc):
     return run
 
 
+@lowering("insert", fold=True)
+def _lower_insert(op, cc):
+    """13.4 ``insert``: ``destination`` with the ``source``-sized slice at tile-sized
+    ``indices`` replaced by ``source`` (the inverse of ``extract``)."""
+    src_t, dst_t = op.operands[0].type, op.operands[1].type
+    sshape = tuple(src_t.shape)
+    counts = [d // s for d, s in zip(dst_t.shape, sshape)]
+    src, dst = cc.slot(op.operands[0]), cc.slot(op.operands[1])
+    idx = cc.slots_of(op.operands[2:])
+    idx_elems = [element_name(v.type) for v in op.operands[2:]]
+    out = cc.slot(op.results[0])
+    ctx = cc.ctx(op)
+    rt = cc.rt
+
+    def run(r):
+        a, d = r[src], r[dst]
+        vals = [N.to_unsigned(r[s], e) for s, e in zip(idx, idx_elems)]
+        lanes = max([a.shape[0], d.shape[0]] + [v.shape[0] for v in vals])
+        res = np.array(np.broadcast_to(d, (lanes,) + d.shape[1:]))
+        for i in range(lanes):
+            starts = []
+            for k, (v, c) in enumerate(zip(vals, counts)):
+                j = int(v[i if v.shape[0] > 1 else 0])
+                if j >= c:
+                    raise rt.error(ctx, UndefinedBehaviorError, f"insert index {j} along "
+                                   f"dimension {k} is outside [0, {c})", i, (lanes,))
+                starts.append(j)
+            sl = (i,) + tuple(slice(j * n, j * n + n) for j, n in zip(starts, sshape))
+            res[sl] = a[i if a.shape[0] > 1 else 0]
+        r[out] = res
+    return run
+
+
 @lowering("offset", fold=True)
 def _lower_offset(op, cc):
     isz = np.uint64(storage_dtype(op.results[0].type.element.pointee).itemsize)

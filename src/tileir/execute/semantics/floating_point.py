@@ -172,6 +172,20 @@ def _lower_pow(op, cc):
     return elementwise(op, cc, lambda a, b: N.pow(a, b, elem))
 
 
+@lowering("fpowi", fold=True)
+def _lower_fpowi(op, cc):
+    """13.4 ``fpowi``: ``source ** exponent`` with an integer exponent (read signed), evaluated
+    like ``pow`` on the exponent's exact float64 value."""
+    elem = element_name(op.results[0].type)
+    n_elem = element_name(op.operands[1].type)
+
+    def fpowi(a, n):
+        e = N.to_signed(n, n_elem).astype(np.float64)
+        return N.pow(a, e.astype(N.numpy_dtype(elem)) if elem == "f64" else
+                     N.round_to(e, None, elem), elem)
+    return elementwise(op, cc, fpowi)
+
+
 @lowering("atan2", fold=True)
 def _lower_atan2(op, cc):
     elem = element_name(op.results[0].type)
