@@ -437,3 +437,20 @@ def run_snippet_zero():
     %acc0 = constant <f32: 0.0> : tile<4x2xf32>
     %0 = mmaf %lhs0, %rhs0, %acc0 : tile<4x8xf16>, tile<8x2xf16>, tile<4x2xf32>"""
     return run_snippet(body, [], [("%0", (4, 2), "f32")])[0]
+
+
+def test_mmaf_scaled_block_scales():
+    rng = np.random.default_rng(12)
+    a = (rng.standard_normal((4, 64)) * 2).astype(ml_dtypes.float8_e4m3fn)
+    b = (rng.standard_normal((64, 4)) * 2).astype(ml_dtypes.float8_e4m3fn)
+    c = rng.standard_normal((4, 4)).astype(np.float32)
+    sa = (2.0 ** rng.integers(-3, 4, (4, 2))).astype(ml_dtypes.float8_e8m0fnu)
+    sb = (2.0 ** rng.integers(-3, 4, (2, 4))).astype(ml_dtypes.float8_e8m0fnu)
+    got = run_op("%r = mmaf_scaled %a0, %a1, %a2, %a3, %a4 : tile<4x64xf8E4M3FN>, "
+                 "tile<64x4xf8E4M3FN>, tile<4x4xf32>, tile<4x2xf8E8M0FNU>, tile<2x4xf8E8M0FNU>",
+                 [a, b, c, sa, sb], (4, 4), "f32")
+    # result[i, j] = sum_k a[i,k]*sa[i,k//32] * b[k,j]*sb[k//32,j] + c[i,j]  (block size 32)
+    A = a.astype(np.float64) * np.repeat(sa.astype(np.float64), 32, axis=1)
+    B = b.astype(np.float64) * np.repeat(sb.astype(np.float64), 32, axis=0)
+    want = _exact_mma(A, B, c, np.float32)
+    assert bits_equal(got, want)
