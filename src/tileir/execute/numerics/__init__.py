@@ -5,7 +5,8 @@ Modules (laid out like the spec):
 * :mod:`.dtypes` -- element types, storage dtypes, bit patterns (§5.1)
 * :mod:`.eft`, :mod:`.rounding` -- exact arithmetic and exact rounding in the four IEEE modes
 * :mod:`.floatops` -- floating-point arithmetic (§8.7)
-* :mod:`.transcendental` -- floating-point math functions (§8.7)
+* :mod:`.transcendental` -- floating-point math functions (§8.7); :mod:`.ddmath` -- double-double
+  kernels for f64 functions that need them
 * :mod:`.intops` -- integer and bitwise ops (§8.8, §8.9)
 * :mod:`.convert` -- conversions (§8.4), pack/unpack (§8.3)
 """

@@ -68,7 +68,7 @@ def absi(x: ArrayLike, elem: str) -> NDArray:
 
 
 @quiet
-def divi(lhs: ArrayLike, rhs: ArrayLike, elem: str, signed: bool = True,
+def divi(lhs: ArrayLike, rhs: ArrayLike, elem: str, signed: bool,
          rounding: str = "zero") -> NDArray:
     """Integer division rounded ``zero`` (default), ``positive_inf`` (ceil) or ``negative_inf``
     (floor; signed only). Undefined cases: see the module docstring."""
@@ -99,7 +99,7 @@ def divi(lhs: ArrayLike, rhs: ArrayLike, elem: str, signed: bool = True,
 
 
 @quiet
-def remi(lhs: ArrayLike, rhs: ArrayLike, elem: str, signed: bool = True) -> NDArray:
+def remi(lhs: ArrayLike, rhs: ArrayLike, elem: str, signed: bool) -> NDArray:
     """Remainder of truncated division; signed results take the sign of ``lhs``."""
     if signed:
         a, b = to_signed(lhs, elem), to_signed(rhs, elem)
