@@ -434,3 +434,23 @@ def test_atomic_red_view_masks_edge_elements():
     dst = np.zeros(6, np.float32)
     info = tileir.launch(module(body, "%dst: tile<ptr<f32>>, %n: tile<i32>"), "k", (4,), [dst, 6])
     assert dst.tolist() == [6.0] * 6 and info.mode == "batched"
+
+
+def test_stride_wraps_like_64_bit_address_arithmetic():
+    # a stride of 2**64 - 1 (read unsigned) walks backwards, as 64-bit addresses wrap around
+    tv = "tensor_view<4xf32, strides=[?]>"
+    body = f"""    %three = constant <i32: 3> : tile<i32>
+    %end = offset %src, %three : tile<ptr<f32>>, tile<i32> -> tile<ptr<f32>>
+    %tv = make_tensor_view %end, shape = [4], strides = [%s] : tile<i64> -> {tv}
+    %pv = make_partition_view %tv : partition_view<tile=(4), {tv}>
+    %c0 = constant <i32: 0> : tile<i32>
+    %v, %t = load_view_tko weak %pv[%c0] : partition_view<tile=(4), {tv}>, tile<i32> -> tile<4xf32>, token
+    %t2 = store_view_tko weak %v, %pv[%c0] : tile<4xf32>, partition_view<tile=(4), {tv}>, tile<i32> -> token
+    %tvo = make_tensor_view %dst, shape = [4], strides = [1] : tensor_view<4xf32, strides=[1]>
+    %pvo = make_partition_view %tvo : partition_view<tile=(4), tensor_view<4xf32, strides=[1]>>
+    %t3 = store_view_tko weak %v, %pvo[%c0] : tile<4xf32>, partition_view<tile=(4), tensor_view<4xf32, strides=[1]>>, tile<i32> -> token"""
+    m = module(body, "%src: tile<ptr<f32>>, %dst: tile<ptr<f32>>, %s: tile<i64>")
+    src = np.arange(4, dtype=np.float32)
+    dst = np.zeros(4, np.float32)
+    tileir.launch(m, "k", (1,), [src, dst, -1])
+    assert dst.tolist() == [3, 2, 1, 0] and src.tolist() == [0, 1, 2, 3]

@@ -146,7 +146,7 @@ def _map_array(memory: Memory, binding: _Binding, arr: np.ndarray, name: str):
     key = (data.__array_interface__["data"][0], data.nbytes) if src is not None else None
     if key is not None and key in binding.by_region:
         return binding.by_region[key]
-    u8 = data.view(np.uint8) if data.dtype.itemsize else data.view(np.uint8)
+    u8 = data.view(np.uint8)
     writable = bool(arr.flags.writeable)
     buf = memory.map(u8.reshape(-1), name, writable)
     if key is not None:

@@ -332,14 +332,12 @@ class BatchAnalysis:
             return
         if name in ("cuda_tile.reduce", "cuda_tile.scan"):
             body = op.regions[0].blocks[0]
-            inner = set(body.args)
             for nested in body.ops:
                 for nop in nested.walk():
                     for v in nop.operands:
                         if v in self.varying and not _defined_inside(v, op):
                             raise _NotBatchable("a reduce/scan body reads a value that differs "
                                                 "between tile blocks")
-                    inner.update(nop.results)
             if any_var:
                 self.varying.update(op.results)
             return

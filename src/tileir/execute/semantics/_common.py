@@ -9,7 +9,7 @@ import numpy as np
 from ..plan import element_name, storage_dtype
 
 __all__ = ["elementwise", "element_name", "storage_dtype", "enum_keyword", "scalar_int",
-           "unsigned_view", "INT_BITS"]
+           "unsigned_view", "unsigned_reader", "INT_BITS"]
 
 INT_BITS = {"i1": 1, "i4": 4, "i8": 8, "i16": 16, "i32": 32, "i64": 64}
 _UNSIGNED = {np.dtype(np.int8): np.dtype(np.uint8), np.dtype(np.int16): np.dtype(np.uint16),
@@ -58,6 +58,18 @@ def elementwise(op, cc, fn: Callable) -> Callable:
     def runn(r):
         r[out] = fn(*[r[s] for s in ins])
     return runn
+
+
+def unsigned_reader(elem: str):
+    """``fn(array) -> int64 array`` reading integers of type ``elem`` as unsigned (values of
+    i64 at or above 2**63 come out negative; callers treat negatives as out of range)."""
+    if elem in ("i8", "i16", "i32"):
+        mask = np.int64((1 << int(elem[1:])) - 1)
+        return lambda a: a.astype(np.int64) & mask
+    if elem == "i64":
+        return lambda a: a
+    from .. import numerics as N
+    return lambda a: N.to_unsigned(a, elem).astype(np.int64)
 
 
 def scalar_int(value: np.ndarray, elem: str, signed: bool) -> np.ndarray:

@@ -32,7 +32,7 @@ from ..errors import MemoryAccessError, UndefinedBehaviorError
 from ..memory import Fault
 from ..plan import lowering
 from ..values import TensorViewValue
-from ._common import element_name, storage_dtype
+from ._common import element_name, storage_dtype, unsigned_reader
 
 _U8 = np.dtype(np.uint8)
 
@@ -56,11 +56,11 @@ def _lower_make_tensor_view(op, cc):
         if static is not None:
             return static
         cols = []
-        for kind, v, elem in src:
+        for kind, v, read in src:
             if kind:
                 cols.append(np.array([v], dtype=np.int64))
             else:
-                cols.append(N.to_unsigned(r[v], elem).astype(np.int64))
+                cols.append(read(r[v]))
         cols = np.broadcast_arrays(*cols) if cols else []
         if not cols:
             return np.zeros((1, 0), dtype=np.int64)
@@ -75,13 +75,13 @@ def _lower_make_tensor_view(op, cc):
 
 
 def _mixed(static, slots, elems):
-    """[(is_static, value_or_slot, elem)] per dimension."""
+    """[(is_static, value_or_slot, reader)] per dimension."""
     out = []
     it = iter(zip(slots, elems))
     for v in static:
         if v is None:
             s, e = next(it)
-            out.append((False, s, e))
+            out.append((False, s, unsigned_reader(e)))
         else:
             out.append((True, int(v), None))
     return out
@@ -180,13 +180,14 @@ class _Access:
         self.view = cc.slot(view_value)
         self.index = cc.slots_of(index_values)
         self.index_elems = [element_name(v.type) for v in index_values]
+        self.readers = [unsigned_reader(e) for e in self.index_elems]
         self.ctx = cc.ctx(op)
         self.rt = cc.rt
         self.tile_shape = self.layout.tile
 
     def lanes(self, r):
         tv = r[self.view]
-        idx = [N.to_unsigned(r[s], e) for s, e in zip(self.index, self.index_elems)]
+        idx = [rd(r[s]) for s, rd in zip(self.index, self.readers)]
         lanes = max([tv.lanes] + [i.shape[0] for i in idx])
         return tv, idx, lanes
 
@@ -202,7 +203,7 @@ class _Access:
         space = lay.index_space(shape)
         origins = []
         for k, (i, n, step) in enumerate(zip(idx_lane, space, lay.steps)):
-            if i >= n:
+            if i < 0 or i >= n:
                 raise self.fail(UndefinedBehaviorError,
                                 f"index {i} along dimension {k} is outside the view's index "
                                 f"space [0, {n})", lane, lanes=lanes)
@@ -230,7 +231,7 @@ class _Access:
         strides are too large for the int64 arithmetic (then every lane uses that path)."""
         lay = self.layout
         base, shape, strides = tv.base0, tv.shape0, tv.strides0
-        if max(shape + strides, default=0) >= (1 << 31):
+        if max(shape + strides, default=0) >= (1 << 31) or min(strides, default=0) < 0:
             return None
         space = lay.index_space(shape)
         e0 = np.zeros(lanes, dtype=np.int64)
@@ -304,6 +305,13 @@ class _Access:
         return addr, valid
 
 
+def _extent(start: int, n: tuple, bs: tuple, isz: int) -> tuple[int, int]:
+    """``[lo, hi)`` byte range touched by the strided region (strides may be negative)."""
+    lo = start + sum(min(0, (k - 1) * b) for k, b in zip(n, bs))
+    hi = start + sum(max(0, (k - 1) * b) for k, b in zip(n, bs)) + isz
+    return lo, hi
+
+
 def _index_ints(idx, lane, sparse=None):
     out = []
     for k, a in enumerate(idx):
@@ -343,9 +351,9 @@ def _lower_load_view(op, cc):
         start, n, bs = acc.region(base, shape, strides, origins)
         if 0 in n:
             return np.full(tile, pad, dtype=lay.dtype)
-        hi = start + sum((k - 1) * b for k, b in zip(n, bs)) + lay.isz
+        lo, hi = _extent(start, n, bs, lay.isz)
         try:
-            buf = rt.memory.region(start, hi, lay.isz, False)
+            buf = rt.memory.region(lo, hi, lay.isz, False)
         except Fault:
             raise acc.precise_fault(start, n, bs, False, lane, lanes) from None
         src = np.ndarray(n, dtype=lay.load_dtype, buffer=buf.data, offset=start - buf.base,
@@ -419,9 +427,9 @@ def _lower_store_view(op, cc):
         start, n, bs = acc.region(base, shape, strides, origins)
         if 0 in n:
             return
-        hi = start + sum((k - 1) * b for k, b in zip(n, bs)) + lay.isz
+        lo, hi = _extent(start, n, bs, lay.isz)
         try:
-            buf = rt.memory.region(start, hi, lay.isz, True)
+            buf = rt.memory.region(lo, hi, lay.isz, True)
         except Fault:
             raise acc.precise_fault(start, n, bs, True, lane, lanes) from None
         dst = np.ndarray(n, dtype=lay.load_dtype, buffer=buf.data, offset=start - buf.base,
