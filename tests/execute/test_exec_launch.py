@@ -241,3 +241,28 @@ def test_load_reads_text_and_dispatches_bytecode(tmp_path):
     a = args(2048)
     tileir.launch(mb, "vector_add", (2,), a)
     assert (a[2] == a[0] + a[1]).all()
+
+
+def test_guarded_load_in_divergent_if_is_not_speculated():
+    # `if (bid < n) load p[bid]`: blocks past n must not touch memory, batched or not
+    text = """cuda_tile.module @m {
+  entry @k(%p: tile<ptr<f32>>, %out: tile<ptr<f32>>, %n: tile<i32>) {
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %in = cmpi less_than %bx, %n, signed : tile<i32> -> tile<i1>
+    %v = if %in -> (tile<f32>) {
+      %q = offset %p, %bx : tile<ptr<f32>>, tile<i32> -> tile<ptr<f32>>
+      %x, %t = load_ptr_tko weak %q : tile<ptr<f32>> -> tile<f32>, token
+      yield %x : tile<f32>
+    } else {
+      %z = constant <f32: -1.0> : tile<f32>
+      yield %z : tile<f32>
+    }
+    %o = offset %out, %bx : tile<ptr<f32>>, tile<i32> -> tile<ptr<f32>>
+    %t2 = store_ptr_tko weak %o, %v : tile<ptr<f32>>, tile<f32> -> token
+    return
+  }
+}"""
+    m = tileir.parse(text)
+    out = np.zeros(8, np.float32)
+    tileir.launch(m, "k", (8,), [np.arange(5, dtype=np.float32), out, 5])
+    assert out.tolist() == [0, 1, 2, 3, 4, -1, -1, -1]

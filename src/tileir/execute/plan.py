@@ -56,6 +56,10 @@ SEQUENTIAL_ONLY: set[str] = set()
 VARYING_RESULTS: set[str] = set()
 #: ops with side effects (memory writes, printing, assertions, allocation).
 SIDE_EFFECTS: set[str] = set()
+#: ops that may raise for operands a not-taken branch would never give them (so an ``if`` that
+#: contains them is never evaluated on both sides).
+MAY_FAULT: set[str] = {"cuda_tile.load_ptr_tko", "cuda_tile.load_view_tko", "cuda_tile.extract",
+                       "cuda_tile.insert", "cuda_tile.assume"}
 
 
 def lowering(*names: str, fold: bool = False, sequential: bool = False, varying: bool = False,
@@ -406,13 +410,14 @@ def _terminators_of(block: Block, loop_op: Operation):
 
 def convertible_if(op: Operation) -> bool:
     """An ``if`` whose branches may both be evaluated and merged element-wise: no side effects,
-    no control transfer out of it, and nested control flow only of the same kind."""
+    no memory reads or other ops that could fault on the not-taken side, no control transfer out
+    of it, and nested control flow only of the same kind."""
     for region in op.regions:
         for b in region.blocks:
             for nested in b.ops:
                 for o in nested.walk():
                     if o.name in SIDE_EFFECTS or o.name in SEQUENTIAL_ONLY \
-                            or o.name in VARYING_RESULTS:
+                            or o.name in VARYING_RESULTS or o.name in MAY_FAULT:
                         return False
                     if o.name in ("cuda_tile.continue", "cuda_tile.break", "cuda_tile.return"):
                         return False
