@@ -9,6 +9,8 @@ as a single element.
 from __future__ import annotations
 
 import math
+import struct
+import sys
 from typing import Optional
 
 import numpy as np
@@ -47,16 +49,35 @@ def _tf32_bits(arr32: np.ndarray) -> np.ndarray:
     return (out & np.uint64(0x7FFFF)).astype(np.uint32)
 
 
+_LITTLE = sys.byteorder == "little"
+_PLAIN = {"i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "f8E4M3FN", "f8E5M2",
+          "f8E8M0FNU"}
+
+
 def dense_to_raw(attr: DenseElementsAttr) -> bytes:
     """MLIR's raw buffer of a dense constant (splats stored as one element)."""
     typ = attr.type
     el = typ.element
-    arr = np.asarray(attr.array)
+    arr = attr.array
+    name = el.name
+    known_splat = attr._splat is True
+    if name in _PLAIN and _LITTLE:
+        dt = NUMPY_DTYPES[name]
+        if known_splat and arr.size:
+            first = arr[(0,) * arr.ndim] if arr.ndim else arr[()]
+            return np.asarray(first, dtype=dt).tobytes()
+        if arr.dtype != dt:
+            arr = arr.astype(dt)
+        raw = arr.tobytes()
+        k = dt.itemsize
+        if len(raw) > k and raw == raw[:k] * (len(raw) // k):
+            return raw[:k]
+        return raw
+    arr = np.asarray(arr)
     splat = attr.is_splat
     flat = arr.reshape(-1)
     if splat and flat.size:
         flat = flat[:1]
-    name = el.name
     if name == "i1":
         bools = flat.astype(bool)
         if splat:
@@ -75,7 +96,8 @@ def dense_to_raw(attr: DenseElementsAttr) -> bytes:
     if name in ("i4", "f4E2M1FN"):
         return (np.ascontiguousarray(flat).view(np.uint8) & 0x0F).tobytes()
     width = dt.itemsize
-    return np.ascontiguousarray(flat).view(_UINT[width]).astype(_UINT[width], copy=False).tobytes()
+    return np.ascontiguousarray(flat).view(_UINT[width]).astype(_UINT[width].newbyteorder("<"),
+                                                               copy=False).tobytes()
 
 
 class DenseBudget:
@@ -113,7 +135,39 @@ def raw_is_valid(typ: TileType, raw_len: int, first_byte: Optional[int]) -> Opti
     return None
 
 
+_PLAIN_WIDTH = {name: NUMPY_DTYPES[name].itemsize for name in _PLAIN}
+
+
 def raw_to_dense(typ: TileType, raw: bytes, budget: Optional[DenseBudget] = None
+                 ) -> Optional[DenseElementsAttr]:
+    """Rebuild a dense constant of type ``typ`` from its raw buffer; None if the buffer does not
+    fit the type (cuda-tile: "failed to validate buffer size and format")."""
+    name = typ.element.name
+    width = _PLAIN_WIDTH.get(name)
+    if width is not None and _LITTLE:
+        n = typ.numel
+        size = len(raw)
+        dt = NUMPY_DTYPES[name]
+        if size == width:
+            if n == 1:
+                arr = np.frombuffer(bytearray(raw), dtype=dt).reshape(typ.shape)
+            elif budget is None or budget.take(n * width):
+                arr = np.frombuffer(bytearray(raw * n), dtype=dt).reshape(typ.shape)
+            else:
+                arr = np.broadcast_to(np.frombuffer(raw, dtype=dt).reshape((1,) * len(typ.shape)),
+                                      typ.shape)
+            attr = DenseElementsAttr(typ, arr)
+            attr._splat = True
+            return attr
+        if size != width * n:
+            return None
+        if budget is not None:
+            budget.take(size)
+        return DenseElementsAttr(typ, np.frombuffer(bytearray(raw), dtype=dt).reshape(typ.shape))
+    return _raw_to_dense_slow(typ, raw, budget)
+
+
+def _raw_to_dense_slow(typ: TileType, raw: bytes, budget: Optional[DenseBudget] = None
                  ) -> Optional[DenseElementsAttr]:
     """Rebuild a dense constant of type ``typ`` from its raw buffer; None if the buffer does not
     fit the type (cuda-tile: "failed to validate buffer size and format")."""
@@ -162,9 +216,19 @@ def raw_to_dense(typ: TileType, raw: bytes, budget: Optional[DenseBudget] = None
 # Scalars (FloatAttr payloads)
 # ---------------------------------------------------------------------------------------------
 
+_STRUCT_FLOATS = {"f16": (struct.Struct("<e"), 2), "f32": (struct.Struct("<f"), 4),
+                  "f64": (struct.Struct("<d"), 8)}
+
+
 def float_to_bits(value: float, element: FloatType) -> int:
     """The bit pattern of ``value`` in ``element``'s format (round to nearest even)."""
     name = element.name
+    fast = _STRUCT_FLOATS.get(name)
+    if fast is not None:
+        try:
+            return int.from_bytes(fast[0].pack(value), "little")
+        except (OverflowError, struct.error):
+            pass  # out of range for f16/f32: numpy rounds to infinity
     if name == "tf32":
         return int(_tf32_bits(np.array([value], dtype=np.float32))[0])
     dt = NUMPY_DTYPES[name]
@@ -177,11 +241,17 @@ def float_to_bits(value: float, element: FloatType) -> int:
 
 def bits_to_float(bits: int, element: FloatType) -> float:
     name = element.name
+    fast = _STRUCT_FLOATS.get(name)
+    if fast is not None:
+        return fast[0].unpack(bits.to_bytes(fast[1], "little"))[0]
     if name == "tf32":
-        return float(np.array([bits << 13], dtype="<u4").view(np.float32)[0])
+        return _F32.unpack((bits << 13).to_bytes(4, "little"))[0]
     dt = NUMPY_DTYPES[name]
     raw = np.array([bits], dtype=_UINT[dt.itemsize])
     return float(raw.view(dt)[0])
+
+
+_F32 = struct.Struct("<f")
 
 
 def is_finite_size(n: int) -> bool:

@@ -25,6 +25,7 @@ from ..ir.opdef import OP_REGISTRY, VARIADIC
 from ..locations import UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, Location, UnknownLoc
 from ..types import I1, I32, I64, TOKEN, FloatType, FunctionType, IntegerType, TileType
 from ._dense import FLOAT_BITS, DenseBudget, bits_to_float, raw_to_dense
+from ._codegen import make_decoder
 from ._ops import NOT_OPS, TERMINATORS, codec_for_opcode
 from ._prims import MAGIC, MASK64, Cursor, to_signed, unzigzag
 from ._types import TypeReader
@@ -218,6 +219,8 @@ class _Reader:
         self.budget = DenseBudget(len(data))
         self.di = _DebugInfo(self)
         self.producer: Optional[str] = None
+        self.decoders: dict = {}
+        self.scalar_cache: dict = {}
 
     # -- header and sections --------------------------------------------------------------------
 
@@ -492,7 +495,16 @@ class _Reader:
             t = self.type_at(c, "float attribute type")
             if not isinstance(t, FloatType):
                 raise c.error("failed to read valid FloatType for FloatAttr", start)
-            return FloatAttr(self.apfloat(c, t), t)
+            width = FLOAT_BITS[t.name]
+            p = c.pos
+            bits = c.byte("float value") if width <= 8 else unzigzag(c.varint("float value"))
+            if bits >> width:
+                raise c.error(f"value {bits} does not fit in {width} bits", p)
+            key = (t, bits)
+            hit = self.scalar_cache.get(key)
+            if hit is None:
+                hit = self.scalar_cache[key] = FloatAttr(bits_to_float(bits, t), t)
+            return hit
         if tag == 3:
             return IntegerAttr(1 if c.byte("bool value") else 0, I1)
         if tag == 4:
@@ -529,7 +541,11 @@ class _Reader:
             if not isinstance(item, (IntegerAttr, FloatAttr, DenseElementsAttr, StringAttr)):
                 raise c.error("ArrayAttr contains non-TypedAttr elements or is null", p)
             items.append(item)
-        return ArrayAttr(tuple(items))
+        items = tuple(items)
+        hit = self.scalar_cache.get(items)
+        if hit is None:
+            hit = self.scalar_cache[items] = ArrayAttr(items)
+        return hit
 
     def dict_entries(self, c: Cursor, depth: int) -> tuple:
         n = c.varint_max(c.remaining(), "DictionaryAttr size")
@@ -656,7 +672,7 @@ class _Body:
     """Decodes the instructions of one function body."""
 
     __slots__ = ("r", "data", "base", "pos", "it", "version", "types", "max_opcode", "op_start",
-                 "depth", "tcache")
+                 "depth", "tcache", "decoders", "no_di")
 
     def __init__(self, reader: _Reader, data: bytes, base: int, it: _DIIterator) -> None:
         self.r = reader
@@ -670,6 +686,8 @@ class _Body:
         self.op_start = 0
         self.depth = 0
         self.tcache = reader.types.cache
+        self.decoders = reader.decoders
+        self.no_di = not it.func_index
 
     def error(self, reason: str, pos: Optional[int] = None) -> BytecodeError:
         return BytecodeError(reason, self.base + (self.pos if pos is None else pos))
@@ -723,134 +741,61 @@ class _Body:
     def op(self, block: Block, values: list) -> Operation:
         start = self.pos
         self.op_start = start
-        opcode = self.varint()
-        if opcode > self.max_opcode:
-            raise self.error(f"unsupported opcode {opcode} for bytecode version {self.version}",
-                             start)
+        data = self.data
+        opcode = data[start]
+        if opcode < 0x80:
+            self.pos = start + 1
+        else:
+            opcode = self.varint()
+        dec = self.decoders.get(opcode)
+        if dec is None:
+            dec = self._decoder(opcode, start)
+        if self.no_di:
+            return dec(self, block, values, start, UNKNOWN_LOC)
         loc = self.it.next(self.base + start)
         if loc is None:
             raise self.error("failed to read operation location.", start)
+        return dec(self, block, values, start, loc)
+
+    def _decoder(self, opcode: int, start: int):
+        if opcode > self.max_opcode:
+            raise self.error(f"unsupported opcode {opcode} for bytecode version {self.version}",
+                             start)
         codec = codec_for_opcode(opcode)
         if codec is None or codec.name in NOT_OPS:
+            # cuda-tile reads the location before dispatching on the opcode.
+            if self.it.next(self.base + start) is None:
+                raise self.error("failed to read operation location.", start)
             raise self.error(f"unknown or unimplemented opcode: {opcode}", start)
+        key = (opcode, self.version.key)
+        dec = _DECODERS.get(key)
+        if dec is None:
+            dec = make_decoder(codec, self.version)
+            _DECODERS[key] = dec
+        self.decoders[opcode] = dec
+        return dec
+
+    # Helpers called by the generated decoders (rare paths).
+
+    def fail(self, reason: str, pos: int) -> None:
+        raise self.error(reason, pos)
+
+    def type_at(self, index: int, pos: int):
+        return self.types.get(index, Cursor(self.data, self.base, pos - 1))
+
+    def bad_operand(self, index: int, size: int, pos: int) -> None:
+        raise self.error(f"operand index {index} out of bounds (size={size})", pos)
+
+    def bad_enum(self, raw: int, pos: int) -> None:
+        raise self.error(f"invalid integer value for enum type: {raw & 0xFFFFFFFF}", pos)
+
+    def full_result_types(self, codec, rtypes: list) -> list:
+        """Result types of an op read from an older file: results newer than the file get
+        their default type (a token) and are not numbered."""
         version = self.version
-        plan = codec.plan(version)
-        # Results.
-        if plan.write_count:
-            n = self.varint()
-            if n > end_room(self):
-                raise self.error(f"failed to read number of result types for {codec.name}")
-            if plan.result_mask is not None:
-                if n != plan.n_results:
-                    raise self.error(f"result count mismatch for {codec.name}: expected "
-                                     f"{plan.n_results} compatible results but got {n}")
-            elif not codec.variadic_results and n != len(codec.results):
-                raise self.error(f"expected {len(codec.results)} results for {codec.name}, "
-                                 f"got {n}", start)
-        else:
-            n = plan.n_results
-        type_ = self.type
-        rtypes = [type_() for _ in range(n)]
-        n_numbered = n
-        if plan.result_mask is not None:
-            full = []
-            it = iter(rtypes)
-            for i, (_, since, _) in enumerate(codec.results):
-                full.append(next(it) if since <= version else TOKEN)
-            rtypes = full
-        # Flags.
-        flags = self.varint() if plan.has_flags else 0
-        # Attributes.
-        attrs = {}
-        for info in codec.attrs:
-            if info.since > version:
-                if not info.optional and info.default is not None:
-                    attrs[info.name] = info.default
-                continue
-            if info.optional:
-                if not (flags >> info.bit) & 1:
-                    continue
-                if info.unit:
-                    attrs[info.name] = UNIT
-                    continue
-            value = self.attr(info, rtypes)
-            if value is not None:
-                attrs[info.name] = value
-        # Operands.
-        segments = None
-        nvals = len(values)
-        if codec.attr_sized:
-            operands = []
-            segments = []
-            for info in codec.operands:
-                kind = info.kind
-                if kind == "single":
-                    cnt = 1
-                elif kind == "variadic":
-                    cnt = self.varint()
-                    if cnt > len(self.data) - self.pos:
-                        raise self.error(f"failed to read operands for {info.name} segment, "
-                                         f"exceeds the remaining data")
-                elif info.since > version:
-                    if (flags >> info.bit) & 1:
-                        raise self.error(f"malformed bytecode: flag set for operand "
-                                         f"'{info.name}' which requires {info.since} but reading "
-                                         f"{version} bytecode")
-                    cnt = 0
-                else:
-                    cnt = (flags >> info.bit) & 1
-                segments.append(cnt)
-                for _ in range(cnt):
-                    p = self.pos
-                    idx = self.varint()
-                    if idx >= nvals:
-                        raise self.error(f"operand index {idx} out of bounds (size={nvals}) for "
-                                         f"{info.name} segment", p)
-                    operands.append(values[idx])
-            segments = tuple(segments)
-        else:
-            if codec.counted_operands:
-                cnt = self.varint()
-                if cnt > len(self.data) - self.pos:
-                    raise self.error("failed to read operand count")
-                fixed = codec.n_single_operands
-                if cnt < fixed or (not codec.has_variadic_operands
-                                   and cnt > fixed + codec.n_optional_operands):
-                    raise self.error(f"unexpected number of operands ({cnt}) for {codec.name}",
-                                     start)
-            else:
-                cnt = codec.n_single_operands
-            operands = []
-            data = self.data
-            for i in range(cnt):
-                pos = self.pos
-                b = data[pos]
-                if b < 0x80:
-                    self.pos = pos + 1
-                    idx = b
-                else:
-                    idx = self.varint()
-                if idx >= nvals:
-                    raise self.error(f"operand index {idx} out of bounds (size={nvals}) for "
-                                     f"operand {i}", pos)
-                operands.append(values[idx])
-        # Regions.
-        regions = None
-        if codec.num_regions:
-            p = self.pos
-            nreg = self.varint()
-            if nreg != codec.num_regions:
-                raise self.error(f"{codec.name} op expected {codec.num_regions} regions, got "
-                                 f"{nreg}", p)
-            regions = [self.region(values) for _ in range(nreg)]
-        op = _make(codec.cls, codec.name, operands, rtypes, attrs, regions, loc, segments)
-        op.parent = block
-        res = op.results
-        if n_numbered == len(res):
-            values.extend(res)
-        else:
-            values.extend(res[i] for i in plan.result_mask)
-        return op
+        it = iter(rtypes)
+        return [next(it, TOKEN) if since <= version else TOKEN
+                for _, since, _ in codec.results]
 
     def attr(self, info, rtypes):
         kind = info.kind
@@ -862,14 +807,22 @@ class _Body:
             except ValueError:
                 raise self.error(f"invalid integer value for enum type: {raw & 0xFFFFFFFF}",
                                  p) from None
-        if kind == "i64":
-            return IntegerAttr(to_signed(self.varint(), 64), I64)
-        if kind == "i32":
+        if kind == "i64" or kind == "i32":
             p = self.pos
             v = self.varint()
-            if v >> 32:
-                raise self.error(f"value {v} does not fit in 32 bits", p)
-            return IntegerAttr(to_signed(v, 32), I32)
+            cache = self.r.scalar_cache
+            key = (kind, v)
+            hit = cache.get(key)
+            if hit is not None:
+                return hit
+            if kind == "i32":
+                if v >> 32:
+                    raise self.error(f"value {v} does not fit in 32 bits", p)
+                attr = IntegerAttr(to_signed(v, 32), I32)
+            else:
+                attr = IntegerAttr(to_signed(v, 64), I64)
+            cache[key] = attr
+            return attr
         if kind == "bool":
             b = self.data[self.pos]
             self.pos += 1
@@ -929,28 +882,53 @@ class _Body:
         self.depth += 1
         if self.depth > MAX_NESTING:
             raise self.error("regions nest too deeply", p)
+        blocks = region.blocks
         for _ in range(nblocks):
             block = Block((), region)
-            region.blocks.append(block)
+            blocks.append(block)
             self.block(block, values)
         self.depth -= 1
         return region
 
     def block(self, block: Block, values: list) -> None:
         saved = len(values)
+        data = self.data
         p = self.pos
-        nargs = self.varint()
-        if nargs > len(self.data) - self.pos:
+        nargs = data[p]
+        if nargs < 0x80:
+            self.pos = p + 1
+        else:
+            nargs = self.varint()
+        if nargs > len(data) - self.pos:
             raise self.error("failed to read block argument count.", p)
-        for _ in range(nargs):
-            values.append(block.add_argument(self.type()))
+        if nargs:
+            args = block.args
+            tcache = self.tcache
+            for i in range(nargs):
+                q = self.pos
+                x = data[q]
+                if x < 0x80:
+                    self.pos = q + 1
+                else:
+                    x = self.varint()
+                t = tcache[x] if x < len(tcache) else None
+                if t is None:
+                    t = self.type_at(x, self.pos)
+                arg = BlockArgument(t, block, i)
+                args.append(arg)
+                values.append(arg)
         p = self.pos
-        nops = self.varint()
-        if nops > len(self.data) - self.pos:
+        nops = data[p]
+        if nops < 0x80:
+            self.pos = p + 1
+        else:
+            nops = self.varint()
+        if nops > len(data) - self.pos:
             raise self.error("failed to read block operation count.", p)
         ops = block.ops
+        op = self.op
         for _ in range(nops):
-            ops.append(self.op(block, values))
+            ops.append(op(block, values))
         if not ops:
             raise self.error("invalid block structure: block is expected to have a terminator "
                              "operation, but it is empty")
@@ -960,6 +938,10 @@ class _Body:
                              f"operation, but the last operation '{last.name}' is not a "
                              f"terminator.")
         del values[saved:]
+
+
+#: Generated decoders by (opcode, version key), shared by all readers.
+_DECODERS: dict = {}
 
 
 def end_room(body: _Body) -> int:

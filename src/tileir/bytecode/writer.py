@@ -22,6 +22,7 @@ from ..locations import (UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, FusedL
                          NameLoc, UnknownLoc)
 from ..types import FloatType, FunctionType, IntegerType, TileType
 from ._dense import FLOAT_BITS, dense_to_raw, float_to_bits
+from ._codegen import make_encoder
 from ._ops import NOT_OPS, TERMINATORS, codec_for_name
 from ._prims import (MAGIC, MASK64, pad_to, put_le_array, put_svarint, put_varint, varint_bytes,
                      zigzag)
@@ -229,6 +230,7 @@ class _Writer:
         self.vmap: dict = {}
         self.next_value = 0
         self.func_loc_index = 0
+        self.encoders: dict = {}
 
     # -- tables ---------------------------------------------------------------------------------
 
@@ -409,143 +411,82 @@ class _Writer:
     # -- operations -----------------------------------------------------------------------------
 
     def write_op(self, op: Operation, out: bytearray) -> None:
+        enc = self.encoders.get(op.name)
+        if enc is None:
+            enc = self._encoder(op)
+        loc = op.loc
+        if loc.__class__ not in _PLAIN_LOCS:
+            self.di.validate(op, loc)
+        if self.func_loc_index:
+            self.di.add(self.func_loc_index, loc)
+        try:
+            enc(self, op, out)
+        except KeyError:
+            raise _err("operand is not defined in an enclosing scope of the function being "
+                       "written", op.loc) from None
+
+    def _encoder(self, op: Operation):
         codec = codec_for_name(op.name)
         if codec is None:
             raise _err("operation not supported in bytecode (missing from BytecodeOpcodes.td)",
                        op.loc)
-        version = self.version
         if codec.opcode > self.max_opcode:
-            raise _err(f"operation '{op.name}' is not available in bytecode version {version}",
-                       op.loc)
-        out += varint_bytes(codec.opcode)
-        loc = op.loc
-        if loc is not None and not isinstance(loc, (DILoc, FileLineColLoc, UnknownLoc)):
-            self.di.validate(op, loc)
-        if self.func_loc_index:
-            self.di.add(self.func_loc_index, loc)
-        plan = codec.plan(version)
+            raise _err(f"operation '{op.name}' is not available in bytecode version "
+                       f"{self.version}", op.loc)
+        key = (op.name, self.version.key)
+        enc = _ENCODERS.get(key)
+        if enc is None:
+            enc = make_encoder(codec, self.version)
+            _ENCODERS[key] = enc
+        self.encoders[op.name] = enc
+        return enc
+
+    # Helpers called by the generated encoders (rare paths).
+
+    def kept_results(self, op: Operation, plan) -> list:
         results = op.results
-        # Results.
-        mask = plan.result_mask
-        if mask is not None:
-            for i, name, since in plan.old_results:
-                if i < len(results) and results[i].uses:
-                    raise _err(f"result '{name}' requires bytecode version {since} but is being "
-                               f"used and targeting {version}. Cannot serialize to older "
-                               f"bytecode version when newer features are used.", op.loc)
-            kept = [results[i] for i in mask if i < len(results)]
-        else:
-            kept = results
-        if plan.write_count:
-            put_varint(out, len(kept))
-        tindex = self.types.index
-        for r in kept:
-            t = r.type
-            i = tindex.get(t)
-            if i is None:
-                i = self.type_index(t)
-            if i < 0x80:
-                out.append(i)
-            else:
-                put_varint(out, i)
-        attrs = op.attributes
-        # Flags.
-        sizes = None
-        if codec.n_flags:
-            flags = 0
-            for info in codec.attrs:
-                if info.bit is not None and info.name in attrs:
-                    if info.since > version:
-                        raise _err(f"optional attribute '{info.name}' is provided but requires "
-                                   f"bytecode version {info.since}, targeting {version}", op.loc)
-                    flags |= 1 << info.bit
-            if codec.attr_sized:
-                sizes = codec.spec.operand_sizes(op)
-                for info, size in zip(codec.operands, sizes):
-                    if info.bit is not None and size:
-                        if info.since > version:
-                            raise _err(f"optional operand '{info.name}' is provided but "
-                                       f"requires bytecode version {info.since}, targeting "
-                                       f"{version}", op.loc)
-                        flags |= 1 << info.bit
-            if plan.has_flags:
-                put_varint(out, flags)
-        # Attributes.
-        for info in codec.attrs:
-            if info.unit:
-                continue
-            value = attrs.get(info.name)
-            if info.optional:
-                if value is not None and info.since <= version:
-                    self.put_inline(out, info.kind, value, op, info)
-                continue
-            if info.since <= version:
-                if value is None:
-                    value = info.default
-                    if value is None:
-                        if info.kind == "array_bool":
-                            value = (False,) * len(op.operand_group("index"))
-                        else:
-                            raise _err(f"missing required attribute '{info.name}'", op.loc)
-                kind = info.kind
-                if kind == "enum":
-                    if not isinstance(value, TileEnum):
-                        raise _err(f"unsupported attribute type encountered during "
-                                   f"serialization of attribute '{info.name}': {value}", op.loc)
-                    v = int(value)
-                    if v < 0x80:
-                        out.append(v)
-                    else:
-                        put_varint(out, v)
-                else:
-                    self.put_inline(out, kind, value, op, info)
-            elif value is not None and not _is_default(info, value):
-                raise _err(f"attribute '{info.name}' requires bytecode version {info.since}+, "
-                           f"but targeting {version}", op.loc)
-        # Operands.
-        vmap = self.vmap
-        operands = op.operands
-        try:
-            if codec.attr_sized:
-                if sizes is None:
-                    sizes = codec.spec.operand_sizes(op)
-                pos = 0
-                for info, size in zip(codec.operands, sizes):
-                    kind = info.kind
-                    if kind == "variadic":
-                        put_varint(out, size)
-                    for v in operands[pos:pos + size]:
-                        idx = vmap[v]
-                        if idx < 0x80:
-                            out.append(idx)
-                        else:
-                            put_varint(out, idx)
-                    pos += size
-            else:
-                if codec.counted_operands:
-                    put_varint(out, len(operands))
-                for v in operands:
-                    idx = vmap[v]
-                    if idx < 0x80:
-                        out.append(idx)
-                    else:
-                        put_varint(out, idx)
-        except KeyError:
-            raise _err("operand is not defined in an enclosing scope of the function being "
-                       "written", op.loc) from None
-        # Regions.
-        if codec.num_regions:
-            put_varint(out, len(op.regions))
-            for region in op.regions:
-                put_varint(out, len(region.blocks))
-                for block in region.blocks:
-                    self.write_block(block, out)
-        # Number the serialized results.
-        n = self.next_value
-        for r in kept:
-            vmap[r] = n
-            n += 1
-        self.next_value = n
+        for i, name, since in plan.old_results:
+            if i < len(results) and results[i].uses:
+                raise _err(f"result '{name}' requires bytecode version {since} but is being "
+                           f"used and targeting {self.version}. Cannot serialize to older "
+                           f"bytecode version when newer features are used.", op.loc)
+        return [results[i] for i in plan.result_mask if i < len(results)]
+
+    @staticmethod
+    def bad_arity(op: Operation, what: str) -> None:
+        raise _err(f"'{op.name}' op has an unexpected number of {what} for its definition",
+                   op.loc)
+
+    @staticmethod
+    def operand_sizes(op: Operation, spec) -> list:
+        segs = op.segments
+        if segs is not None and len(segs) == len(spec.operands) and \
+                sum(segs) == len(op.operands):
+            return list(segs)
+        sizes = spec.operand_sizes(op)
+        if sum(sizes) != len(op.operands):
+            raise _err(f"'{op.name}' op operand segments do not match its operands", op.loc)
+        return sizes
+
+    def too_new(self, op: Operation, what: str, name: str, since) -> None:
+        raise _err(f"{what} '{name}' is provided but requires bytecode version {since}, "
+                   f"targeting {self.version}", op.loc)
+
+    def too_new_required(self, op: Operation, info) -> None:
+        raise _err(f"attribute '{info.name}' requires bytecode version {info.since}+, but "
+                   f"targeting {self.version}", op.loc)
+
+    @staticmethod
+    def is_default(info, value) -> bool:
+        return _is_default(info, value)
+
+    @staticmethod
+    def default_value(op: Operation, info):
+        if info.default is not None:
+            return info.default
+        if info.kind == "array_bool":
+            return (False,) * len(op.operand_group("index"))
+        raise _err(f"missing required attribute '{info.name}'", op.loc)
 
     def write_block(self, block, out: bytearray) -> None:
         saved = self.next_value
@@ -561,12 +502,8 @@ class _Writer:
         write_op = self.write_op
         for op in block.ops:
             write_op(op, out)
-        # Values of this block go out of scope.
-        for arg in block.args:
-            vmap.pop(arg, None)
-        for op in block.ops:
-            for r in op.results:
-                vmap.pop(r, None)
+        # The block's values go out of scope: their indices are reused by later values (the
+        # stale map entries are never looked up for valid IR).
         self.next_value = saved
 
     # -- module ---------------------------------------------------------------------------------
@@ -716,10 +653,18 @@ class _Writer:
 
 
 def _is_default(info, value) -> bool:
+    if info.kind == "array_bool":
+        vals = value.value if isinstance(value, DenseArrayAttr) else tuple(value)
+        return not any(vals)
     d = info.default
     if d is None:
         return False
     return value == d
+
+
+_PLAIN_LOCS = (DILoc, FileLineColLoc, UnknownLoc)
+#: Generated encoders by (op name, version key), shared by all writers.
+_ENCODERS: dict = {}
 
 
 def _section(out: bytearray, sec_id: int, payload: bytes, alignment: int) -> None:
@@ -750,22 +695,31 @@ def _check_self_contained(module: Operation, body) -> None:
             raise _Fail(Diagnostic(REMARK, f"invalid op: {op.name}", op.loc),
                         Diagnostic(ERROR, "'cuda_tile.module' op only function and global ops "
                                    "are allowed in the body", module.loc))
-    for op in module.walk():
-        if not op.name.startswith("cuda_tile."):
-            raise _Fail(Diagnostic(REMARK, f"invalid op: {op.name}", op.loc),
-                        Diagnostic(ERROR, "'cuda_tile.module' op only ops from the 'cuda_tile' "
-                                   "dialect are allowed", module.loc))
-        parent = op.parent_op
-        inside = False
-        while parent is not None and parent is not module:
-            if parent.name in ("cuda_tile.reduce", "cuda_tile.scan"):
-                inside = True
-                break
-            parent = parent.parent_op
-        if inside and not _is_pure(op):
-            p = op.parent_op
-            raise _Fail(Diagnostic(REMARK, f"invalid op: {op.name}", op.loc),
-                        Diagnostic(ERROR, f"'{p.name}' op only pure operations allowed", p.loc))
+    # Iterative walk: (ops, enclosing reduce/scan op or None).
+    stack = [(body, None)]
+    pure_cache: dict = {}
+    while stack:
+        ops, agg = stack.pop()
+        for op in ops:
+            name = op.name
+            if not name.startswith("cuda_tile."):
+                raise _Fail(Diagnostic(REMARK, f"invalid op: {name}", op.loc),
+                            Diagnostic(ERROR, "'cuda_tile.module' op only ops from the "
+                                       "'cuda_tile' dialect are allowed", module.loc))
+            if agg is not None:
+                pure = pure_cache.get(name)
+                if pure is None:
+                    pure = pure_cache[name] = _is_pure(op)
+                if not pure:
+                    p = op.parent_op
+                    raise _Fail(Diagnostic(REMARK, f"invalid op: {name}", op.loc),
+                                Diagnostic(ERROR, f"'{p.name}' op only pure operations allowed",
+                                           p.loc))
+            if op.regions:
+                inner = op if name in ("cuda_tile.reduce", "cuda_tile.scan") else agg
+                for region in op.regions:
+                    for block in region.blocks:
+                        stack.append((block.ops, inner))
 
 
 def write_bytecode(module: Operation, version: Union[str, Version] = DEFAULT_VERSION) -> bytes:
