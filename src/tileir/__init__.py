@@ -80,3 +80,12 @@ def compile(module, kernel_name: str, *, verify: bool = True):  # noqa: A001
     """Compile entry ``kernel_name`` into a reusable :class:`tileir.execute.Kernel`."""
     from .execute import compile_kernel
     return compile_kernel(module, kernel_name, verify=verify)
+
+
+def __getattr__(name: str):
+    # ``tileir.cutile`` (run cuTile Python kernels on the CPU) is imported on first use: it
+    # imports NVIDIA's cuda.tile only when a kernel is launched.
+    if name == "cutile":
+        import importlib
+        return importlib.import_module(".cutile", __name__)
+    raise AttributeError(f"module 'tileir' has no attribute {name!r}")
