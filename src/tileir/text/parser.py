@@ -7,6 +7,7 @@ Entry points: :func:`parse_module` (a whole buffer), :func:`parse_type` and
 
 from __future__ import annotations
 
+import gc
 import re
 from typing import Callable, Optional
 
@@ -26,6 +27,8 @@ from ..types import (BF16, ELEMENT_TYPES, F64, I1, I64, TOKEN, BuiltinType, Elem
                      FunctionType, GatherScatterViewType, PartitionViewType, PointerType,
                      StridedViewType, TensorViewType, TileType, Type)
 from ..ops.type_verify import verify_type
+from .fastparse import _Mismatch as _FastMismatch
+from .fastparse import try_fast_op
 from .lexer import EOF, tokenize, unescape_string
 
 __all__ = ["Parser", "ParseError", "parse_module", "parse_disasm", "parse_type",
@@ -66,6 +69,24 @@ _BUILTIN_SHAPED = ("tensor", "vector", "memref", "complex", "tuple")
 _DIMS_RE = re.compile(r"\s*((?:(?:[0-9]+|\?)\s*x\s*)*)")
 _INT_RE = re.compile(r"-?[0-9]+")
 _WS_RE = re.compile(r"\s*")
+_SKIP_WS = re.compile(r"(?:\s|//[^\n]*)*")
+#: a line holding only a region's closing brace
+_CLOSE = re.compile(r"(?:\s|//[^\n]*)*\}[ \t]*(?://[^\n]*)?(?=\n|$)")
+#: first characters of an op (result name, bare or quoted op name)
+_OP_START = frozenset("%\"_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_BRACKETS = re.compile(r"->|\"(?:[^\"\\\n]|\\.)*\"|[(\[<)\]>]")
+
+
+def _bracket_depth(src: str, start: int, end: int) -> int:
+    """Net number of ``(``, ``[``, ``<`` opened in ``src[start:end]`` (``->`` and strings do
+    not count)."""
+    depth = 0
+    for t in _BRACKETS.findall(src, start, end):
+        if t in "([<":
+            depth += 1
+        elif t in ")]>":
+            depth -= 1
+    return depth
 
 
 class _Scope:
@@ -89,12 +110,29 @@ class Parser:
     """Recursive-descent parser over a token list (see :mod:`tileir.text.lexer`)."""
 
     def __init__(self, text: str, source: Optional[SourceFile] = None,
-                 options: Optional[ParseOptions] = None) -> None:
+                 options: Optional[ParseOptions] = None, fast: bool = False) -> None:
         self.src = text
         self.source = source or SourceFile("<string>", text)
         self.options = options or ParseOptions()
-        self.toks, self.offs = tokenize(text)
-        self.i = 0
+        #: fast mode: ops that fit one line are parsed by one regex match (text/fastparse.py)
+        #: and the rest is tokenized lazily, a logical line at a time ("windows"); any error
+        #: makes :func:`parse_module` parse the whole buffer again in the plain mode, which
+        #: tokenizes everything up front and reports the diagnostics.
+        self.fast = fast
+        self.n = len(text)
+        # for the fast path's locations
+        self._line_starts = self.source.line_starts
+        self._file = self.source.name
+        self._line_offset = 1 + self.source.line_offset
+        if fast:
+            self.toks, self.offs = [EOF], [0]
+            self.win_end = 0
+            self.i = 0
+            self._refill()
+        else:
+            self.toks, self.offs = tokenize(text)
+            self.win_end = self.n
+            self.i = 0
         self.scopes: list[_Scope] = []
         self.attr_aliases: dict[str, Attribute] = {}
         self.type_aliases: dict[str, Type] = {}
@@ -104,6 +142,57 @@ class Parser:
         #: names of the custom-form ops being parsed (innermost last; None for generic ops):
         #: MLIR prefixes some errors of custom parsers with ``custom op '<name>' ``
         self.custom_ops: list = [None]
+
+    # ------------------------------------------------------------------------------------------
+    # Token windows (fast mode)
+    # ------------------------------------------------------------------------------------------
+
+    def _ensure(self) -> None:
+        """At the end of the current window, tokenize the next logical line."""
+        if self.i >= len(self.toks) - 1 and self.win_end < self.n:
+            self._refill()
+
+    def _next_is_op(self) -> bool:
+        """At the end of a window: whether the next text starts an op (then the fast path gets
+        a chance before anything is tokenized)."""
+        if self.i < len(self.toks) - 1 or self.win_end >= self.n:
+            return False
+        pos = _SKIP_WS.match(self.src, self.win_end).end()
+        return pos < self.n and self.src[pos] in _OP_START
+
+    def _refill(self) -> None:
+        src = self.src
+        n = self.n
+        pos = _SKIP_WS.match(src, self.win_end).end()
+        if pos >= n:
+            end = n
+        else:
+            end = src.find("\n", pos)
+            if end < 0:
+                end = n
+            # a construct whose brackets are still open continues on the next lines (a
+            # region's '{' at the end of a line does not count)
+            depth = _bracket_depth(src, pos, end)
+            while depth > 0 and end < n and not src[pos:end].rstrip().endswith("{"):
+                nxt = src.find("\n", end + 1)
+                if nxt < 0:
+                    nxt = n
+                depth += _bracket_depth(src, end, nxt)
+                end = nxt
+        toks, offs = tokenize(src[pos:end])
+        prev_tok = self.toks[self.i - 1] if self.i > 0 else EOF
+        prev_off = self.offs[self.i - 1] if self.i > 0 else 0
+        self.toks = [prev_tok] + toks[:-1] + [EOF]
+        self.offs = [prev_off] + [o + pos for o in offs[:-1]] + [end]
+        self.i = 1
+        self.win_end = end
+
+    def _reset_at(self, pos: int) -> None:
+        """Continue after text the fast path consumed (up to ``pos``)."""
+        self.toks = [self.src[pos - 1], EOF]
+        self.offs = [pos - 1, pos]
+        self.i = 1
+        self.win_end = pos
 
     # ------------------------------------------------------------------------------------------
     # Token helpers
@@ -186,6 +275,12 @@ class Parser:
         if self.toks[self.i] == text:
             self.i += 1
             return
+        if self.i >= len(self.toks) - 1 and self.win_end < self.n:
+            # fast mode: the construct continues on the next line (reduce's region)
+            self._refill()
+            if self.toks[self.i] == text:
+                self.i += 1
+                return
         raise self.wrong_token_error(f"expected '{what or text}'")
 
     def expect_keyword(self, word: str) -> None:
@@ -266,7 +361,15 @@ class Parser:
         block = top.regions[0].add_block()
         self.scopes.append(_Scope(True))
         explicit: Optional[Operation] = None
-        while self.toks[self.i] is not EOF and self.toks[self.i] != EOF:
+        while True:
+            if self.fast and self._next_is_op():
+                op = self.parse_operation(block)
+                if op.name == BUILTIN_MODULE and explicit is None and len(block.ops) == 1:
+                    explicit = op
+                continue
+            self._ensure()
+            if self.toks[self.i] == EOF:
+                break
             t = self.toks[self.i]
             if t[0] in "#!" and self.peek() == "=":
                 self.parse_alias_definition()
@@ -305,7 +408,13 @@ class Parser:
         self.scopes.append(_Scope(True))
         self.default_dialect.append("cuda_tile")
         try:
-            while self.toks[self.i] != EOF:
+            while True:
+                if self.fast and self._next_is_op():
+                    self.parse_operation(block)
+                    continue
+                self._ensure()
+                if self.toks[self.i] == EOF:
+                    break
                 t = self.toks[self.i]
                 if t[0] in "#!" and self.peek() == "=":
                     self.parse_alias_definition()
@@ -463,6 +572,15 @@ class Parser:
         return names
 
     def parse_operation(self, block: Block) -> Operation:
+        if self.fast:
+            pos = self.offs[self.i] if self.i < len(self.toks) - 1 else self.win_end
+            done = try_fast_op(self, pos, block)
+            if done is not None:
+                op, end = done
+                if end is not None:
+                    self._reset_at(end)
+                return op
+            self._ensure()
         start = self.offs[self.i]
         names: list[tuple[str, int, int]] = []
         t = self.toks[self.i]
@@ -658,8 +776,26 @@ class Parser:
                     arg = block.add_argument(typ, loc)
                     if name:
                         self._define(scope, name, [arg], off)
-            while self.toks[self.i] != "}":
+            while True:
+                if self.fast and self.i >= len(self.toks) - 1:
+                    m = _CLOSE.match(self.src, self.win_end)
+                    if m is not None:
+                        # a lone '}' ending the line: no need to tokenize
+                        self._reset_at(m.end())
+                        break
+                    target = block if block is not None else Block()
+                    done = try_fast_op(self, self.win_end, target)
+                    if done is not None:
+                        if block is None:
+                            block = region.append_block(target)
+                        if done[1] is not None:
+                            self._reset_at(done[1])
+                        continue
+                self._ensure()
                 t = self.toks[self.i]
+                if t == "}":
+                    self.i += 1
+                    break
                 if t is EOF or t == EOF:
                     raise self.error("expected '}' to end region")
                 if t and t[0] == "^":
@@ -671,7 +807,6 @@ class Parser:
                 if block is None:
                     block = region.add_block()
                 self.parse_operation(block)
-            self.i += 1
         finally:
             self.default_dialect.pop()
             self.scopes.pop()
@@ -1569,41 +1704,65 @@ def normalize_attributes(spec: OpSpec, attrs: dict) -> dict:
 # Public helpers
 # ---------------------------------------------------------------------------------------------
 
-def parse_module(text: str, filename: str = "<string>", *, allow_unregistered: bool = False,
-                 implicit_module: bool = True, line_offset: int = 0,
-                 sources: Optional[SourceManager] = None) -> Operation:
-    """Parse a whole buffer; raise :class:`DiagnosticError` on a syntax error."""
+def _run(text: str, source: SourceFile, options: ParseOptions, entry: str, fast: bool):
+    """Parse with ``Parser.<entry>``; in fast mode any trouble means a plain re-parse (which
+    tokenizes everything and reports the diagnostics)."""
+    if fast:
+        parser = Parser(text, source, options, fast=True)
+        try:
+            op = getattr(parser, entry)()
+            if not parser.pending_diags:
+                return op, parser
+        except (ParseError, IndexError, RecursionError, _FastMismatch):
+            pass
+    parser = Parser(text, source, options)
+    try:
+        return getattr(parser, entry)(), parser
+    except ParseError as exc:
+        # MLIR may report more than one error before giving up (e.g. parseKeyword's own error,
+        # then the custom parser's); they were collected in pending_diags
+        exc.pending = list(parser.pending_diags)
+        raise
+
+
+def _parse(text: str, filename: str, line_offset: int, sources: Optional[SourceManager],
+           options: ParseOptions, entry: str, fast: bool) -> Operation:
     source = SourceFile(filename, text, line_offset)
     if sources is None:
         sources = SourceManager()
     sources.add(source)
-    parser = Parser(text, source, ParseOptions(allow_unregistered, implicit_module))
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # the parser makes many small cyclic objects and no garbage
+    parser = None
     try:
-        op = parser.parse_top_level()
-    except ParseError as exc:
-        raise DiagnosticError([*parser.pending_diags, exc.diag], sources) from None
+        try:
+            op, parser = _run(text, source, options, entry, fast)
+        except ParseError as exc:
+            raise DiagnosticError([*getattr(exc, "pending", ()), exc.diag], sources) from None
+    finally:
+        if gc_was_enabled:
+            gc.enable()
     if parser.pending_diags:
         raise DiagnosticError(parser.pending_diags, sources)
     return op
+
+
+def parse_module(text: str, filename: str = "<string>", *, allow_unregistered: bool = False,
+                 implicit_module: bool = True, line_offset: int = 0,
+                 sources: Optional[SourceManager] = None, fast: bool = True) -> Operation:
+    """Parse a whole buffer; raise :class:`DiagnosticError` on a syntax error.
+
+    ``fast=False`` skips the one-regex-per-op fast path (same result, slower)."""
+    return _parse(text, filename, line_offset, sources,
+                  ParseOptions(allow_unregistered, implicit_module), "parse_top_level", fast)
 
 
 def parse_disasm(text: str, filename: str = "<string>", *,
-                 sources: Optional[SourceManager] = None) -> Operation:
+                 sources: Optional[SourceManager] = None, fast: bool = True) -> Operation:
     """Parse ``tileirdisasm`` output (a module body without the module line) into a
     ``cuda_tile.module``; :func:`tileir.text.printer.print_op` with ``disasm=True`` prints it
     back identically."""
-    source = SourceFile(filename, text)
-    if sources is None:
-        sources = SourceManager()
-    sources.add(source)
-    parser = Parser(text, source, ParseOptions())
-    try:
-        op = parser.parse_disasm_top_level()
-    except ParseError as exc:
-        raise DiagnosticError([*parser.pending_diags, exc.diag], sources) from None
-    if parser.pending_diags:
-        raise DiagnosticError(parser.pending_diags, sources)
-    return op
+    return _parse(text, filename, 0, sources, ParseOptions(), "parse_disasm_top_level", fast)
 
 
 def parse_type(text: str) -> Type:
