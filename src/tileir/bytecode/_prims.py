@@ -125,9 +125,9 @@ class Cursor:
         shift = 0
         while True:
             if pos >= end:
-                raise self.error(f"unexpected end of data while reading {what}")
+                raise self.error(f"unexpected end of data while reading {what}", pos)
             if shift > 63:
-                raise self.error(f"malformed {what}: varint longer than 10 bytes")
+                raise self.error(f"malformed {what}: varint longer than 10 bytes", pos)
             b = data[pos]
             pos += 1
             result |= (b & 0x7F) << shift
