@@ -9,6 +9,33 @@ Layout (mirrors the spec): :mod:`.memory` is the simulated global address space,
 the plan compiler, :mod:`.launch` grids, argument binding and batching, :mod:`.semantics` the
 per-chapter op semantics, :mod:`.numerics` the bit-exact arithmetic, :mod:`.printf` C printf
 formatting and :mod:`.errors` the :class:`LaunchError` hierarchy.
+
+Choices where the spec leaves the result open (each documented at its op):
+
+* **Order of execution.**  Tile blocks run in CUDA order (x fastest).  When control flow does
+  not depend on the block id, many blocks run in lock step (each op for all of them, atomics
+  one transaction per element in block order) -- a legal interleaving; racy kernels see one of
+  the legal outcomes.  ``print_tko`` and ``alloca`` make blocks run one at a time.
+* **reduce**: balanced pairwise tree, lower index as the first argument of each pair; the
+  identity is not applied.  **scan**: Hillis-Steele prefix, ``(current, accumulator)``.
+* **mmaf/mmaf_scaled**: exact products summed with ``acc`` in f64, rounded once to the
+  accumulator type (tf32 operands are first rounded to tf32); **mmai** exact, wraps mod 2**32.
+* **Unspecified values**: a view without ``padding_value`` pads with 0; a masked load without
+  ``paddingValue`` gives 0; a masked-out ``atomic_rmw_tko`` element returns 0 (CAS: ``cmp``).
+* **Undefined behaviour the executor reports** (:class:`UndefinedBehaviorError`): an index
+  outside a partition/strided view's index space, ``extract``/``insert`` indices out of range,
+  a ``for`` step <= 0, a ``loop`` running past ``max_loop_iterations``.  Integer cases
+  (division by zero, ``INT_MIN / -1``, over-wide shifts, ``ftoi`` of Inf) follow
+  :mod:`.numerics.intops`/:mod:`.numerics.convert`.  ``for`` runs ``ceil((ub - lb) / step)``
+  iterations: its induction variable never wraps around.
+* **Memory**: one storage element per IR element (i1 one byte; ``ptr<i4>``/``ptr<f4>`` step one
+  byte per element); buffers 256-byte aligned with unmapped guards; misaligned accesses and
+  stores to read-only arrays or ``constant`` globals are errors; globals live as long as the
+  module object (shared by its kernels, kept across launches); ``alloca`` memory is zeroed and
+  freed when the tile block ends.
+* **assert** stops the launch at the first failing execution, listing every failing block of
+  the batch and their element indices.  **print_tko** prints a tile as a nested list with each
+  element formatted by the conversion (unsigned conversions at the element's own width).
 """
 
 from .errors import (ArgumentError, AssertionFailure, AssumptionViolation, GridError,
