@@ -221,6 +221,11 @@ def mmaf_exact(lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray, in_elem: str,
     _to_f64(lhs, a)
     _to_f64(rhs, b)
     np.matmul(a, b, out=s)
+    if acc_elem == "f32":
+        # the f64 sum rounded once to f32 by the output cast of the same ufunc pass
+        r = np.empty(out_shape, dtype=np.float32)
+        np.add(s, acc, out=r, dtype=np.float64, casting="same_kind")
+        return fast.canon_nan(r)
     np.add(s, acc, out=s)
     return _round_acc(s, acc_elem)
 
