@@ -111,19 +111,26 @@ def run_demo(argv: Sequence[str], prog: str = "tileir demo") -> int:
               "the tileir sources; use --examples DIR or set TILEIR_EXAMPLES)", file=sys.stderr)
         return 1
     available = sorted(f.stem for f in folder.glob("*.mlir") if (folder / f"{f.stem}.py").exists())
+    from ..cutile.demo import CASES as CUTILE_CASES   # cuTile Python kernels (tileir.cutile)
     if opts.list:
         for name in available:
             doc = (load_example(folder / f"{name}.py").__doc__ or "").strip().splitlines()
             print(f"{name:<14} {doc[0] if doc else ''}")
+        for name, doc in CUTILE_CASES.items():
+            print(f"{name:<14} {doc}")
         return 0
-    names = opts.names or available
+    cutile_names = list(CUTILE_CASES) if not opts.names else \
+        [n for n in CUTILE_CASES if n in opts.names or "cutile" in opts.names]
+    names = [n for n in opts.names if n != "cutile" and n not in CUTILE_CASES] \
+        if opts.names else available
     unknown = [n for n in names if n not in available]
     if unknown:
         print(f"{prog}: error: unknown example(s): {', '.join(unknown)} (available: "
-              f"{', '.join(available)})", file=sys.stderr)
+              f"{', '.join(available + list(CUTILE_CASES))})", file=sys.stderr)
         return 1
 
-    print(f"Running {len(names)} example kernels from {folder} on the CPU")
+    if names:
+        print(f"Running {len(names)} example kernels from {folder} on the CPU")
     header = f"{'example':<12} {'kernel':<12} {'grid':<10} {'mode':<11} {'time':>10} " \
              f"{'max error':>10} {'tolerance':>10}  result"
     print(header)
@@ -144,9 +151,41 @@ def run_demo(argv: Sequence[str], prog: str = "tileir demo") -> int:
         print(f"{r.name:<12} {r.kernel:<12} {r.grid:<10} {r.mode:<11} "
               f"{r.seconds * 1e3:>8.1f}ms {r.error:>10.2g} {r.tolerance:>10.2g}  "
               f"{'ok' if r.ok else 'FAIL'}")
+    count = len(names)
+    if cutile_names:
+        ran, failed = _run_cutile(cutile_names, opts.seed, not opts.sequential)
+        count += ran
+        failures += failed
     total = time.perf_counter() - start
     if failures:
-        print(f"{failures} of {len(names)} examples FAILED ({total:.2f}s)")
+        print(f"{failures} of {count} examples FAILED ({total:.2f}s)")
         return 1
-    print(f"all {len(names)} examples match NumPy ({total:.2f}s)")
+    print(f"all {count} examples match NumPy ({total:.2f}s)")
     return 0
+
+
+def _run_cutile(names: list, seed: int, batch: bool) -> tuple:
+    """The cuTile Python kernels (``tileir.cutile.demo``), as rows of the same table; skipped
+    with a message when cuda-tile is not installed.  Returns ``(ran, failed)``."""
+    from ..cutile import INSTALL_HINT, available
+    from ..cutile.demo import run_case
+    if not available():
+        print(f"cuTile Python kernels skipped: cuda-tile is not installed ({INSTALL_HINT})")
+        return 0, 0
+    print("cuTile Python kernels (NVIDIA's cuda.tile -> export_kernel -> tileir.cutile.launch):")
+    failed = 0
+    for name in names:
+        kernel = name[len("cutile_"):]
+        try:
+            r = run_case(name, seed, batch=batch)
+        except Exception as exc:  # noqa: BLE001 - the demo reports every failure as a row
+            failed += 1
+            msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            print(f"{'cutile':<12} {kernel:<12} {'':<10} {'':<11} {'':>10} {'':>10} {'':>10}  "
+                  f"ERROR: {msg}")
+            continue
+        failed += not r["ok"]
+        print(f"{'cutile':<12} {kernel:<12} {r['grid']:<10} {r['mode']:<11} "
+              f"{r['seconds'] * 1e3:>8.1f}ms {r['error']:>10.2g} {r['tolerance']:>10.2g}  "
+              f"{'ok' if r['ok'] else 'FAIL'}")
+    return len(names), failed
