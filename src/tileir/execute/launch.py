@@ -272,6 +272,20 @@ class _Plan:
         self.run = run
         self.template = compiler.template
         self.arg_slots = compiler.arg_slots
+        self.prologue = compiler.prologue
+        self.prologue_ops = compiler.prologue_ops
+
+    def run_prologue(self, regs: list, rt) -> None:
+        """Evaluate the launch-invariant ops into ``regs`` (once per launch)."""
+        for fn, op in zip(self.prologue, self.prologue_ops):
+            try:
+                fn(regs)
+            except LaunchError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - report the op, keep the cause chained
+                ctx = self.compiler.ctx(op)
+                raise rt.error(ctx, LaunchError, f"internal executor error: "
+                                                 f"{type(exc).__name__}: {exc}") from exc
 
 
 class Kernel:
@@ -364,6 +378,9 @@ class Kernel:
             total = grid[0] * grid[1] * grid[2]
             analysis = self.analysis(tuple(g > 1 for g in grid))
             with np.errstate(all="ignore"):
+                rt.bx = rt.by = rt.bz = np.zeros(1, dtype=np.int32)
+                rt.lanes = 1
+                plan.run_prologue(regs0, rt)
                 if batch and total > 1 and analysis.batchable:
                     batches = self._run_batched(plan, regs0, grid, total)
                     mode, reason = "batched", ""

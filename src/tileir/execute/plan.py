@@ -178,11 +178,17 @@ class Compiler:
     # -- compilation ----------------------------------------------------------------------------
 
     def compile_entry(self) -> Callable:
+        """Compile the entry.  Besides the per-block runner this fills ``self.prologue``: the
+        closures of top-level ops that depend only on the arguments and constants (tensor
+        views, shape arithmetic...), run once per launch instead of once per tile block."""
         body = self.entry.regions[0].blocks[0]
         self.arg_slots = self.slots_of(body.args)
-        return self.compile_block(body)
+        self.prologue: list = []
+        self.prologue_ops: list = []
+        self.invariant = set(self.arg_slots)
+        return self.compile_block(body, top_level=True)
 
-    def compile_block(self, block: Block) -> Callable:
+    def compile_block(self, block: Block, top_level: bool = False) -> Callable:
         """Compile a block into ``run(regs) -> signal``."""
         ops = list(block.ops)
         term_op = ops[-1] if ops and ops[-1].name in _TERMINATORS else None
@@ -192,6 +198,11 @@ class Compiler:
         ctxs = []
         for op in ops:
             fn = self.compile_op(op)
+            if fn is not None and top_level and self._hoistable(op):
+                self.prologue.append(fn)
+                self.prologue_ops.append(op)
+                self.invariant.update(self.slot(r) for r in op.results)
+                continue
             if fn is not None:
                 fns.append(fn)
                 ctxs.append(op)
@@ -202,6 +213,13 @@ class Compiler:
             src = self.slots_of(term_op.operands)
             term = _make_terminator(kind, src)
         return _make_runner(fns, term, ctxs, self)
+
+    def _hoistable(self, op: Operation) -> bool:
+        """A pure op that cannot fault and reads only arguments, constants and other hoisted
+        values: its result is the same for every tile block of a launch."""
+        if op.name not in FOLDABLE or op.name in MAY_FAULT or op.regions:
+            return False
+        return all(self.const[s] or s in self.invariant for s in self.slots_of(op.operands))
 
     def compile_op(self, op: Operation) -> Optional[Callable]:
         lower = LOWERINGS.get(op.name)
