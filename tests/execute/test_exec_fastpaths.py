@@ -1,0 +1,91 @@
+"""The executor's native fast paths (tileir.execute.semantics.fast) compute exactly what the
+general numerics functions compute, bit for bit, on random bit patterns and edge values."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from tileir.execute import numerics as N
+from tileir.execute.semantics import fast
+
+DT = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32, "f64": np.float64}
+U = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def samples(elem: str, n: int = 20000, seed: int = 0) -> np.ndarray:
+    dt = np.dtype(DT[elem])
+    u = U[dt.itemsize]
+    rng = np.random.default_rng(seed)
+    bits = rng.integers(0, np.iinfo(u).max, n, dtype=u, endpoint=True)
+    special = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 0.5, 3.0],
+                       np.float64).astype(dt)
+    normal = (rng.standard_normal(n) * 4).astype(dt)
+    return np.concatenate([bits.view(dt), special, normal])
+
+
+def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    a, b = np.asarray(a), np.asarray(b)
+    u = U[a.dtype.itemsize]
+    return a.dtype == b.dtype and bool((a.view(u) == b.view(u)).all())
+
+
+@pytest.mark.parametrize("elem", ["f16", "bf16", "f32", "f64"])
+@pytest.mark.parametrize("op", ["addf", "subf", "mulf", "divf"])
+def test_binary_fast_path_equals_numerics(op, elem):
+    a = samples(elem, seed=1)
+    b = np.roll(samples(elem, seed=2), 7)
+    with np.errstate(all="ignore"):
+        got = fast.float_binary(op, elem)(a, b)
+    assert same_bits(got, getattr(N, op)(a, b, elem))
+
+
+@pytest.mark.parametrize("elem", ["f16", "bf16", "f32", "f64"])
+def test_sqrt_fast_path_equals_numerics(elem):
+    a = samples(elem, seed=3)
+    with np.errstate(all="ignore"):
+        assert same_bits(fast.float_sqrt(elem)(a), N.sqrt(a, elem))
+
+
+@pytest.mark.parametrize("elem", ["f32", "f64"])
+@pytest.mark.parametrize("want_max", [True, False])
+@pytest.mark.parametrize("prop", [True, False])
+def test_maxmin_fast_path_equals_numerics(elem, want_max, prop):
+    a = samples(elem, seed=4)
+    b = np.roll(samples(elem, seed=5), 3)
+    b[:100] = -a[:100]                        # +0/-0 and equal-magnitude pairs
+    b[100:200] = a[100:200]
+    fn = fast.float_maxmin(want_max, prop, elem)
+    ref = (N.maxf if want_max else N.minf)(a, b, elem, prop)
+    assert same_bits(fn(a, b), ref)
+
+
+@pytest.mark.parametrize("elem", ["f16", "bf16", "f32", "f64"])
+def test_sign_ops_and_rounding_equal_numerics(elem):
+    a = samples(elem, seed=6)
+    assert same_bits(fast.sign_op(True, elem)(a), N.negf(a, elem))
+    assert same_bits(fast.sign_op(False, elem)(a), N.absf(a, elem))
+    if elem in ("f32", "f64"):
+        assert same_bits(fast.rounding_op(np.ceil, elem)(a), N.ceil(a, elem))
+        assert same_bits(fast.rounding_op(np.floor, elem)(a), N.floor(a, elem))
+
+
+@pytest.mark.parametrize("pred", ["equal", "not_equal", "less_than", "less_than_or_equal",
+                                  "greater_than", "greater_than_or_equal"])
+@pytest.mark.parametrize("ordering", ["ordered", "unordered"])
+def test_cmpf_fast_path_equals_numerics(pred, ordering):
+    a = samples("f32", seed=7)
+    b = np.roll(a, 1)
+    got = fast.float_cmp(pred, ordering == "ordered", "f32")(a, b)
+    assert (got == N.cmpf(a, b, "f32", pred, ordering)).all()
+
+
+@pytest.mark.parametrize("src,dst", [("f16", "f32"), ("bf16", "f32"), ("f32", "f64"),
+                                     ("f16", "f64"), ("bf16", "f64"), ("f32", "f16"),
+                                     ("f32", "bf16"), ("f64", "f32")])
+def test_conversion_fast_paths_equal_numerics(src, dst):
+    a = samples(src, seed=8)
+    fn = fast.widen_float(src, dst) or fast.narrow_float(src, dst, "nearest_even")
+    with np.errstate(all="ignore"):
+        assert same_bits(fn(a), N.ftof(a, src, dst))
