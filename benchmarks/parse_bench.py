@@ -166,11 +166,21 @@ def main(argv=None) -> int:
     generic = print_op(module, generic=True)
     print(f"text: {len(text) / 1e6:.1f} MB custom, {len(generic) / 1e6:.1f} MB generic")
 
+    def cold(fn):
+        """Each run starts from empty caches (parsed sub-texts, printed constants)."""
+        def run():
+            from tileir import attrs
+            from tileir.text import fastparse
+            fastparse.reset_caches()
+            attrs._DENSE_BODIES.clear()
+            return fn()
+        return run
+
     jobs = {
-        "print": lambda: print_op(module),
-        "print-generic": lambda: print_op(module, generic=True),
-        "parse": lambda: parse_module(text),
-        "parse-generic": lambda: parse_module(generic),
+        "print": cold(lambda: print_op(module)),
+        "print-generic": cold(lambda: print_op(module, generic=True)),
+        "parse": cold(lambda: parse_module(text)),
+        "parse-generic": cold(lambda: parse_module(generic)),
         "verify": lambda: verify_op_tree(module),
     }
     if args.profile:

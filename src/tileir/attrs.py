@@ -320,6 +320,10 @@ class SymbolRefAttr(Attribute):
         return "::".join(format_symbol(n) for n in (self.root, *self.nested))
 
 
+#: id(attr) -> (attr, printed element list): dense bodies are printed once
+_DENSE_BODIES: dict = {}
+
+
 class DenseElementsAttr(Attribute):
     """A dense constant: a NumPy array (in the element type's storage dtype) and its tile type.
 
@@ -376,17 +380,36 @@ class DenseElementsAttr(Attribute):
         return format_float(v, name)
 
     def body(self) -> str:
-        """The element list: a scalar for a splat, otherwise nested ``[...]`` lists."""
+        """The element list: a scalar for a splat, otherwise nested ``[...]`` lists (computed
+        once: attributes are immutable)."""
+        text = _DENSE_BODIES.get(id(self))
+        if text is not None and text[0] is self:
+            return text[1]
         a = self.array
         if self.is_splat and a.size >= 1:
-            return self._fmt_element(a.reshape(-1)[0])
-        return self._nested(a)
+            body = self._fmt_element(a.reshape(-1)[0])
+        else:
+            body = self._nested(a)
+        if len(_DENSE_BODIES) > 4096:
+            _DENSE_BODIES.clear()
+        _DENSE_BODIES[id(self)] = (self, body)
+        return body
+
+    def _elements_text(self, a: np.ndarray) -> list:
+        el = self.type.element
+        name = getattr(el, "name", None)
+        if name == "i1":
+            return ["true" if v else "false" for v in a.tolist()]
+        if getattr(el, "is_integer", False):
+            return [str(int(v)) for v in a.tolist()]
+        from .text.floatfmt import format_float
+        return [format_float(v, name) for v in a]
 
     def _nested(self, a: np.ndarray) -> str:
         if a.ndim == 0:
             return self._fmt_element(a[()])
         if a.ndim == 1:
-            return "[" + ", ".join(self._fmt_element(v) for v in a) + "]"
+            return "[" + ", ".join(self._elements_text(a)) + "]"
         return "[" + ", ".join(self._nested(sub) for sub in a) + "]"
 
     def generic(self) -> str:

@@ -35,7 +35,7 @@ from .format import (AttrDict, CompiledFormat, Custom, Literal, OIList, Optional
 if TYPE_CHECKING:  # pragma: no cover
     from .parser import Parser
 
-__all__ = ["try_fast_op", "TYPE_PATTERN"]
+__all__ = ["try_fast_op", "TYPE_PATTERN", "reset_caches"]
 
 _WS = r"[ \t]*"
 _NAME = r"%[A-Za-z0-9_$.\-]+(?:#[0-9]+)?"
@@ -62,6 +62,19 @@ _END = rf"{_WS}(?:loc\((#[A-Za-z_][A-Za-z0-9_$.\-]*|unknown)\){_WS})?(?://[^\n]*
 _TYPES: dict[str, Optional[Type]] = {"token": TOKEN, **ELEMENT_TYPES}
 _ATTRS: dict[tuple, Any] = {}
 _FAILED = object()
+
+
+def reset_caches() -> None:
+    """Forget every parsed sub-text and plan (for cold-start measurements)."""
+    _TYPES.clear()
+    _TYPES.update({"token": TOKEN, **ELEMENT_TYPES})
+    _ATTRS.clear()
+    for spec in OP_REGISTRY.values():
+        ff = spec.__dict__.get("_fast")
+        if isinstance(ff, FastFormat):
+            ff.cache.clear()
+    from .parser import _TYPE_CACHE
+    _TYPE_CACHE.clear()
 
 
 def _type(text: str) -> Optional[Type]:

@@ -611,9 +611,156 @@ class _PrintState:
 
 def print_format(printer: "OpPrinter", op: Operation, fmt: CompiledFormat) -> str:
     """Render the custom-form body of ``op`` (everything after its name)."""
+    fn = fmt.__dict__.get("printer_fn")
+    if fn is None:
+        fn = fmt.__dict__["printer_fn"] = compile_printer(fmt, op.SPEC)
+    return fn(printer, op)
+
+
+def print_format_interpreted(printer: "OpPrinter", op: Operation, fmt: CompiledFormat) -> str:
+    """The same as :func:`print_format`, walking the elements (reference implementation)."""
     parts: list[str] = []
     _print_elements(printer, op, fmt, fmt.elements, parts)
     return "".join(parts)
+
+
+def compile_printer(fmt: CompiledFormat, spec: OpSpec) -> Callable:
+    """Generate a Python function that prints ``spec``'s custom form as
+    :func:`print_format_interpreted` does, with the spacing decisions and the element kinds
+    resolved once (the printer's hot path)."""
+    from ..attrs import _MNEMONICS
+    env: dict = {"_anchor_present": _anchor_present, "_pav": print_attr_value,
+                 "_CUSTOM": CUSTOM_DIRECTIVES, "_spec": spec, "_referenced":
+                 frozenset(fmt.referenced_attrs) | {"operandSegmentSizes"}}
+    lines = ["def pr(printer, op):", "    nm = printer.names.text", "    attrs = op.attributes",
+             "    s = ''"]
+    dynamic = bool(spec.n_dynamic_operands or spec.n_dynamic_results)
+    if dynamic:
+        for seq, groups, sz, attr_sized in (("op.operands", spec.operands, "osz",
+                                             spec.attr_sized_operands),
+                                            ("op.results", spec.results, "rsz", False)):
+            dyn = [i for i, g in enumerate(groups) if g.kind != SINGLE]
+            if len(dyn) == 1 and not attr_sized:
+                # one variadic group: its size is what the fixed groups leave
+                sizes = ", ".join(f"len({seq}) - {len(groups) - 1}" if i == dyn[0] else "1"
+                                  for i in range(len(groups)))
+                lines.append(f"    {sz} = [{sizes}]")
+            elif sz == "osz":
+                lines.append("    osz = _spec.operand_sizes(op)")
+            else:
+                lines.append("    rsz = _spec.result_sizes(op)")
+    counter = [0]
+
+    def const(value) -> str:
+        counter[0] += 1
+        name = f"_c{counter[0]}"
+        env[name] = value
+        return name
+
+    def group_slice(name: str, kind: str) -> tuple[str, bool]:
+        """Expression for the values of a group, and whether it is a single value."""
+        groups = spec.operands if kind == "operand" else spec.results
+        index = (spec.operand_index if kind == "operand" else spec.result_index)[name]
+        seq = "op.operands" if kind == "operand" else "op.results"
+        if not dynamic or all(g.kind == SINGLE for g in groups):
+            if groups[index].kind == SINGLE:
+                return f"{seq}[{index}]", True
+            return f"{seq}[{index}:{index + 1}]", False
+        sz = "osz" if kind == "operand" else "rsz"
+        start = " + ".join(f"{sz}[{j}]" for j in range(index)) or "0"
+        return f"{seq}[{start}:{start} + {sz}[{index}]]", False
+
+    def emit(elements, ind: str) -> None:
+        for el in elements:
+            cls = type(el)
+            if cls is Literal:
+                lines.append(f"{ind}s += {el.spaced!r}")
+            elif cls is Space:
+                if el.text == " ":
+                    lines.append(f"{ind}s += ' '")
+            elif cls is Var:
+                sp = "' ' + " if el.sp else ""
+                if el.kind == "operand":
+                    expr, single = group_slice(el.name, "operand")
+                    if single:
+                        lines.append(f"{ind}s += {sp}nm[{expr}]")
+                    else:
+                        lines.append(f"{ind}s += {sp}', '.join([nm[v] for v in {expr}])")
+                elif el.kind == "attr":
+                    decl = spec.attr_by_name[el.name]
+                    if decl.is_unit:
+                        if el.sp:
+                            lines.append(f"{ind}s += ' '")
+                        continue
+                    if el.sp:
+                        lines.append(f"{ind}s += ' '")
+                    lines.append(f"{ind}v = attrs.get({el.name!r})")
+                    enum = decl.enum
+                    if enum is not None:
+                        fmt_ = "'<' + v.keyword + '>'" if enum in _MNEMONICS else "v.keyword"
+                        lines.append(f"{ind}if v is not None:")
+                        lines.append(f"{ind}    s += {fmt_} if isinstance(v, {const(enum)}) "
+                                     f"else _pav({const(decl)}, v)")
+                    else:
+                        lines.append(f"{ind}if v is not None:")
+                        lines.append(f"{ind}    s += _pav({const(decl)}, v)")
+                elif el.kind == "region":
+                    idx = [r.name for r in spec.regions].index(el.name)
+                    sp = "' ' + " if el.sp else ""
+                    lines.append(f"{ind}s += {sp}printer.region_text(op.regions[{idx}])")
+                else:
+                    raise ValueError(el.kind)
+            elif cls is TypeOf:
+                sp = "' ' + " if el.sp else ""
+                expr, single = group_slice(el.name, el.kind)
+                if single:
+                    lines.append(f"{ind}s += {sp}{expr}.type._short")
+                else:
+                    lines.append(f"{ind}s += {sp}', '.join([v.type._short for v in {expr}])")
+            elif cls is AttrDict:
+                lines.append(f"{ind}if not _referenced.issuperset(attrs):")
+                lines.append(f"{ind}    s += printer.attr_dict_text(op, _referenced, "
+                             f"{el.with_keyword})")
+            elif cls is Custom:
+                if el.sp:
+                    lines.append(f"{ind}s += ' '")
+                d = const(CUSTOM_DIRECTIVES[el.name].print)
+                lines.append(f"{ind}t = {d}(printer, op, {const(el.args)})")
+                lines.append(f"{ind}if t:")
+                lines.append(f"{ind}    s += t")
+            elif cls is OptionalGroup:
+                anchor = el.anchor
+                if isinstance(anchor, Var) and anchor.kind == "attr":
+                    decl = spec.attr_by_name[anchor.name]
+                    if decl.default is None:
+                        cond = f"attrs.get({anchor.name!r}) is not None"
+                    else:
+                        cond = (f"attrs.get({anchor.name!r}, {const(decl.default)}) "
+                                f"!= {const(decl.default)}")
+                elif (dynamic and isinstance(anchor, (Var, TypeOf)) and
+                      anchor.kind in ("operand", "result")):
+                    sz = "osz" if anchor.kind == "operand" else "rsz"
+                    index = (spec.operand_index if anchor.kind == "operand"
+                             else spec.result_index)[anchor.name]
+                    cond = f"{sz}[{index}] > 0"
+                else:
+                    cond = f"_anchor_present(op, {const(anchor)})"
+                lines.append(f"{ind}if {cond}:")
+                before = len(lines)
+                emit([e for e in el.elements if e is not el.elided], ind + "    ")
+                if len(lines) == before:
+                    lines.append(f"{ind}    pass")
+            elif cls is OIList:
+                for lit, var in el.clauses:
+                    lines.append(f"{ind}if {var.name!r} in attrs:")
+                    lines.append(f"{ind}    s += {lit.spaced!r}")
+            else:  # pragma: no cover
+                raise AssertionError(el)
+
+    emit(fmt.elements, "    ")
+    lines.append("    return s")
+    exec(compile("\n".join(lines) + "\n", f"<print {spec.name}>", "exec"), env)
+    return env["pr"]
 
 
 def _anchor_present(op: Operation, anchor) -> bool:

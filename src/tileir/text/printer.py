@@ -15,12 +15,14 @@ from typing import Optional
 
 from ..attrs import UNIT, Attribute, DIAttr, format_named_attr
 from ..ir.core import Block, BlockArgument, Operation, Region, Value
+from .format import print_format
 from ..locations import (UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, FusedLoc, Location,
                          NameLoc)
 
 __all__ = ["print_op", "OpPrinter"]
 
 _VALID_NAME_CHAR = re.compile(r"[A-Za-z0-9$._-]")
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9$._-]*\Z")
 
 
 def sanitize_name(name: str) -> str:
@@ -35,6 +37,8 @@ def sanitize_name(name: str) -> str:
             else:
                 out.append(format(ord(ch), "X"))
         return "".join(out)
+    if _PLAIN_NAME.match(name):
+        return name
     if name[0].isdigit():
         return "_" + copy()
     if all(_VALID_NAME_CHAR.match(ch) for ch in name):
@@ -78,22 +82,27 @@ def has_asm_interface(op: Operation) -> bool:
 
 
 class _NameState:
-    """Assigns printed names to values (MLIR's SSANameState)."""
+    """Assigns printed names to values (MLIR's SSANameState).
+
+    ``text`` maps each value to its spelling at a use (``%0``, ``%for#1``, ``%blockId_x``);
+    ``result_lists`` maps each op with results to its result list (``%for:2``)."""
 
     def __init__(self, root: Operation, generic: bool = False) -> None:
         self.generic = generic
-        self.names: dict[int, str] = {}         # id(value) -> "%name" (without '#k')
-        self.group_of: dict[int, tuple[str, int]] = {}  # id(result) -> (group name, k)
+        self.text: dict = {}
+        self.result_lists: dict = {}
         self.block_names: dict[int, str] = {}
         self.next_value = 0
         self.next_arg = 0
         self.next_conflict = 0
         self.used: list[set] = []
-        self._groups_by_op: dict[int, list[tuple[str, int, int]]] = {}
         self._number(root)
 
     def _used(self, name: str) -> bool:
-        return any(name in s for s in self.used)
+        for s in self.used:
+            if name in s:
+                return True
+        return False
 
     def unique(self, name: str) -> str:
         name = sanitize_name(name)
@@ -108,7 +117,6 @@ class _NameState:
                 return probe
 
     def _number(self, root: Operation) -> None:
-        # (region, next_value, next_arg, next_conflict, depth of the parent name scope)
         self.used.append(set())
         self._number_op(root)
         stack = []
@@ -123,13 +131,15 @@ class _NameState:
             children = []
             for block in region.blocks:
                 for op in block.ops:
-                    for r in op.regions:
-                        children.append((r, self.next_value, self.next_arg, self.next_conflict,
-                                         depth + 1))
+                    if op.regions:
+                        for r in op.regions:
+                            children.append((r, self.next_value, self.next_arg,
+                                             self.next_conflict, depth + 1))
             stack.extend(reversed(children))
 
     def _number_region(self, region: Region) -> None:
         parent = region.parent
+        text = self.text
         names = None
         if parent is not None and region.blocks and not self.generic:
             hook = getattr(parent, "asm_block_arg_names", None)
@@ -138,84 +148,73 @@ class _NameState:
         if names:
             for arg, name in zip(region.blocks[0].args, names):
                 if name:
-                    self.names[id(arg)] = self.unique(name)
+                    text[arg] = "%" + self.unique(name)
+        number_op = self._number_op
         for bi, block in enumerate(region.blocks):
             self.block_names[id(block)] = f"^bb{bi}"
             for arg in block.args:
-                if id(arg) in self.names:
+                if arg in text:
                     continue
                 if bi == 0:
-                    self.names[id(arg)] = self.unique(f"arg{self.next_arg}")
+                    text[arg] = "%" + self.unique(f"arg{self.next_arg}")
                     self.next_arg += 1
                 else:
-                    self.names[id(arg)] = str(self.next_value)
+                    text[arg] = f"%{self.next_value}"
                     self.next_value += 1
             for op in block.ops:
-                self._number_op(op)
+                if op.results:
+                    number_op(op)
 
     def _number_op(self, op: Operation) -> None:
         results = op.results
         if not results:
             return
-        names = self.names
-        suggested = asm_result_names(op) if not self.generic else None
+        suggested = None if self.generic else asm_result_names(op)
         if suggested is None:
             # the common case: one number for the whole result list
-            names[id(results[0])] = str(self.next_value)
+            base = str(self.next_value)
             self.next_value += 1
             if len(results) == 1:
-                self.group_of[id(results[0])] = (names[id(results[0])], 0)
-                self._groups_by_op[id(op)] = [(names[id(results[0])], 0, 1)]
+                self.text[results[0]] = "%" + base
+                self.result_lists[op] = "%" + base
                 return
-            starts = [0]
+            bases = {0: base}
         else:
-            starts = []
+            bases = {}
             for k, name in enumerate(suggested):
                 if k >= len(results):
                     break
                 if name:
-                    names[id(results[k])] = self.unique(name)
-                    if k:
-                        starts.append(k)
+                    bases[k] = self.unique(name)
                 elif name is not None and name == "":
-                    names[id(results[k])] = str(self.next_value)
+                    bases[k] = str(self.next_value)
                     self.next_value += 1
-                    if k:
-                        starts.append(k)
-            first = results[0]
-            if id(first) not in names:
-                names[id(first)] = str(self.next_value)
+            if 0 not in bases:
+                bases[0] = str(self.next_value)
                 self.next_value += 1
-            starts = sorted(set(starts) | {0})
         # a named/numbered result starts a group that extends to the next one
-        groups = []
+        starts = sorted(bases)
         n = len(results)
+        parts = []
+        text = self.text
         for gi, start in enumerate(starts):
             end = starts[gi + 1] if gi + 1 < len(starts) else n
-            base = names[id(results[start])]
-            for k in range(start, end):
-                self.group_of[id(results[k])] = (base, k - start)
-            groups.append((base, start, end - start))
-        self._groups_by_op[id(op)] = groups
+            base = bases[start]
+            size = end - start
+            if size == 1:
+                text[results[start]] = "%" + base
+                parts.append("%" + base)
+            else:
+                for k in range(start, end):
+                    text[results[k]] = f"%{base}#{k - start}"
+                parts.append(f"%{base}:{size}")
+        self.result_lists[op] = ", ".join(parts)
 
     def value(self, v: Value) -> str:
-        g = self.group_of.get(id(v))
-        if g is not None:
-            base, k = g
-            for name, start, n in self._groups_by_op[id(v.owner)]:
-                if name == base:
-                    return f"%{base}#{k}" if n > 1 else f"%{base}"
-            return f"%{base}"
-        name = self.names.get(id(v))
-        if name is None:
-            return "<<UNKNOWN SSA VALUE>>"
-        return f"%{name}"
+        return self.text.get(v, "<<UNKNOWN SSA VALUE>>")
 
     def result_list(self, op: Operation) -> str:
-        parts = []
-        for name, start, n in self._groups_by_op.get(id(op), []):
-            parts.append(f"%{name}:{n}" if n > 1 else f"%{name}")
-        return ", ".join(parts)
+        return self.result_lists.get(op, "")
 
 
 class _Aliases:
@@ -325,7 +324,7 @@ class OpPrinter:
     # -- pieces used by op formats --------------------------------------------------------------
 
     def value_name(self, v: Value) -> str:
-        return self.names.value(v)
+        return self.names.text.get(v, "<<UNKNOWN SSA VALUE>>")
 
     def type_text(self, t) -> str:
         return t.short
@@ -394,11 +393,30 @@ class OpPrinter:
     def op_text(self, op: Operation) -> str:
         if self._collecting:
             self.aliases.visit(op.loc)  # MLIR visits an op's location before its body
-        results = self.names.result_list(op)
-        prefix = f"{results} = " if results else ""
+        results = self.names.result_lists.get(op) if op.results else None
+        prefix = results + " = " if results else ""
         spec = op.SPEC
         if not self.generic and spec is not None and (spec.cls.print_custom is not None
                                                        or spec.format is not None):
+            if spec.cls.print_custom is None:
+                # the hot path: a declarative format, printed by its generated function
+                dialect = self.default_dialect[-1]
+                name = op.name
+                if self.disasm:
+                    name = self.op_name(op)
+                elif dialect and name.startswith(dialect) and name[len(dialect)] == ".":
+                    name = name[len(dialect) + 1:]
+                self.default_dialect.append(spec.cls.DIALECT_NAME)
+                try:
+                    body = print_format(self, op, spec.format)
+                finally:
+                    self.default_dialect.pop()
+                if body and body[0] != " " and body[0] != "\n":
+                    body = " " + body
+                text = prefix + name + body
+                if self.debuginfo:
+                    text += " " + self.loc_text(op.loc)
+                return text
             body = self.custom_text(op)
         elif not self.generic and op.name == "builtin.module":
             body = self.builtin_module_text(op)
@@ -427,7 +445,6 @@ class OpPrinter:
             if spec.cls.print_custom is not None:
                 body = spec.cls.print_custom(self, op)
             else:
-                from .format import print_format
                 body = print_format(self, op, spec.format)
         finally:
             self.default_dialect.pop()
