@@ -29,7 +29,7 @@ from .. import dtypes as _dtypes
 from . import numerics as N
 from .errors import ArgumentError, GridError, LaunchError, UnsupportedError
 from .memory import Memory
-from .plan import BatchAnalysis, Compiler, Runtime, RETURN, storage_dtype
+from .plan import BatchAnalysis, Compiler, Runtime, storage_dtype
 from .values import TensorViewValue
 from . import semantics as _semantics  # noqa: F401  (registers the lowerings)
 
@@ -541,5 +541,3 @@ def launch(module, kernel_name: str, grid=(1, 1, 1), args: Sequence = (), *,
     return kernel.launch(grid, args, check_assumptions=check_assumptions, stdout=stdout,
                          **options)
 
-
-_ = (RETURN,)

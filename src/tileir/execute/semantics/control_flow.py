@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import numerics as N
 from ..errors import AssertionFailure, UndefinedBehaviorError, UnsupportedError
-from ..plan import BREAK, CONTINUE, RETURN, YIELD, convertible_if, lowering
+from ..plan import BREAK, CONTINUE, YIELD, convertible_if, lowering
 from ._common import element_name, storage_dtype
 
 
@@ -204,5 +204,3 @@ def _lower_assert(op, cc):
         raise exc
     return run
 
-
-_ = (RETURN,)

@@ -14,11 +14,10 @@ from typing import Optional
 
 import numpy as np
 
-from ... import types as T
 from .. import numerics as N
 from ..plan import lowering
 from . import fast
-from ._common import elementwise, element_name, enum_keyword, storage_dtype
+from ._common import elementwise, element_name, enum_keyword
 
 
 def _rounding(op, default="nearest_even") -> str:
@@ -278,5 +277,3 @@ def _lower_mmaf_scaled(op, cc):
     return elementwise(op, cc, lambda a, b, c, sa, sb:
                        mmaf_scaled_exact(a, b, c, sa, sb, in_elem, scale_elem))
 
-
-_ = (T, storage_dtype)
