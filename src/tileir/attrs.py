@@ -56,7 +56,9 @@ class TileEnum(Attribute, enum.IntEnum):
 
     @classmethod
     def from_keyword(cls, keyword: str) -> Optional["TileEnum"]:
-        return cls.__members__.get(keyword.upper())
+        """The member spelled ``keyword`` (exactly: keywords are case-sensitive, as in MLIR)."""
+        member = cls.__members__.get(keyword.upper())
+        return member if member is not None and member.keyword == keyword else None
 
     @classmethod
     def keywords(cls) -> list[str]:

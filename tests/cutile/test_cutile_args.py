@@ -317,3 +317,21 @@ def test_cache_reuses_bytecode_and_plan(rng):
     assert first.bytecode.startswith(b"\x7fTileIR\x00")
     tc.clear_cache()
     assert tc.cache_info() == {"hits": 0, "misses": 0, "entries": 0}
+
+
+def test_torch_dtypes_and_expanded_tensors():
+    torch = _torch()
+    T = 64
+    xb = torch.randn(2 * T).to(torch.bfloat16)
+    y8 = torch.zeros(2 * T, dtype=torch.float8_e4m3fn)
+    z64 = torch.zeros(2 * T, dtype=torch.float64)
+    w = torch.zeros(2 * T, dtype=torch.uint8)
+    tc.launch(K.dtype_convert_kernel, (2,), (xb, y8, z64, w, T))
+    assert torch.equal(y8.float(), xb.float().to(torch.float8_e4m3fn).float())
+    assert torch.equal(z64, xb.double() * 1.5)
+    assert torch.equal(w, (xb > 0).to(torch.uint8) + 200)
+    x = torch.randn(64).expand(32, 64)                 # stride 0
+    y = torch.ones(32, 64)
+    z = torch.zeros(32, 64)
+    tc.launch(K.vec_add_kernel_2d, (2, 4), (x, y, z, 16, 16))
+    assert torch.equal(z, x + y)

@@ -466,14 +466,24 @@ def _array_spec(arr: np.ndarray, prep: PreparedArray, ann, where: str) -> ArrayS
     static_stride = _dims(getattr(ann, "static_stride_dims", ()) if ann else (), ndim, where)
     itemsize = arr.dtype.itemsize
     specialise = ndim <= 5
+    # An annotation's static dims are the complete set of shape constants; without one the JIT
+    # makes every extent-1 dimension a constant 1.
+    infer_one = specialise and not static_shape
+    shape_const = tuple(shape[d] if d in static_shape else
+                        (1 if infer_one and shape[d] == 1 else None) for d in range(ndim))
+    # The stride of an extent-1 dimension never contributes to an address, and cuTile's code
+    # for a dimension of constant extent 1 assumes that stride is a multiple of 16 bytes: pass
+    # 0 there, so that every assumption of the compiled kernel holds (check_assumptions=True).
+    if any(c == 1 for c in shape_const):
+        strides = tuple(0 if c == 1 and d not in static_stride else s
+                        for d, (s, c) in enumerate(zip(strides, shape_const)))
+        prep.strides = strides
     if static_stride:
         stride_const = tuple(strides[d] if d in static_stride else None for d in range(ndim))
     elif specialise:
         stride_const = tuple(1 if s == 1 else None for s in strides)
     else:
         stride_const = (None,) * ndim
-    shape_const = tuple(shape[d] if d in static_shape else
-                        (1 if specialise and shape[d] == 1 else None) for d in range(ndim))
     if specialise:
         stride_div = tuple(16 // itemsize if c is None and itemsize <= 16 and (s * itemsize) % 16
                            == 0 else 1 for s, c in zip(strides, stride_const))
@@ -500,7 +510,15 @@ def _scalar(value, leaf: Leaf, where: str):
     ann_dtype = None
     if leaf.scalar is not None:
         ann_dtype = getattr(leaf.scalar.dtype, "name", None)
+    if isinstance(value, bool):
+        return ScalarSpec("bool_"), value
+    if isinstance(value, float):    # Python float (and np.float64, a float subclass) -> f32
+        if ann_dtype is not None:
+            raise ArgumentError(f"{where}: the parameter is annotated as an {ann_dtype} scalar, "
+                                f"got float {value!r}")
+        return ScalarSpec("float32"), float(value)
     if isinstance(value, np.generic):
+        # cuTile itself takes only Python scalars; other NumPy scalars keep their dtype here.
         name = _SCALAR_TYPES.get(value.dtype)
         if name is None:
             raise ArgumentError(f"{where}: scalars of dtype {value.dtype} cannot be passed to a "
@@ -510,20 +528,13 @@ def _scalar(value, leaf: Leaf, where: str):
         if name.startswith(("int", "uint")):
             return ScalarSpec(name), int(value)
         return ScalarSpec(name), float(value)
-    if isinstance(value, bool):
-        return ScalarSpec("bool_"), value
     if isinstance(value, int):
         name = ann_dtype or "int32"
         lo, hi = _INT_RANGES[name]
         if not lo <= value <= hi:
             hint = "" if name == "int64" else "; annotate the parameter with ct.ScalarInt64"
             raise ArgumentOverflowError(f"{where}: {value} does not fit in {name}{hint}")
-        return ScalarSpec(name), value
-    if isinstance(value, float):
-        if ann_dtype is not None:
-            raise ArgumentError(f"{where}: the parameter is annotated as an {ann_dtype} scalar, "
-                                f"got float {value!r}")
-        return ScalarSpec("float32"), value
+        return ScalarSpec(name), int(value)
     return None
 
 

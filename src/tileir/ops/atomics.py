@@ -36,13 +36,13 @@ class AtomicCASTkoOp(CudaTileOp):
 
     def verify_op(self):
         from ..types import FloatType, IntegerType
-        from .verify_util import verify_atomic_ordering
+        from .verify_util import bitwidth, verify_atomic_ordering
         pointee = self.operands[0].type.element.pointee
         el = self.operands[2].type.element
         if pointee != el:
             return (f"expected pointee type ('{pointee}') to match element type of 'val' "
                     f"('{el}')")
-        if not isinstance(el, (FloatType, IntegerType)) or el.width not in (32, 64):
+        if not isinstance(el, (FloatType, IntegerType)) or bitwidth(el) not in (32, 64):
             return "expect only float or integer types with 32 or 64 bit"
         mask = self.mask
         if mask is not None and mask.type.shape != self.operands[2].type.shape:
@@ -83,16 +83,36 @@ class AtomicRMWTkoOp(CudaTileOp):
 
 
 
+def _parse_red_memory_attributes(parser: "Parser", state: "OpState") -> None:
+    """cuda-tile's own ordering/scope parsing for atomic_red_view_tko (unlike
+    parseMemoryAttributes it accepts any known ordering and scope; the verifier restricts)."""
+    off = parser.offset
+    word = parser.parse_keyword()
+    order = MemoryOrderingSemantics.from_keyword(word)
+    if order is None:
+        raise parser.error(f"{parser.op_prefix()}invalid memory_ordering_semantics: '{word}'; "
+                           "expected one of: weak, relaxed, acquire, release, acq_rel", off)
+    state.attrs["memory_ordering_semantics"] = order
+    if parser.at_identifier():
+        off = parser.offset
+        word = parser.parse_keyword()
+        scope = MemoryScope.from_keyword(word)
+        if scope is None:
+            raise parser.error(f"{parser.op_prefix()}invalid memory_scope: '{word}'; expected one "
+                               "of: tl_blk, device, sys", off)
+        state.attrs["memory_scope"] = scope
+
+
 def _parse_atomic_red_view(parser: "Parser", state: "OpState") -> Operation:
-    parse_memory_attributes(parser, state)
+    _parse_red_memory_attributes(parser, state)
     view, indices = _parse_view_and_indices(parser)
     parser.expect(",")
     off = parser.offset
     word = parser.parse_keyword()
     mode = AtomicRMWMode.from_keyword(word)
     if mode is None:
-        raise parser.error(f"unknown atomic RMW mode: '{word}'; expected one of: and, or, xor, "
-                           "add, addf, max, min, umax, umin", off)
+        raise parser.error(f"{parser.op_prefix()}unknown atomic RMW mode: '{word}'; expected one "
+                           "of: and, or, xor, add, addf, max, min, umax, umin", off)
     state.attrs["mode"] = mode
     parser.expect(",")
     value = parser._parse_use()

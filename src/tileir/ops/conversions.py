@@ -29,7 +29,8 @@ class BitcastOp(_Cast):
 
     def verify_op(self):
         src, res = self.operands[0].type, self.results[0].type
-        sw, rw = src.element.width, res.element.width
+        from .verify_util import bitwidth
+        sw, rw = bitwidth(src.element), bitwidth(res.element)
         if sw == rw:
             return None
         return (f"types must be equal width, cannot convert '{src}' of width {sw} to type "

@@ -463,7 +463,8 @@ def _verify_pack_unpack(op):
     src, res = op.operands[0].type, op.results[0].type
     if src.rank != 1:
         return "expects source and result to be rank-1 tiles"
-    if src.element.width == res.element.width:
+    from .verify_util import bitwidth
+    if bitwidth(src.element) == bitwidth(res.element):
         return "expects source and result to have different element type widths"
     sbits, rbits = bits(src), bits(res)
     if sbits % 8:

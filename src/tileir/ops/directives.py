@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from ..attrs import (AssumePredicate, ComparisonOrdering, ComparisonPredicate, RoundingMode,
@@ -106,18 +107,44 @@ CUSTOM_DIRECTIVES["SymbolVisibility"] = _keyword_enum(
 
 # -- assume predicates ---------------------------------------------------------------------------
 
+_ATTR_KEYWORDS = frozenset(("true", "false", "unit", "dense", "array", "affine_map",
+                            "affine_set", "loc", "distinct", "strided", "sparse"))
+
+
+def _starts_attribute(parser) -> bool:
+    """Whether MLIR's parseOptionalAttribute would parse an attribute at the current token."""
+    tok = parser.tok
+    if not tok:
+        return False
+    c = tok[0]
+    if c in "#[{@\"-" or c.isdigit() or tok in _ATTR_KEYWORDS:
+        return True
+    # a builtin type is a type attribute
+    return tok in ("index", "none", "bf16", "tf32") or bool(
+        re.fullmatch(r"[su]?i[0-9]+|f[0-9]+\w*", tok))
+
+
 def _parse_assume(parser, state, args) -> bool:
+    """cuda-tile's parseAssumePredicate: a full attribute, or ``div_by<...>`` /
+    ``same_elements<...>`` / ``bounded<...>`` without the ``#cuda_tile.`` prefix."""
+    from ..attrs import AssumePredicate
     tok = parser.tok
     off = parser.offset
-    if tok.startswith("#cuda_tile."):
+    if _starts_attribute(parser):
         attr = parser.parse_attribute()
+        if not isinstance(attr, AssumePredicate):
+            raise parser.error(f"{parser.op_prefix()}expected assume predicate attribute", off)
     elif tok in ("div_by", "same_elements", "bounded"):
         parser.i += 1
         attr = parser.parse_assume_predicate_body(tok)
-    elif tok.startswith("#"):
-        attr = parser.parse_attribute()
+    elif parser.at_identifier():
+        raise parser.error(f"{parser.op_prefix()}unknown assume predicate attribute: {tok} "
+                           "(expected 'div_by', 'same_elements', or 'bounded')", off)
     else:
-        raise parser.error("expected assume predicate")
+        from ..diagnostics import ERROR, Diagnostic
+        parser.pending_diags.append(Diagnostic(ERROR, f"{parser.op_prefix()}expected valid keyword",
+                                               parser.loc_at(off)))
+        raise parser.error(f"{parser.op_prefix()}expected attribute name", off)
     state.attrs[args[0].name] = attr
     return True
 
@@ -134,6 +161,41 @@ CUSTOM_DIRECTIVES["AssumePredicate"] = CustomDirective(_parse_assume, _print_ass
 
 # -- dense constants -----------------------------------------------------------------------------
 
+def _check_literal_tree(parser, tree, el) -> None:
+    """cuda-tile reads and checks each element while reading the nested lists: element errors
+    and "ranks are not consistent" come in source order, before the type is read."""
+    from ..text.parser import scalar_literal
+
+    def walk(node, top: bool):
+        if isinstance(node, tuple):
+            scalar_literal(parser, node, el)
+            return ()
+        first = None
+        for item in node:
+            shape = walk(item, False)
+            if top and isinstance(item, tuple):
+                continue  # cuda-tile does not compare scalars at the outermost level
+            if first is None:
+                first = shape
+            elif shape != first:
+                last = _last_leaf(item) or _last_leaf(node)
+                raise parser.error("tensor literal is invalid; ranks are not consistent between "
+                                   "elements", last[2] if last else None)
+        return (len(node),) + (first or ())
+
+    walk(tree, True)
+
+
+def _last_leaf(node):
+    if isinstance(node, tuple):
+        return node
+    for item in reversed(node):
+        leaf = _last_leaf(item)
+        if leaf is not None:
+            return leaf
+    return None
+
+
 def _parse_dense(with_result: bool):
     def parse(parser, state, args) -> bool:
         from ..text.parser import build_dense
@@ -144,20 +206,23 @@ def _parse_dense(with_result: bool):
         el_off = parser.offset
         el_text = parser.tok
         el = ELEMENT_TYPES.get(el_text)
-        if el is None:
-            # MLIR reports an unknown element type via the type parser
+        expect_msg = ("expect element type to be one of i1 or i8 or i16 or i32 or i64 or f16 or "
+                      "bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN "
+                      "values, but got ")
+        if el is None or el.name == "i4":
+            # cuda-tile parses a type, then insists on a dense element type
+            from ..text.parser import ParseError
             try:
-                parser.parse_type()
-            except Exception:
-                raise parser.error(f"'{state.spec.name}' unknown type: {el_text}", el_off)
-            raise parser.error(f"expect element type to be one of i1 or i8 or i16 or i32 or i64 or "
-                               f"f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or "
-                               f"f8E8M0FNU or f4E2M1FN values, but got '{parser.toks[parser.i-1]}'",
-                               el_off)
+                got = parser.parse_type()
+            except ParseError as exc:
+                parser.pending_diags.append(exc.diag)
+                raise parser.error(f"{parser.op_prefix()}{expect_msg}'<<NULL TYPE>>'")
+            raise parser.error(f"{parser.op_prefix()}{expect_msg}'{got}'")
         parser.i += 1
         parser.expect(":")
         tree_off = parser.offset
         tree = parser.parse_literal_tree()
+        _check_literal_tree(parser, tree, el)
         parser.expect(">")
         parser.expect(":")
         type_off = parser.offset
@@ -244,8 +309,9 @@ def _parse_argument_region(parser, state, args) -> bool:
     parser.parse_comma_list(one, ")")
     parser.expect(")")
     region = Region()
+    # ``() {}`` leaves the region empty (MLIR creates no block without arguments or ops)
     parser.parse_region_into(region, None, isolated=False, dialect="cuda_tile",
-                             entry_args=entry_args)
+                             entry_args=entry_args or None)
     state.regions[args[0].name] = region
     return True
 

@@ -409,14 +409,16 @@ class SameOperandsAndResultElementType(_NativeSame):
 
 class InferResultTypes(Trait):
     """MLIR's InferTypeOpInterface verification: the declared result types must equal the
-    inferred ones.  ``infer(op)`` returns the inferred types, or None when inference fails."""
+    inferred ones.  ``infer(op)`` returns the inferred types, or None when inference fails.
+    The interface verifies "with regions", i.e. after the nested ops and the op's own verifier
+    (the corpus relies on this order)."""
 
-    PHASE = "trait"
+    PHASE = "region"
 
     def __init__(self, infer: Callable[[Operation], Optional[list]]) -> None:
         self.infer_fn = infer
 
-    def verify(self, op):
+    def verify_region(self, op):
         inferred = self.infer_fn(op)
         failed = Diagnostic(ERROR, f"'{op.name}' op failed to infer returned types", op.loc)
         if inferred is None:

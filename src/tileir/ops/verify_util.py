@@ -11,7 +11,7 @@ from typing import Iterable, Optional
 from ..attrs import (AtomicRMWMode, DictionaryAttr, IntegerAttr, MemoryOrderingSemantics,
                      OptimizationHintsAttr, RoundingMode)
 from ..diagnostics import ERROR, WARNING, Diagnostic
-from ..types import (BF16, F16, F32, F64, I1, I32, I64, FloatType, IntegerType,
+from ..types import (BF16, F16, F32, F64, I1, I32, I64, TF32, FloatType, IntegerType,
                      TensorViewType, TileType, TileViewType, Type)
 
 RM = RoundingMode
@@ -26,6 +26,11 @@ def type_list(types: Iterable[Type]) -> str:
 def dims(shape) -> str:
     """MLIR's rendering of an ``ArrayRef<int64_t>``: ``4, 16``."""
     return ", ".join(str(d) for d in shape)
+
+
+def bitwidth(t: Type) -> int:
+    """MLIR's ``getIntOrFloatBitWidth``: tf32's APFloat semantics are 19 bits wide."""
+    return 19 if t is TF32 else t.width
 
 
 def element_of(t: Type) -> Type:
@@ -125,7 +130,7 @@ def verify_atomic_rmw_mode(mode, element: Type) -> Optional[str]:
         if element not in (F16, BF16, F32, F64):
             return f"'{mode.keyword}' works only with floats f16, bf16, f32, and f64"
     elif mode is M.XCHG:
-        if not isinstance(element, (IntegerType, FloatType)) or element.width not in (32, 64):
+        if not isinstance(element, (IntegerType, FloatType)) or bitwidth(element) not in (32, 64):
             return f"'{mode.keyword}' works only with integers or float of 32 or 64 bitwidth"
     return None
 

@@ -250,7 +250,8 @@ def _make_view_parser(view_cls: type, what: str):
         off = parser.offset
         typ = parser.parse_type()
         if not isinstance(typ, view_cls):
-            raise parser.error(f"expected '{what}' type, but got '{typ}'", off)
+            raise parser.error(f"{parser.op_prefix()}expected '{what}' type, but got '{typ}'",
+                               off)
         state.operands["tensor_view"] = [src]
         state.operand_types["tensor_view"] = [typ.tensor_view]
         state.result_types["result"] = [typ]
@@ -390,27 +391,35 @@ class GetIndexSpaceShapeOp(CudaTileOp):
 # ---------------------------------------------------------------------------------------------
 
 def parse_memory_attributes(parser: "Parser", state: "OpState") -> None:
-    """``ORDER [SCOPE]`` keywords."""
+    """``ORDER [SCOPE]`` keywords (cuda-tile's parseMemoryAttributes)."""
+    from ..diagnostics import ERROR, Diagnostic
     off = parser.offset
-    word = parser.parse_keyword()
+    prefix = parser.op_prefix()
+    if parser.at_identifier():
+        word = parser.parse_keyword()
+    else:
+        # cuda-tile ignores the failed parseKeyword (which reported its own error)
+        parser.pending_diags.append(Diagnostic(ERROR, f"{prefix}expected valid keyword",
+                                               parser.loc_at(off)))
+        word = ""
     order = MemoryOrderingSemantics.from_keyword(word)
     if order is None:
-        raise parser.error(f"invalid memory_ordering_semantics attribute specification. Got "
-                           f"\"{word}\" but expect one of: "
+        raise parser.error(f"{prefix}invalid memory_ordering_semantics attribute specification. "
+                           f"Got \"{word}\" but expect one of: "
                            f"{', '.join(MemoryOrderingSemantics.keywords())}", off)
     state.attrs["memory_ordering_semantics"] = order
-    tok = parser.tok
-    if tok and (tok[0].isalpha() or tok[0] == "_") and tok not in ("token",):
-        scope = MemoryScope.from_keyword(tok)
+    if parser.at_identifier():
         off = parser.offset
+        tok = parser.parse_keyword()
+        if order is MemoryOrderingSemantics.WEAK:
+            raise parser.error(f"{prefix}operation specifies weak memory ordering semantics, but "
+                               f"then provides \"{tok}\" scope, expected no memory scope.", off)
+        scope = MemoryScope.from_keyword(tok)
         if scope is None:
-            if parser.peek() and parser.peek()[0] == "%" and tok[0] != "%":
-                raise parser.error(f"invalid memory_scope attribute specification. Got "
-                                   f"\"{tok}\" but expect one of: "
-                                   f"{', '.join(MemoryScope.keywords())}", off)
-        else:
-            parser.i += 1
-            state.attrs["memory_scope"] = scope
+            raise parser.error(f"{prefix}invalid memory_scope attribute specification. Got "
+                               f"\"{tok}\" but expect one of: "
+                               f"{', '.join(MemoryScope.keywords())}", off)
+        state.attrs["memory_scope"] = scope
 
 
 def print_memory_attributes(op: Operation) -> str:

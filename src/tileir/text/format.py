@@ -286,8 +286,8 @@ class OpState(TypeState):
                 types = types * len(uses)
             if len(types) != len(uses):
                 off = self.type_offsets.get(o.name, self.start)
-                raise parser.error(f"{len(uses)} operands present, but expected {len(types)}",
-                                   off)
+                raise parser.error(f"{parser.op_prefix()}number of operands and types do not "
+                                   f"match: got {len(uses)} operands and {len(types)} types", off)
             for (name, off), t in zip(uses, types):
                 operands.append(parser.lookup_value(name, off, t))
             segments.append(len(uses))
@@ -354,18 +354,35 @@ def parse_attr_value(parser: "Parser", decl: Attr) -> Attribute:
                                    f"{', '.join(enum.keywords())}", off)
             parser.expect(">")
             return member
+        # ODS's generated enum-attribute parser: a keyword of the enum, or a string
         off = parser.offset
         t = parser.tok
-        word = parser.parse_keyword()
-        member = enum.from_keyword(word)
-        if member is None:
-            raise parser.error(f"invalid {decl.name} attribute specification. Got \"{word}\" but "
-                               f"expect one of: {', '.join(enum.keywords())}", off)
-        return member
+        member = enum.from_keyword(t) if t and (t[0].isalpha() or t[0] == "_") else None
+        if member is not None:
+            parser.i += 1
+            return member
+        if t and t[0] == '"':
+            word = parser.parse_string()
+            member = enum.from_keyword(word)
+            if member is None:
+                raise parser.error(f"{parser.op_prefix()}invalid {decl.name} attribute "
+                                   f"specification: \"{word}\"", off)
+            return member
+        raise parser.error(f"{parser.op_prefix()}expected string or keyword containing one of the "
+                           f"following enum values for attribute '{decl.name}' "
+                           f"[{', '.join(enum.keywords())}]", off)
     if kind in ("i64", "i32"):
         return IntegerAttr(parser.parse_integer(), I64 if kind == "i64" else I32)
     if kind == "str":
-        return StringAttr(parser.parse_string("string"))
+        t = parser.tok
+        if t and t[0] == '"':
+            return StringAttr(parser.parse_string("string"))
+        off = parser.offset
+        from ..ops.directives import _starts_attribute
+        if _starts_attribute(parser):
+            parser.parse_attribute()
+            raise parser.error("invalid kind of attribute specified", off)
+        raise parser.error("expected attribute value")
     if kind in ("symbol",):
         return StringAttr(parser.parse_symbol_name())
     if kind == "flat_symbol":
@@ -453,7 +470,10 @@ def _parse_elements(parser: "Parser", state: OpState, elements: list) -> None:
             else:
                 if parser.tok and parser.tok[0] == "\x00":
                     raise parser.error("")
-                raise parser.error(f"expected '{el.text}'")
+                if el.text[0].isalpha() or el.text[0] == "_":
+                    # parseKeyword("kw"): reported at the current token
+                    raise parser.error(f"{parser.op_prefix()}expected '{el.text}'")
+                raise parser.wrong_token_error(f"expected '{el.text}'")
         elif cls is Space:
             continue
         elif cls is Var:

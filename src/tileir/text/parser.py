@@ -1675,7 +1675,9 @@ def scalar_literal(parser: Parser, leaf, el: ElementType):
         raise parser.error("expected floating point literal" if text[0].isalpha() else
                            "expected integer value", off)
     if "." not in text:
-        raise parser.error("unexpected decimal integer literal for a floating point value", off)
+        err = parser.error("unexpected decimal integer literal for a floating point value", off)
+        err.diag.attach_note("add a trailing dot to make the literal a float")
+        raise err
     # like MLIR: the nearest double, rounded to the element type (overflow gives +-inf)
     return float_from_text(("-" if neg else "") + text, el.name)
 
