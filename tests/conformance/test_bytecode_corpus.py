@@ -14,12 +14,17 @@ import pytest
 
 from corpus import conformance_root, cuda_tile_dir, execute, run_lines, substitute
 
-#: RUN lines that need cuda-tile's test-only ops (``testing$bytecode_test_*``), which tileir
-#: does not implement.
-_TESTING_OPS = {"test_forward_compatibility.mlir", "test_version_250_1.mlir",
-                "test_version_errors.mlir"}
+#: Files whose CHECK lines print cuda-tile's test-only ops with MLIR's declarative-format rules
+#: that tileir's format engine does not follow yet: no space between the mnemonic and a leading
+#: `(` literal, and `type($inputs)` (not custom<CudaTileType>) printed in full
+#: (`!cuda_tile.tile<2xf32>`).  The bytecode side of these tests works (see test_version_errors).
+_PRINTER_GAPS = {"test_forward_compatibility.mlir", "test_version_250_1.mlir"}
 
 _ROUND_TRIP_DIALECT = ["arith.mlir", "conversion.mlir", "opt_hints.mlir"]
+_TRANSLATE_DIALECT = ["debuginfo_attr_invalid.mlir", "debuginfo_loc_invalid.mlir"]
+#: Failures shared with the cuda-tile-opt RUN line of the same file (parser/verifier gaps).
+_OPT_GAPS = {"debuginfo_loc_invalid.mlir": "the same parser/verifier gap as tileir-opt on this "
+             "file (a global's di_loc scope diagnostic)"}
 
 
 def _cases():
@@ -32,13 +37,22 @@ def _cases():
     for path in sorted((base / "Bytecode").rglob("*.mlir")):
         rel = path.relative_to(base).as_posix()
         marks = []
-        if path.name in _TESTING_OPS:
-            marks.append(pytest.mark.skip(reason="needs cuda-tile's test-only ops "
-                                          "testing$bytecode_test_* (not implemented)"))
+        if path.name in _PRINTER_GAPS:
+            marks.append(pytest.mark.xfail(reason="format engine: `op(` without a space and "
+                                           "full `!cuda_tile.` spelling for type($x)",
+                                           strict=False))
         out.append(pytest.param(rel, id=rel, marks=marks))
     for name in _ROUND_TRIP_DIALECT:
         rel = f"Dialect/CudaTile/{name}"
         out.append(pytest.param(rel, id=f"{rel}:round_trip_test"))
+    # The dialect files that also run cuda-tile-translate (expected parse/verify errors must come
+    # out of -test-cudatile-roundtrip exactly as out of cuda-tile-opt).
+    for name in _TRANSLATE_DIALECT:
+        rel = f"Dialect/CudaTile/{name}"
+        marks = []
+        if name in _OPT_GAPS:
+            marks.append(pytest.mark.xfail(reason=_OPT_GAPS[name], strict=False))
+        out.append(pytest.param(rel, id=f"{rel}:translate", marks=marks))
     return out
 
 
@@ -49,7 +63,8 @@ def test_bytecode_corpus_file(rel, tmp_path, monkeypatch):
     path = cuda_tile_dir() / rel
     lines = run_lines(path)
     if rel.startswith("Dialect/"):
-        lines = [line for line in lines if "%round_trip_test" in line]
+        lines = [line for line in lines
+                 if "%round_trip_test" in line or "cuda-tile-translate" in line]
     for line in lines:
         command = substitute(line, path, tmp_path)
         proc = execute(command, tmp_path)

@@ -235,8 +235,8 @@ def _get_type(src: _Src, ind: int, var: str) -> None:
 def _get_value(src: _Src, ind: int, var: str) -> None:
     src(ind, "_q = pos")
     _get(src, ind, "_x")
-    src(ind, "if _x >= len(values):")
-    src(ind + 1, "b.bad_operand(_x, len(values), _q)")
+    src(ind, "if _x >= nvals:")
+    src(ind + 1, "b.bad_operand(_x, nvals, _q)")
     src(ind, f"{var} = values[_x]")
 
 
@@ -257,6 +257,7 @@ def make_decoder(codec: OpCodec, version: Version) -> Callable:
     src(1, "pos = b.pos")
     src(1, "tcache = b.tcache")
     src(1, "ntypes = len(tcache)")
+    src(1, "nvals = len(values)")
     cc = src.const(codec, "C")
     # -- results ------------------------------------------------------------------------------
     n_results = len(codec.results)
@@ -387,7 +388,7 @@ def make_decoder(codec: OpCodec, version: Version) -> Callable:
         src(2, f"b.fail('{codec.name} op expected {codec.num_regions} regions, got ' + "
                f"str(_x), _q)")
         src(1, "b.pos = pos")
-        src(1, f"regs = [b.region(values) for _k in range({codec.num_regions})]")
+        src(1, "regs = [" + ", ".join(["b.region(values)"] * codec.num_regions) + "]")
         src(1, "pos = b.pos")
     else:
         src(1, "regs = None")
@@ -397,10 +398,14 @@ def make_decoder(codec: OpCodec, version: Version) -> Callable:
         src(1, "op = new(CLS)")
         src(1, "op.name = NAME")
         src(1, "op.operands = opnds")
-        src(1, "_k = 0")
-        src(1, "for _o in opnds:")
-        src(2, "_o.uses.append((op, _k))")
-        src(2, "_k += 1")
+        if not codec.attr_sized and not codec.counted_operands:
+            for k in range(codec.n_single_operands):
+                src(1, f"_o{k}.uses.append((op, {k}))")
+        else:
+            src(1, "_k = 0")
+            src(1, "for _o in opnds:")
+            src(2, "_o.uses.append((op, _k))")
+            src(2, "_k += 1")
         if plan.write_count or plan.result_mask is not None:
             src(1, "res = []")
             src(1, "_k = 0")

@@ -874,17 +874,22 @@ class _Body:
         return value
 
     def region(self, values: list) -> Region:
-        region = Region()
+        data = self.data
         p = self.pos
-        nblocks = self.varint()
-        if nblocks > len(self.data) - self.pos:
+        nblocks = data[p]
+        if nblocks < 0x80:
+            self.pos = p + 1
+        else:
+            nblocks = self.varint()
+        if nblocks > len(data) - self.pos:
             raise self.error("failed to read region block count", p)
+        region = _new_region()
         self.depth += 1
         if self.depth > MAX_NESTING:
             raise self.error("regions nest too deeply", p)
         blocks = region.blocks
         for _ in range(nblocks):
-            block = Block((), region)
+            block = _new_block(region)
             blocks.append(block)
             self.block(block, values)
         self.depth -= 1
@@ -926,9 +931,26 @@ class _Body:
         if nops > len(data) - self.pos:
             raise self.error("failed to read block operation count.", p)
         ops = block.ops
-        op = self.op
+        decoders = self.decoders
+        no_di = self.no_di
         for _ in range(nops):
-            ops.append(op(block, values))
+            start = self.pos
+            self.op_start = start
+            opcode = data[start]
+            if opcode < 0x80:
+                self.pos = start + 1
+            else:
+                opcode = self.varint()
+            dec = decoders.get(opcode)
+            if dec is None:
+                dec = self._decoder(opcode, start)
+            if no_di:
+                ops.append(dec(self, block, values, start, UNKNOWN_LOC))
+                continue
+            loc = self.it.next(self.base + start)
+            if loc is None:
+                raise self.error("failed to read operation location.", start)
+            ops.append(dec(self, block, values, start, loc))
         if not ops:
             raise self.error("invalid block structure: block is expected to have a terminator "
                              "operation, but it is empty")
@@ -938,6 +960,29 @@ class _Body:
                              f"operation, but the last operation '{last.name}' is not a "
                              f"terminator.")
         del values[saved:]
+
+
+_REGION_SLOTS_OK = set(Region.__slots__) == {"blocks", "parent", "__weakref__"}
+_BLOCK_SLOTS_OK = set(Block.__slots__) == {"args", "ops", "parent", "__weakref__"}
+
+
+def _new_region() -> Region:
+    if not _REGION_SLOTS_OK:
+        return Region()
+    r = _new(Region)
+    r.blocks = []
+    r.parent = None
+    return r
+
+
+def _new_block(region: Region) -> Block:
+    if not _BLOCK_SLOTS_OK:
+        return Block((), region)
+    b = _new(Block)
+    b.args = []
+    b.ops = []
+    b.parent = region
+    return b
 
 
 #: Generated decoders by (opcode, version key), shared by all readers.

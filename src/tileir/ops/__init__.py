@@ -3,7 +3,7 @@ every op in :data:`tileir.ir.opdef.OP_REGISTRY`."""
 
 from . import directives  # noqa: F401  (registers custom format directives)
 from . import (atomics, bitwise, control_flow, conversions, core, floating_point,  # noqa: F401
-               functions, integer, memory, misc, views)
+               functions, integer, memory, misc, testing, views)
 from .base import CudaTileOp
 
 __all__ = ["CudaTileOp"]
