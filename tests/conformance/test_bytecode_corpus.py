@@ -23,8 +23,7 @@ _PRINTER_GAPS = {"test_forward_compatibility.mlir", "test_version_250_1.mlir"}
 _ROUND_TRIP_DIALECT = ["arith.mlir", "conversion.mlir", "opt_hints.mlir"]
 _TRANSLATE_DIALECT = ["debuginfo_attr_invalid.mlir", "debuginfo_loc_invalid.mlir"]
 #: Failures shared with the cuda-tile-opt RUN line of the same file (parser/verifier gaps).
-_OPT_GAPS = {"debuginfo_loc_invalid.mlir": "the same parser/verifier gap as tileir-opt on this "
-             "file (a global's di_loc scope diagnostic)"}
+_OPT_GAPS: dict = {}
 
 
 def _cases():
