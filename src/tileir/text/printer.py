@@ -81,6 +81,11 @@ def has_asm_interface(op: Operation) -> bool:
     return cls.asm_result_names is not OpBase.asm_result_names
 
 
+def _base_asm_result_names():
+    from ..ir.opdef import OpBase
+    return OpBase.asm_result_names
+
+
 class _NameState:
     """Assigns printed names to values (MLIR's SSANameState).
 
@@ -169,7 +174,19 @@ class _NameState:
         results = op.results
         if not results:
             return
-        suggested = None if self.generic else asm_result_names(op)
+        suggested = None
+        if not self.generic:
+            spec = op.SPEC
+            if spec is not None:
+                named = spec.__dict__.get("_named")
+                if named is None:
+                    named = spec.__dict__["_named"] = (
+                        len(spec.results) >= 2 or
+                        type(op).asm_result_names is not _base_asm_result_names())
+            else:
+                named = False
+            if named:
+                suggested = asm_result_names(op)
         if suggested is None:
             # the common case: one number for the whole result list
             base = str(self.next_value)
@@ -398,19 +415,28 @@ class OpPrinter:
         spec = op.SPEC
         if not self.generic and spec is not None and (spec.cls.print_custom is not None
                                                        or spec.format is not None):
-            if spec.cls.print_custom is None:
+            pfn = spec.__dict__.get("_print_fn")
+            if pfn is None:
+                from .format import compile_printer
+                pfn = False if spec.cls.print_custom is not None else \
+                    compile_printer(spec.format, spec)
+                spec.__dict__["_print_fn"] = pfn
+            if pfn:
                 # the hot path: a declarative format, printed by its generated function
-                dialect = self.default_dialect[-1]
-                name = op.name
                 if self.disasm:
                     name = self.op_name(op)
-                elif dialect and name.startswith(dialect) and name[len(dialect)] == ".":
-                    name = name[len(dialect) + 1:]
-                self.default_dialect.append(spec.cls.DIALECT_NAME)
-                try:
-                    body = print_format(self, op, spec.format)
-                finally:
-                    self.default_dialect.pop()
+                elif self.default_dialect[-1] == spec.cls.DIALECT_NAME:
+                    name = spec.mnemonic
+                else:
+                    name = op.name
+                if spec.regions:
+                    self.default_dialect.append(spec.cls.DIALECT_NAME)
+                    try:
+                        body = pfn(self, op)
+                    finally:
+                        self.default_dialect.pop()
+                else:
+                    body = pfn(self, op)
                 if body and body[0] != " " and body[0] != "\n":
                     body = " " + body
                 text = prefix + name + body
@@ -561,7 +587,14 @@ def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False,
     NVIDIA's ``tileirdisasm`` does: the module's body only, ``pow`` spelled ``fpowf``."""
     if disasm:
         op = disasm_root(op)
-    return OpPrinter(op, generic=generic, debuginfo=debuginfo, disasm=disasm).print_top(op)
+    import gc
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # printing allocates much and frees nothing cyclic
+    try:
+        return OpPrinter(op, generic=generic, debuginfo=debuginfo, disasm=disasm).print_top(op)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
 
 
 def disasm_root(op: Operation) -> Operation:
