@@ -526,8 +526,11 @@ def _scalar(value, leaf: Leaf, where: str):
         if name == "bool_":
             return ScalarSpec(name), bool(value)
         if name.startswith(("int", "uint")):
-            return ScalarSpec(name), int(value)
-        return ScalarSpec(name), float(value)
+            if ann_dtype is None:
+                return ScalarSpec(name), int(value)
+            value = int(value)          # annotated (ct.ScalarInt64): the annotation decides
+        else:
+            return ScalarSpec(name), float(value)
     if isinstance(value, int):
         name = ann_dtype or "int32"
         lo, hi = _INT_RANGES[name]
