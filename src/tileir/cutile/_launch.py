@@ -225,8 +225,10 @@ def _build(kernel, specs, version: str, ct) -> CompiledKernel:
         raise UnsupportedError(f"kernel '{name}' uses a feature tileir cannot run yet: "
                                f"{exc.message}", op=exc.op, loc=exc.loc) from exc
     except DiagnosticError as exc:
-        raise LaunchError(f"tileir rejected the Tile IR that cuTile exported for kernel "
-                          f"'{name}' (please report this as a tileir bug):\n{exc}") from exc
+        raise LaunchError(f"the Tile IR that cuTile exported for kernel '{name}' does not "
+                          "verify (NVIDIA's tileiras checks the same rules, so this kernel may "
+                          "not compile for a GPU either; if tileiras accepts it, please report "
+                          f"a tileir bug):\n{exc}") from exc
     return CompiledKernel(name, entries[0], sig, tuple(specs), data, version, module, compiled)
 
 
