@@ -532,3 +532,34 @@ def unchecked_gather_kernel(src, idx, dst, TILE: ConstInt):
     bid = ct.bid(0)
     i = ct.load(idx, index=(bid,), shape=(TILE,))
     ct.store(dst, index=(bid,), tile=ct.gather(src, i, check_bounds=False))
+
+
+# ---------------------------------------------------------------------------------- grouped GEMM
+
+@ct.kernel
+def grouped_matmul_kernel(As, Bs, Cs, num_blocks: ConstInt, tm: ConstInt, tn: ConstInt,
+                          tk: ConstInt):
+    # persistent grouped GEMM over lists of arrays: block b handles the output tiles
+    # b, b + num_blocks, ... numbered across all the problems
+    tile_idx = ct.bid(0)
+    last_problem_end = 0
+    for g in range(len(As)):
+        Ai = As[g]
+        Bi = Bs[g]
+        Ci = Cs[g]
+        num_m_tiles = ct.num_tiles(Ai, 0, (tm, tk))
+        num_k_tiles = ct.num_tiles(Ai, 1, (tm, tk))
+        num_n_tiles = ct.num_tiles(Bi, 1, (tk, tn))
+        num_tiles = num_m_tiles * num_n_tiles
+        while tile_idx >= last_problem_end and tile_idx < last_problem_end + num_tiles:
+            tile_in_gemm = tile_idx - last_problem_end
+            tile_m = tile_in_gemm // num_n_tiles
+            tile_n = tile_in_gemm % num_n_tiles
+            acc = ct.zeros((tm, tn), dtype=ct.float32)
+            for kk in range(num_k_tiles):
+                ta = ct.load(Ai, (tile_m, kk), shape=(tm, tk), padding_mode=PAD_ZERO)
+                tb = ct.load(Bi, (kk, tile_n), shape=(tk, tn), padding_mode=PAD_ZERO)
+                acc = ct.mma(ta, tb, acc)
+            ct.store(Ci, (tile_m, tile_n), tile=ct.astype(acc, Ci.dtype))
+            tile_idx += num_blocks
+        last_problem_end = last_problem_end + num_tiles

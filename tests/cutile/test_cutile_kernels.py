@@ -116,6 +116,16 @@ def test_batched_matmul(rng):
     assert rel_err(C, want) < 1e-5
 
 
+def test_grouped_matmul_over_lists_of_arrays(rng):
+    shapes = [(64, 32, 48), (32, 64, 16), (96, 40, 32)]       # (M, N, K) per problem
+    As = [rng.standard_normal((m, k)).astype(np.float16) for m, n, k in shapes]
+    Bs = [rng.standard_normal((k, n)).astype(np.float16) for m, n, k in shapes]
+    Cs = [np.zeros((m, n), dtype=np.float32) for m, n, k in shapes]
+    tc.launch(K.grouped_matmul_kernel, (4,), (As, Bs, Cs, 4, 32, 32, 16))
+    for A, B, C in zip(As, Bs, Cs):
+        assert rel_err(C, A.astype(np.float64) @ B.astype(np.float64)) < 1e-5
+
+
 # ------------------------------------------------------------------------------ transpose
 
 @pytest.mark.parametrize("kernel", ["transpose_kernel", "transpose_order_kernel"])
