@@ -12,8 +12,11 @@ SKIP_REASON = ("cuTile Python (module cuda.tile, package cuda-tile) is not impor
 
 def require_cutile():
     """Skip the calling module unless cuda.tile and its export_kernel can be imported."""
-    ct = pytest.importorskip("cuda.tile", reason=SKIP_REASON)
-    pytest.importorskip("cuda.tile.compilation", reason=SKIP_REASON)
+    try:
+        import cuda.tile as ct
+        import cuda.tile.compilation  # noqa: F401
+    except ImportError as exc:       # missing, or installed but broken
+        pytest.skip(f"{SKIP_REASON} ({type(exc).__name__}: {exc})", allow_module_level=True)
     return ct
 
 
