@@ -267,6 +267,74 @@ def _assume_pattern():
             handle)
 
 
+_DENSE_TOKEN = re.compile(
+    r"-?(?:0x[0-9A-Fa-f]+|[0-9]+(?:\.[0-9]*(?:[eE][+-]?[0-9]+)?)?)|true|false")
+
+
+def _fast_dense(el, body: str, typ):
+    """A scalar or 1-D literal list for ``typ`` without the general parser (None: let it)."""
+    import numpy as np
+    from ..attrs import DenseElementsAttr
+    from ..dtypes import numpy_dtype
+    b = body.strip()
+    if b.startswith("["):
+        if b.count("[") != 1 or not b.endswith("]") or len(typ.shape) != 1:
+            return None
+        toks = [t.strip() for t in b[1:-1].split(",")]
+        if len(toks) != typ.shape[0]:
+            return None
+    else:
+        toks = [b]
+    match = _DENSE_TOKEN.fullmatch
+    for t in toks:
+        if not match(t):
+            return None
+    name = el.name
+    dt = numpy_dtype(name)
+    if name == "i1":
+        if any(t not in ("true", "false", "0", "1") for t in toks):
+            return None
+        arr = np.array([t in ("true", "1") for t in toks], dtype=bool)
+    elif el.is_integer:
+        if any(t in ("true", "false") or "." in t for t in toks):
+            return None
+        w = el.width
+        lo, hi = -(1 << (w - 1)), (1 << w) - 1
+        vals = [int(t, 16) if "0x" in t else int(t) for t in toks]
+        if any(v < lo or v > hi for v in vals):
+            return None
+        half = 1 << (w - 1)
+        mask = (1 << w) - 1
+        arr = np.array([((v & mask) ^ half) - half for v in vals], dtype=np.int64).astype(dt)
+    else:
+        from .floatfmt import float_from_bits, float_from_text
+        if any(t in ("true", "false") for t in toks):
+            return None
+        hexes = ["0x" in t for t in toks]
+        if any(hexes):
+            if not all(hexes) or any(t[0] == "-" for t in toks):
+                return None
+            width = {"tf32": 19, "f4E2M1FN": 4}.get(name, el.width)
+            bits = [int(t, 16) for t in toks]
+            if any(v.bit_length() > width for v in bits):
+                return None
+            arr = np.array([float_from_bits(v, name) for v in bits], dtype=dt)
+        else:
+            if any("." not in t for t in toks):
+                return None
+            if name in ("f16", "f32", "f64"):
+                with np.errstate(over="ignore"):
+                    arr = np.array([float(t) for t in toks], dtype=np.float64).astype(dt)
+            else:
+                arr = np.array([float_from_text(t, name) for t in toks], dtype=dt)
+    if b.startswith("["):
+        arr = arr.reshape(typ.shape)
+    else:
+        arr = np.full(typ.shape, arr[0], dtype=dt) if typ.shape else arr.reshape(())
+    attr = DenseElementsAttr(typ, arr)
+    return attr
+
+
 def _dense_pattern(with_result: bool):
     def make(key):
         from .parser import Parser, build_dense
@@ -275,6 +343,12 @@ def _dense_pattern(with_result: bool):
         el = ELEMENT_TYPES.get(el_text)
         if typ is None or el is None or getattr(typ, "element", None) is not el:
             return None
+        from ..types import TileType
+        if isinstance(typ, TileType):
+            fast = _fast_dense(el, body, typ)
+            if fast is not None:
+                fast.array.flags.writeable = False
+                return fast
         p = Parser(body, fast=False)
         tree = p.parse_literal_tree()
         from .lexer import EOF

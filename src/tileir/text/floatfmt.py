@@ -142,6 +142,10 @@ def float_from_text(text: str, element: str):
         if element in ("f8E4M3FN", "f8E8M0FNU"):
             return np.array(np.nan).astype(numpy_dtype(element))[()]
         return np.array(d).astype(numpy_dtype(element))[()]
+    if element in ("f16", "f32"):
+        # NumPy's double -> half/float conversion rounds correctly (to nearest, ties to even)
+        with np.errstate(over="ignore"):
+            return np.array(d, dtype=np.float64).astype(numpy_dtype(element))[()]
     return round_to_format(Fraction(d), element, negative_zero=(d == 0 and text.startswith("-")))
 
 

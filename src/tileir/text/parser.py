@@ -189,9 +189,16 @@ class Parser:
 
     def _reset_at(self, pos: int) -> None:
         """Continue after text the fast path consumed (up to ``pos``)."""
-        self.toks = [self.src[pos - 1], EOF]
-        self.offs = [pos - 1, pos]
-        self.i = 1
+        toks = self.toks
+        if len(toks) == 2 and self.i == 1:
+            toks[0] = self.src[pos - 1]
+            offs = self.offs
+            offs[0] = pos - 1
+            offs[1] = pos
+        else:
+            self.toks = [self.src[pos - 1], EOF]
+            self.offs = [pos - 1, pos]
+            self.i = 1
         self.win_end = pos
 
     # ------------------------------------------------------------------------------------------
@@ -778,11 +785,6 @@ class Parser:
                         self._define(scope, name, [arg], off)
             while True:
                 if self.fast and self.i >= len(self.toks) - 1:
-                    m = _CLOSE.match(self.src, self.win_end)
-                    if m is not None:
-                        # a lone '}' ending the line: no need to tokenize
-                        self._reset_at(m.end())
-                        break
                     target = block if block is not None else Block()
                     done = try_fast_op(self, self.win_end, target)
                     if done is not None:
@@ -791,6 +793,11 @@ class Parser:
                         if done[1] is not None:
                             self._reset_at(done[1])
                         continue
+                    m = _CLOSE.match(self.src, self.win_end)
+                    if m is not None:
+                        # a lone '}' ending the line: no need to tokenize
+                        self._reset_at(m.end())
+                        break
                 self._ensure()
                 t = self.toks[self.i]
                 if t == "}":
