@@ -81,86 +81,73 @@ def op_error(op: Operation, message: str) -> Diagnostic:
 class _Plan:
     """Everything the verifier needs for one op kind, computed once."""
 
-    __slots__ = ("counts", "structural", "attrs", "operand_checks", "result_checks",
-                 "region_checks", "invariant_traits", "traits", "region_traits", "has_verify",
-                 "has_verify_regions", "isolated", "fixed_operands")
+    __slots__ = ("terminator", "nregions", "nresults", "results_dynamic", "noperands", "operands_dynamic",
+                 "structural", "attrs", "operand_checks", "result_checks", "region_checks",
+                 "invariant", "traits", "region_traits", "verify", "verify_regions", "isolated",
+                 "fixed_operands", "fixed_results")
 
     def __init__(self, spec: OpSpec) -> None:
-        from .ops.traits import IsolatedFromAbove
-        self.counts = _count_checks(spec)
-        self.structural = [t for t in spec.traits if t.PHASE == "structural"]
-        self.attrs = spec.attributes
-        # operand constraints: (index, constraint, summary) for a fixed layout, else groups
-        self.fixed_operands = all(o.kind == SINGLE for o in spec.operands)
-        self.operand_checks = [(o.constraint, o.summary) for o in spec.operands]
-        self.result_checks = [(r.constraint, r.summary, r.kind) for r in spec.results]
-        self.region_checks = [(i, rd) for i, rd in enumerate(spec.regions) if rd.kind != "any"]
-        self.invariant_traits = [t for t in spec.traits if t.PHASE == "invariant"]
-        self.traits = [t for t in spec.traits if t.PHASE == "trait"]
-        self.region_traits = [t for t in spec.traits if hasattr(t, "verify_region")]
-        cls = spec.cls
         from .ir.opdef import OpBase
-        self.has_verify = cls.verify_op is not OpBase.verify_op
-        self.has_verify_regions = cls.verify_regions is not OpBase.verify_regions
+        from .ops.traits import IsolatedFromAbove, Terminator, _GroupTrait
+        self.terminator = any(isinstance(t, Terminator) for t in spec.traits)
+        self.nregions = len(spec.regions)
+        self.nresults = sum(1 for r in spec.results if r.kind == SINGLE)
+        self.results_dynamic = self.nresults != len(spec.results)
+        self.noperands = sum(1 for o in spec.operands if o.kind == SINGLE)
+        self.operands_dynamic = self.noperands != len(spec.operands)
+        self.structural = [t.verify for t in spec.traits if t.PHASE == "structural"]
+        self.attrs = [(a.name, a.required, *_attr_checker(a)) for a in spec.attributes]
+        self.fixed_operands = not self.operands_dynamic
+        self.operand_checks = [(o.constraint.check, o.summary) for o in spec.operands]
+        self.fixed_results = not self.results_dynamic
+        self.result_checks = [(r.constraint.check, r.summary) for r in spec.results]
+        self.region_checks = [(i, rd) for i, rd in enumerate(spec.regions) if rd.kind != "any"]
+        self.invariant = [t.bind(spec) if isinstance(t, _GroupTrait) else t.verify
+                          for t in spec.traits if t.PHASE == "invariant"]
+        self.traits = [t.verify for t in spec.traits if t.PHASE == "trait"]
+        self.region_traits = [t.verify_region for t in spec.traits if hasattr(t, "verify_region")]
+        cls = spec.cls
+        self.verify = cls.verify_op if cls.verify_op is not OpBase.verify_op else None
+        self.verify_regions = (cls.verify_regions if cls.verify_regions is not
+                               OpBase.verify_regions else None)
         self.isolated = any(isinstance(t, IsolatedFromAbove) for t in spec.traits)
 
 
-def _count_checks(spec: OpSpec):
-    """ODS's ZeroRegions/OneRegion/NResults/NOperands... traits as (kind, expected) pairs."""
-    out = []
-    nreg = len(spec.regions)
-    out.append(("regions", nreg))
-    rfixed = sum(1 for r in spec.results if r.kind == SINGLE)
-    rdyn = len(spec.results) - rfixed
-    out.append(("results", rfixed, bool(rdyn)))
-    ofixed = sum(1 for o in spec.operands if o.kind == SINGLE)
-    odyn = len(spec.operands) - ofixed
-    out.append(("operands", ofixed, bool(odyn)))
-    return out
-
-
-_PLANS: dict = {}
-
-
 def _plan(spec: OpSpec) -> _Plan:
-    p = _PLANS.get(spec.name)
-    if p is None or p.__class__ is not _Plan:
+    p = spec.__dict__.get("_vplan")
+    if p is None:
         p = _Plan(spec)
-        _PLANS[spec.name] = p
+        spec.__dict__["_vplan"] = p
     return p
 
 
-def _count_message(op: Operation, check) -> Optional[str]:
-    kind = check[0]
-    if kind == "regions":
-        want = check[1]
-        n = len(op.regions)
-        if n != want:
-            if want == 0:
-                return "requires zero regions"
-            if want == 1:
-                return "requires one region"
-            return f"expected {want} regions"
-        return None
-    want, dynamic = check[1], check[2]
-    n = len(op.results) if kind == "results" else len(op.operands)
-    if dynamic:
-        if n < want:
-            return f"expected {want} or more {kind}, but found {n}" if kind == "operands" \
-                else f"expected {want} or more results"
-        return None
+def _count_message(op: Operation, plan: _Plan) -> Optional[str]:
+    """ODS's region/result/operand counting traits (ZeroRegions, OneResult, NOperands...)."""
+    want = plan.nregions
+    n = len(op.regions)
     if n != want:
-        if kind == "results":
-            if want == 0:
-                return "requires zero results"
-            if want == 1:
-                return "requires one result"
-            return f"expected {want} results"
+        if want == 0:
+            return "requires zero regions"
+        return "requires one region" if want == 1 else f"expected {want} regions"
+    want = plan.nresults
+    n = len(op.results)
+    if plan.results_dynamic:
+        if n < want:
+            return f"expected {want} or more results"
+    elif n != want:
+        if want == 0:
+            return "requires zero results"
+        return "requires one result" if want == 1 else f"expected {want} results"
+    want = plan.noperands
+    n = len(op.operands)
+    if plan.operands_dynamic:
+        if n < want:
+            return f"expected {want} or more operands, but found {n}"
+    elif n != want:
         if want == 0:
             return "requires zero operands"
-        if want == 1:
-            return "requires a single operand"
-        return f"expected {want} operands, but found {n}"
+        return "requires a single operand" if want == 1 else \
+            f"expected {want} operands, but found {n}"
     return None
 
 
@@ -267,91 +254,99 @@ class _Verifier:
         if self.options.target is not None:
             if report(op, self.version_check(op, spec)):
                 return False
-        for check in plan.counts:
-            msg = _count_message(op, check)
-            if msg is not None:
-                return not report(op, msg)
+        msg = _count_message(op, plan)
+        if msg is not None:
+            return not report(op, msg)
         if spec.attr_sized_operands and report(op, _segment_check(op, spec)):
             return False
-        for trait in plan.structural:
-            r = trait.verify(op)
+        for check in plan.structural:
+            r = check(op)
             if r is not None and report(op, r):
                 return False
         # -- invariants ------------------------------------------------------------------------
         attrs = op.attributes
-        for decl in plan.attrs:
-            if decl.name not in attrs and decl.required:
-                return not report(op, f"requires attribute '{decl.name}'")
-        for decl in plan.attrs:
-            value = attrs.get(decl.name)
-            if value is not None:
-                problem = check_attribute_kind(decl, value)
-                if problem:
-                    return not report(op, problem)
+        for name, required, checker, desc in plan.attrs:
+            if required and name not in attrs:
+                return not report(op, f"requires attribute '{name}'")
+        for name, required, checker, desc in plan.attrs:
+            value = attrs.get(name)
+            if value is not None and not checker(value):
+                return not report(op, f"attribute '{name}' failed to satisfy constraint: {desc}")
         operands = op.operands
         if plan.fixed_operands:
-            for i, (constraint, summary) in enumerate(plan.operand_checks):
+            i = 0
+            for check, summary in plan.operand_checks:
                 t = operands[i].type
-                if not constraint.check(t):
+                if not check(t):
                     return not report(op, f"operand #{i} must be {summary}, but got '{t}'")
+                i += 1
         else:
-            sizes = spec.operand_sizes(op)
+            sizes = op.segments if spec.attr_sized_operands and op.segments is not None else \
+                spec.operand_sizes(op)
             index = 0
-            for (constraint, summary), size in zip(plan.operand_checks, sizes):
+            n = len(operands)
+            for (check, summary), size in zip(plan.operand_checks, sizes):
                 for _ in range(size):
-                    if index >= len(operands):
+                    if index >= n:
                         break
                     t = operands[index].type
-                    if not constraint.check(t):
+                    if not check(t):
                         return not report(op, f"operand #{index} must be {summary}, but got "
                                           f"'{t}'")
                     index += 1
         results = op.results
         if results:
-            index = 0
-            rsizes = spec.result_sizes(op) if spec.n_dynamic_results else None
-            for k, (constraint, summary, kind) in enumerate(plan.result_checks):
-                size = rsizes[k] if rsizes is not None else 1
-                for _ in range(size):
-                    if index >= len(results):
-                        break
-                    t = results[index].type
-                    if not constraint.check(t):
-                        return not report(op, f"result #{index} must be {summary}, but got "
-                                          f"'{t}'")
-                    index += 1
-        for i, rd in plan.region_checks:
-            if i >= len(op.regions):
-                break
-            n = len(op.regions[i].blocks)
-            if rd.kind == "sized1" and n != 1:
-                return not report(op, f"region #{i} ('{rd.name}') failed to verify constraint: "
-                                  "region with 1 blocks")
-            if rd.kind == "maxsized1" and n > 1:
-                return not report(op, f"region #{i} ('{rd.name}') failed to verify constraint: "
-                                  "region with at most 1 blocks")
-        for trait in plan.invariant_traits:
-            r = trait.verify(op)
+            if plan.fixed_results:
+                i = 0
+                for check, summary in plan.result_checks:
+                    t = results[i].type
+                    if not check(t):
+                        return not report(op, f"result #{i} must be {summary}, but got '{t}'")
+                    i += 1
+            else:
+                index = 0
+                n = len(results)
+                for (check, summary), size in zip(plan.result_checks, spec.result_sizes(op)):
+                    for _ in range(size):
+                        if index >= n:
+                            break
+                        t = results[index].type
+                        if not check(t):
+                            return not report(op, f"result #{index} must be {summary}, but got "
+                                              f"'{t}'")
+                        index += 1
+        if plan.region_checks:
+            regions = op.regions
+            for i, rd in plan.region_checks:
+                n = len(regions[i].blocks)
+                if rd.kind == "sized1" and n != 1:
+                    return not report(op, f"region #{i} ('{rd.name}') failed to verify "
+                                      "constraint: region with 1 blocks")
+                if rd.kind == "maxsized1" and n > 1:
+                    return not report(op, f"region #{i} ('{rd.name}') failed to verify "
+                                      "constraint: region with at most 1 blocks")
+        for check in plan.invariant:
+            r = check(op)
             if r is not None and report(op, r):
                 return False
         # -- native traits and the op's verifier -------------------------------------------
-        for trait in plan.traits:
-            r = trait.verify(op)
+        for check in plan.traits:
+            r = check(op)
             if r is not None and report(op, r):
                 return False
-        if plan.has_verify:
-            r = op.verify_op()
+        if plan.verify is not None:
+            r = plan.verify(op)
             if r is not None and report(op, r):
                 return False
         return True
 
     def verify_exit(self, op: Operation, plan: _Plan) -> bool:
-        for trait in plan.region_traits:
-            r = trait.verify_region(op)
+        for check in plan.region_traits:
+            r = check(op)
             if r is not None and self.report(op, r):
                 return False
-        if plan.has_verify_regions:
-            r = op.verify_regions()
+        if plan.verify_regions is not None:
+            r = plan.verify_regions(op)
             if r is not None and self.report(op, r):
                 return False
         return True
@@ -411,8 +406,7 @@ def _might_be_terminator(op: Operation) -> bool:
     spec = op.SPEC
     if spec is None:
         return op.name != BUILTIN_MODULE
-    from .ops.traits import Terminator
-    return spec.has_trait(Terminator)
+    return _plan(spec).terminator
 
 
 def _op_text(op: Operation) -> str:
@@ -447,6 +441,53 @@ def _segment_check(op: Operation, spec: OpSpec) -> Optional[str]:
 # ---------------------------------------------------------------------------------------------
 # Attributes
 # ---------------------------------------------------------------------------------------------
+
+def _attr_checker(attr):
+    """``(check(value) -> bool, constraint description)`` for an attribute declaration: a fast
+    predicate for the common kinds, else the general :func:`check_attribute_kind`."""
+    from .attrs import UNIT, IntegerAttr, StringAttr
+    from .types import I1, I32, I64
+    kind = attr.kind
+    enum = attr.enum
+    desc = attr.summary
+    extra = attr.check
+    base = None
+    if enum is not None:
+        base = lambda v, e=enum: v.__class__ is e  # noqa: E731
+        desc = desc or _ENUM_SUMMARIES.get(enum.__name__, enum.__name__)
+    elif kind == "unit":
+        base = lambda v: v is UNIT  # noqa: E731
+        desc = desc or "unit attribute"
+    elif kind in ("i64", "i32", "bool"):
+        want = {"i64": I64, "i32": I32, "bool": I1}[kind]
+        base = lambda v, w=want: v.__class__ is IntegerAttr and v.type is w  # noqa: E731
+        desc = desc or {"i64": "64-bit signless integer attribute",
+                        "i32": "32-bit signless integer attribute", "bool": "bool attribute"}[kind]
+    elif kind in ("str", "symbol"):
+        base = lambda v: v.__class__ is StringAttr  # noqa: E731
+        desc = desc or "string attribute"
+    elif kind == "dense":
+        from .attrs import DenseElementsAttr
+        base = lambda v: v.__class__ is DenseElementsAttr  # noqa: E731
+        desc = desc or "dense typed elements attribute"
+    elif kind == "predicate":
+        from .attrs import AssumePredicate
+        base = lambda v: isinstance(v, AssumePredicate)  # noqa: E731
+        desc = desc or "AssumePredicateAttrInterface instance"
+    elif kind == "array":
+        from .attrs import ArrayAttr
+        base = lambda v: v.__class__ is ArrayAttr  # noqa: E731
+        desc = desc or "array attribute"
+    if base is None:
+        def check(v, a=attr):
+            return check_attribute_kind(a, v) is None
+        msg = check_attribute_kind(attr, object())
+        desc = msg.split("failed to satisfy constraint: ", 1)[1] if msg else desc
+        return check, desc
+    if extra is not None:
+        return (lambda v, b=base, x=extra: b(v) and bool(x(v))), desc
+    return base, desc
+
 
 def check_attribute_kind(attr, value) -> Optional[str]:
     """Check an attribute value against its declaration; return the ODS message on mismatch."""

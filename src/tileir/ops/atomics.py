@@ -11,6 +11,9 @@ from .views import (_finish_indices, _parse_index_types, _parse_optionals, _pars
                     _print_index_types, _set_token, parse_memory_attributes,
                     print_memory_attributes)
 from .traits import AllShapesMatch, AllTypesMatch
+from ..types import (FloatType, GatherScatterViewType, IntegerType, PartitionViewType,
+                     StridedViewType, TileType, TileViewType)
+from .verify_util import bitwidth, dims, verify_atomic_ordering, verify_atomic_rmw_mode
 
 ORDERING = Attr("memory_ordering_semantics", MemoryOrderingSemantics)
 SCOPE = Attr("memory_scope", MemoryScope)
@@ -35,8 +38,6 @@ class AtomicCASTkoOp(CudaTileOp):
     infer_parsed_types = LoadPtrTkoOp.infer_parsed_types
 
     def verify_op(self):
-        from ..types import FloatType, IntegerType
-        from .verify_util import bitwidth, verify_atomic_ordering
         pointee = self.operands[0].type.element.pointee
         el = self.operands[2].type.element
         if pointee != el:
@@ -69,7 +70,6 @@ class AtomicRMWTkoOp(CudaTileOp):
     infer_parsed_types = LoadPtrTkoOp.infer_parsed_types
 
     def verify_op(self):
-        from .verify_util import verify_atomic_ordering, verify_atomic_rmw_mode
         pointee = self.operands[0].type.element.pointee
         arg = self.operands[1].type
         if pointee != arg.element:
@@ -162,10 +162,6 @@ class AtomicRedViewTkoOp(CudaTileOp):
     print_custom = staticmethod(_print_atomic_red_view)
 
     def verify_op(self):
-        from ..attrs import AtomicRMWMode, MemoryOrderingSemantics, MemoryScope
-        from ..types import (GatherScatterViewType, IntegerType, PartitionViewType,
-                             StridedViewType, TileType, TileViewType)
-        from .verify_util import dims, verify_atomic_rmw_mode
         view = self.view.type
         if not isinstance(view, TileViewType):
             return "view operand must be a TileView type"

@@ -11,6 +11,9 @@ from .base import CudaTileOp
 from .constraints import ANY, CudaTileAny, I1Tile, ScalarI1, ScalarInt
 from .traits import (AffineScope, AllTypesMatch, NoRegionArguments, ParentOneOf, ReturnLike,
                      RecursiveMemoryEffects, SingleBlockImplicitTerminator, Terminator, Pure)
+from ..diagnostics import Diagnostic, ERROR
+from ..verify import op_error
+from .verify_util import type_list, verify_loop_iter_values, verify_no_view_results
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..text.format import OpState
@@ -21,7 +24,6 @@ _TERMINATOR_FMT = "attr-dict ($operands^ `:` custom<CudaTileType>(type($operands
 
 
 def _check_if_yield(op, region, name: str, rets: list):
-    from .verify_util import type_list
     block = region.blocks[0]
     if not block.ops or block.ops[-1].name != "cuda_tile.yield":
         return None
@@ -45,7 +47,6 @@ def _nearest_ancestor(op, names):
 
 def _verify_early_exit(op, loops: tuple):
     """cuda-tile's verifyEarlyExitOp: only ``if`` ops between ``op`` and its loop."""
-    from ..diagnostics import ERROR, Diagnostic
     parent = op.parent_op
     while parent is not None:
         if parent.name in loops:
@@ -77,7 +78,6 @@ class IfOp(CudaTileOp):
               "attr-dict")
 
     def verify_op(self):
-        from .verify_util import type_list, verify_no_view_results
         if not self.regions:
             return "must define then branch"
         rets = [r.type for r in self.results]
@@ -117,7 +117,6 @@ class BreakOp(CudaTileOp):
     FORMAT = _TERMINATOR_FMT
 
     def verify_op(self):
-        from .verify_util import type_list
         r = _verify_early_exit(self, ("cuda_tile.loop",))
         if r is not None:
             return r
@@ -140,8 +139,6 @@ class ContinueOp(CudaTileOp):
     FORMAT = _TERMINATOR_FMT
 
     def verify_op(self):
-        from ..verify import op_error
-        from .verify_util import type_list
         r = _verify_early_exit(self, ("cuda_tile.for", "cuda_tile.loop"))
         if r is not None:
             return r
@@ -173,7 +170,6 @@ class ReturnOp(CudaTileOp):
     FORMAT = _TERMINATOR_FMT
 
     def verify_op(self):
-        from ..verify import op_error
         parent = self.parent_op
         while parent is not None and parent.name == "cuda_tile.if":
             parent = parent.parent_op
@@ -335,7 +331,6 @@ class ForOp(CudaTileOp):
         return ["loopIdx"] + [f"iterArg{i}" for i in range(len(args) - 1)]
 
     def verify_regions(self):
-        from .verify_util import verify_loop_iter_values
         region = self.regions[0]
         args = region.blocks[0].args if region.blocks else []
         if not args:
@@ -410,7 +405,6 @@ class LoopOp(CudaTileOp):
     print_custom = staticmethod(_print_loop)
 
     def verify_regions(self):
-        from .verify_util import verify_loop_iter_values
         region = self.regions[0]
         args = region.blocks[0].args if region.blocks else []
         return verify_loop_iter_values(self, self.operands, args, self.results)

@@ -8,6 +8,8 @@ from .base import CudaTileOp
 from .constraints import (ExtTruncInt, FloatTile, IntTile, IntTileInt64, NumberTile,
                           PointerTile)
 from .traits import AllShapesMatch, Pure
+from ..types import F8E8M0FNU
+from .verify_util import bitwidth
 
 _CAST_FMT = ("$source attr-dict `:` custom<CudaTileType>(type($source)) `->` "
              "custom<CudaTileType>(type($result))")
@@ -29,7 +31,6 @@ class BitcastOp(_Cast):
 
     def verify_op(self):
         src, res = self.operands[0].type, self.results[0].type
-        from .verify_util import bitwidth
         sw, rw = bitwidth(src.element), bitwidth(res.element)
         if sw == rw:
             return None
@@ -113,7 +114,6 @@ class FToFOp(_Convert):
               "custom<CudaTileType>(type($from)) `->` custom<CudaTileType>(type($to))")
 
     def verify_op(self):
-        from ..types import F8E8M0FNU
         if self.operands[0].type is self.results[0].type:
             return "converting tiles must not be a no-op"
         rm = self.attributes.get("rounding_mode")
@@ -158,7 +158,6 @@ class IToFOp(_Convert):
               "attr-dict `:` custom<CudaTileType>(type($from)) `->` custom<CudaTileType>(type($to))")
 
     def verify_op(self):
-        from ..types import F8E8M0FNU
         if self.results[0].type.element is F8E8M0FNU:
             return ("integer to f8E8M0FNU conversion is not supported, please first convert to "
                     "another float type")

@@ -15,6 +15,10 @@ from .traits import (AllElementTypesMatch, AllRanksMatch, AllShapesMatch, AllTyp
                      SameOperandsAndResultShape, SameOperandsShape, SingleBlock,
                      SingleBlockImplicitTerminator, SingleBlockNoTerminator, Symbol, SymbolTable,
                      InferResultTypes, RecursiveMemoryEffects)
+from ..diagnostics import Diagnostic, ERROR, WARNING
+from ..types import BF16, F16, F4E2M1FN, I32, TF32, TileType
+from ..verify import nearest_symbol_table, symbol_lookup
+from .verify_util import bitwidth, dims, verify_module_debug_info
 
 
 class ModuleOp(CudaTileOp):
@@ -33,7 +37,6 @@ class ModuleOp(CudaTileOp):
         return self.attributes["sym_name"].value
 
     def verify_op(self):
-        from .verify_util import verify_module_debug_info
         return verify_module_debug_info(self)
 
 
@@ -74,7 +77,6 @@ class GetGlobalOp(CudaTileOp):
     FORMAT = "$name attr-dict `:` custom<CudaTileType>(type($result))"
 
     def verify_symbol_uses(self, table):
-        from ..verify import nearest_symbol_table, symbol_lookup
         name = self.attributes["name"].root
         scope = nearest_symbol_table(self)
         target = symbol_lookup(scope, name) if scope is not None else None
@@ -175,7 +177,6 @@ class BroadcastOp(CudaTileOp):
         return ["bcast"]
 
     def verify_op(self):
-        from .verify_util import dims
         src, res = self.operands[0].type.shape, self.results[0].type.shape
         for s, r in zip(src, res):
             if s != r and s != 1:
@@ -295,8 +296,6 @@ class ExtractOp(CudaTileOp):
         return False
 
     def verify_op(self):
-        from ..diagnostics import WARNING, Diagnostic
-        from ..types import I32, TileType
         src, res = self.operands[0].type, self.results[0].type
         if src.element != res.element:
             return "source and result element type do not match"
@@ -366,7 +365,6 @@ class SelectOp(CudaTileOp):
               "custom<CudaTileType>(type($cond)) `,` custom<CudaTileType>(type($result))")
 
     def verify_op(self):
-        from ..types import F4E2M1FN
         if self.results[0].type.element is F4E2M1FN:
             return "cannot operate on sub-byte type F4E2M1FN"
         return None
@@ -454,7 +452,6 @@ _DIM_ATTR = Attr("dim", "i32", summary="32-bit signless integer attribute whose 
 
 
 def _verify_pack_unpack(op):
-    from ..types import I1, TF32
 
     def bits(t):
         el = t.element
@@ -463,7 +460,6 @@ def _verify_pack_unpack(op):
     src, res = op.operands[0].type, op.results[0].type
     if src.rank != 1:
         return "expects source and result to be rank-1 tiles"
-    from .verify_util import bitwidth
     if bitwidth(src.element) == bitwidth(res.element):
         return "expects source and result to have different element type widths"
     sbits, rbits = bits(src), bits(res)
@@ -478,7 +474,6 @@ def _verify_pack_unpack(op):
 
 
 def _infer_reduce(op):
-    from ..types import TileType
     if not op.operands:
         return None
     dim = getattr(op.attributes.get("dim"), "value", 0)
@@ -496,7 +491,6 @@ def _infer_scan(op):
 
 
 def _verify_aggregate(op, matching_results: bool):
-    from ..types import BF16, F16, TileType
     operands = op.operands
     n = len(operands)
     if n == 0:
@@ -534,8 +528,6 @@ def _verify_aggregate(op, matching_results: bool):
 
 
 def _verify_aggregate_region(op):
-    from ..diagnostics import ERROR, Diagnostic
-    from ..types import TileType
     from .traits import Pure
     n = len(op.operands)
     block = op.regions[0].blocks[0]

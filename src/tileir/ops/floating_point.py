@@ -10,6 +10,10 @@ from .base import BINARY_FMT, UNARY_FMT, CudaTileOp
 from .constraints import BaseFloatTile, FmaTile, I1Tile, IntTile
 from .traits import (AllElementTypesMatch, AllShapesMatch, AllRanksMatch, AllTypesMatch, Pure,
                      SameOperandsAndResultShape, TypesMatchWith, i1_same_shape)
+from ..diagnostics import Diagnostic, ERROR
+from ..verify import NONFATAL
+from .verify_util import (IEEE_MODES, dims, verify_approx, verify_div_sqrt_modifiers, verify_ftz,
+                          verify_ieee_rounding)
 
 FTZ = Attr("flush_to_zero", "unit")
 ROUNDING = Attr("rounding_mode", RoundingMode)
@@ -42,18 +46,15 @@ class _FloatRoundedBinary(_FloatBinary):
 
 
 def _rounded_binary_verify(op):
-    from .verify_util import verify_ftz, verify_ieee_rounding
     return verify_ieee_rounding(op) or verify_ftz(op, op.results[0].type)
 
 
 def _ftz_verify(op):
-    from .verify_util import verify_ftz
     return verify_ftz(op, op.results[0].type)
 
 
 def _mma_shapes(op):
     """cuda-tile's verifyMmaShapes (messages keep NVIDIA's leading spaces)."""
-    from .verify_util import dims
     lhs, rhs, acc = (v.type.shape for v in op.operands[:3])
     if len(lhs) not in (2, 3):
         return "operands must be 2D or 3D tiles"
@@ -154,9 +155,6 @@ class TanHOp(_FloatUnary):
     def verify_op(self):
         # cuda-tile reports an invalid mode but does not fail the op (its verifier falls
         # through to the approx check); NONFATAL keeps that behaviour.
-        from ..diagnostics import ERROR, Diagnostic
-        from ..verify import NONFATAL
-        from .verify_util import verify_approx
         rm = self.attributes.get("rounding_mode")
         msg = verify_approx(rm is RoundingMode.APPROX, self.results[0].type)
         if rm not in (RoundingMode.FULL, RoundingMode.APPROX):
@@ -176,7 +174,6 @@ class ExpOp(_FloatUnary):
               "custom<CudaTileType>(type($result))")
 
     def verify_op(self):
-        from .verify_util import verify_approx
         rm = self.attributes.get("rounding_mode")
         if rm not in (RoundingMode.FULL, RoundingMode.APPROX):
             return "invalid rounding mode specified, expect one of [approx, full]"
@@ -219,7 +216,6 @@ class SqrtOp(_FloatUnary):
               "$flush_to_zero^)? attr-dict `:` custom<CudaTileType>(type($result))")
 
     def verify_op(self):
-        from .verify_util import IEEE_MODES, verify_div_sqrt_modifiers
         rm = self.attributes.get("rounding_mode")
         if rm not in IEEE_MODES and rm is not RoundingMode.APPROX:
             return ("invalid rounding mode specified, expect one of [nearest_even, zero, "
@@ -268,7 +264,6 @@ class DivFOp(_FloatBinary):
               "(`flush_to_zero` $flush_to_zero^)? attr-dict `:` custom<CudaTileType>(type($result))")
 
     def verify_op(self):
-        from .verify_util import IEEE_MODES, verify_div_sqrt_modifiers
         rm = self.attributes.get("rounding_mode")
         if rm not in IEEE_MODES and rm not in (RoundingMode.APPROX, RoundingMode.FULL):
             return ("invalid rounding mode specified, expect one of [nearest_even, zero, "
@@ -444,7 +439,6 @@ class MmaFScaledOp(CudaTileOp):
               "custom<CudaTileType>(type($rhs_scale))")
 
     def verify_op(self):
-        from .verify_util import dims
         msg = _mma_shapes(self)
         if msg:
             return msg

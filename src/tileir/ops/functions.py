@@ -14,6 +14,9 @@ from ..ir.opdef import Attr, RegionDef
 from ..types import FunctionType
 from .base import CudaTileOp
 from .traits import FunctionLike, IsolatedFromAbove, SingleBlockImplicitTerminator
+from ..types import TileType
+from .verify_util import (ENTRY_HINTS, verify_function_body_debug_info,
+                          verify_function_debug_info, verify_optimization_hints)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..text.format import OpState
@@ -149,9 +152,6 @@ class EntryOp(CudaTileOp):
     print_custom = staticmethod(lambda printer, op: print_function(printer, op, with_hints=True))
 
     def verify_op(self):
-        from ..types import TileType
-        from .verify_util import (ENTRY_HINTS, verify_function_debug_info,
-                                  verify_optimization_hints)
         ftype = self.attributes["function_type"].value
         if ftype.results:
             return "entry op must not return values"
@@ -164,7 +164,6 @@ class EntryOp(CudaTileOp):
         return verify_optimization_hints(self, ENTRY_HINTS)
 
     def verify_regions(self):
-        from .verify_util import verify_function_body_debug_info
         return verify_function_body_debug_info(self)
 
 

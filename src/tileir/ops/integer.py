@@ -10,6 +10,7 @@ from .base import BINARY_FMT, UNARY_FMT, CudaTileOp
 from .constraints import I1Tile, IntTile
 from .traits import (AllElementTypesMatch, AllRanksMatch, AllShapesMatch, AllTypesMatch, Pure,
                      SameOperandsAndResultShape, TypesMatchWith, i1_same_shape)
+from .floating_point import _mma_shapes
 
 OVERFLOW = Attr("overflow", IntegerOverflow, default=IntegerOverflow.NONE)
 SIGNEDNESS = Attr("signedness", Signedness)
@@ -183,6 +184,5 @@ class MmaIOp(CudaTileOp):
               "`,` custom<CudaTileType>(type($rhs)) `,` custom<CudaTileType>(type($acc))")
 
     def verify_op(self):
-        from .floating_point import _mma_shapes
         return _mma_shapes(self)
 

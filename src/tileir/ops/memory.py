@@ -8,6 +8,9 @@ from ..types import PointerType, TileType
 from .base import CudaTileOp
 from .constraints import AnyTile, I1Tile, NumberTile, PointerTile, ScalarPointer, Token
 from .traits import Pure, TypesMatchWith
+from ..types import FloatType, IntegerType, TF32
+from .verify_util import (PTR_HINTS, verify_memory_model_load, verify_memory_model_store,
+                          verify_optimization_hints)
 
 ORDERING = Attr("memory_ordering_semantics", MemoryOrderingSemantics)
 OPT_SCOPE = Attr("memory_scope", MemoryScope, optional=True)
@@ -88,7 +91,6 @@ class LoadPtrTkoOp(CudaTileOp):
         return False
 
     def verify_op(self):
-        from .verify_util import PTR_HINTS, verify_memory_model_load, verify_optimization_hints
         r = verify_optimization_hints(self, PTR_HINTS)
         if r is not None and any(d.severity == "error" for d in r):
             return r
@@ -119,7 +121,6 @@ class StorePtrTkoOp(CudaTileOp):
     infer_parsed_types = LoadPtrTkoOp.infer_parsed_types
 
     def verify_op(self):
-        from .verify_util import PTR_HINTS, verify_memory_model_store, verify_optimization_hints
         r = verify_optimization_hints(self, PTR_HINTS)
         if r is not None and any(d.severity == "error" for d in r):
             return r
@@ -179,7 +180,6 @@ class AllocaOp(CudaTileOp):
               "attr-dict `:` custom<CudaTileType>(type($result))")
 
     def verify_op(self):
-        from ..types import TF32, FloatType, IntegerType
         align = self.attributes["alignment"].value
         if align <= 0 or align & (align - 1):
             return "'alignment' must be power of two"

@@ -6,6 +6,7 @@ from ..ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, Result
 from .base import CudaTileOp
 from .constraints import ANY, AnyTile, Token
 from .traits import AllTypesMatch
+from .verify_util import verify_assume_predicate
 
 
 class AssumeOp(CudaTileOp):
@@ -35,7 +36,6 @@ class AssumeOp(CudaTileOp):
         return ["assume_"]
 
     def verify_op(self):
-        from .verify_util import verify_assume_predicate
         return verify_assume_predicate(self)
 
 

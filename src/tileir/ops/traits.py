@@ -235,6 +235,33 @@ class _GroupTrait(Trait):
             self._getters[spec.name] = g
         return g
 
+    def bind(self, spec):
+        """A check for ops of ``spec`` with the group accessors resolved once."""
+        getters = self.getters(spec)
+        key = self.key
+        message = self.message
+        if len(getters) == 2:
+            g0, g1 = getters
+
+            def check2(op):
+                a, b = g0(op), g1(op)
+                if len(a) == 1 and len(b) == 1:
+                    return None if key(a[0]) == key(b[0]) else message
+                return None if [key(t) for t in a] == [key(t) for t in b] else message
+            return check2
+
+        def check_n(op):
+            first = None
+            for get in getters:
+                types = get(op)
+                k = key(types[0]) if len(types) == 1 else tuple(key(t) for t in types)
+                if first is None:
+                    first = (k,)
+                elif first[0] != k:
+                    return message
+            return None
+        return check_n
+
     def verify(self, op):
         first = None
         key = self.key

@@ -11,6 +11,8 @@ from typing import Iterable, Optional
 from ..attrs import (AtomicRMWMode, DictionaryAttr, IntegerAttr, MemoryOrderingSemantics,
                      OptimizationHintsAttr, RoundingMode)
 from ..diagnostics import ERROR, WARNING, Diagnostic
+from ..locations import CallSiteLoc, DILoc, FileLineColLoc, FusedLoc, NameLoc
+from ..verify import _CURRENT
 from ..types import (BF16, F16, F32, F64, I1, I32, I64, TF32, FloatType, IntegerType,
                      TensorViewType, TileType, TileViewType, Type)
 
@@ -232,8 +234,7 @@ def verify_optimization_hints(op, valid_keys: tuple):
     hints = op.attributes.get("optimization_hints")
     if not isinstance(hints, OptimizationHintsAttr) or not hints.entries:
         return None
-    from ..verify import current_options
-    mode = current_options().hints
+    mode = _CURRENT[-1].hints
     out: list = []
     failed = False
     for arch, inner in sorted(hints.entries, key=lambda kv: kv[0]):
@@ -272,7 +273,8 @@ def verify_optimization_hints(op, valid_keys: tuple):
 # -- debug info (cuda-tile's DebugInfoVerifier) ---------------------------------------------------
 
 def _di_loc(loc):
-    from ..locations import CallSiteLoc, DILoc, FusedLoc, NameLoc
+    if loc.__class__ is FileLineColLoc:
+        return None
     while loc is not None:
         if isinstance(loc, DILoc):
             return loc
@@ -329,8 +331,12 @@ def verify_function_body_debug_info(op):
     """Rules 3 and 4: scopes of the ops inside a function."""
     di = _di_loc(op.loc)
     fn_sub = _subprogram(di.scope) if di is not None else None
+    plain = FileLineColLoc
     for inner in op.walk(include_self=True):
-        d = _di_loc(inner.loc)
+        loc = inner.loc
+        if loc.__class__ is plain:
+            continue
+        d = _di_loc(loc)
         if d is None:
             continue
         sub = _subprogram(d.scope)

@@ -18,6 +18,8 @@ from .constraints import (AnyTile, GatherScatterView, IntTile, PartitionView, Sc
                           ScalarPointer, StridedView, TensorView, TileView, Token)
 from .memory import HINTS, OPT_SCOPE, ORDERING
 from .traits import Pure
+from .verify_util import (VIEW_HINTS, verify_memory_model_load, verify_memory_model_store,
+                          verify_optimization_hints)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..text.format import OpState
@@ -156,7 +158,6 @@ def verify_view_indices(view, index_types: list):
 
 def verify_view_load_store(op, tile_type):
     """cuda-tile's verifyViewLoadStoreCommon (then the optimization hints)."""
-    from .verify_util import VIEW_HINTS, verify_optimization_hints
     view = op.view.type
     index_types = [v.type for v in op.index]
     rank = view.index_rank
@@ -569,7 +570,6 @@ class LoadViewTkoOp(CudaTileOp):
     print_custom = staticmethod(_print_load_view)
 
     def verify_op(self):
-        from .verify_util import verify_memory_model_load
         return _then(verify_view_load_store(self, self.results[0].type),
                      lambda: verify_memory_model_load(self))
 
@@ -619,7 +619,6 @@ class StoreViewTkoOp(CudaTileOp):
     print_custom = staticmethod(_print_store_view)
 
     def verify_op(self):
-        from .verify_util import verify_memory_model_store
         return _then(verify_view_load_store(self, self.tile.type),
                      lambda: verify_memory_model_store(self))
 
