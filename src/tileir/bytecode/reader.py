@@ -727,11 +727,31 @@ class _Body:
         return self.types.get(idx, c)
 
     def parse_into(self, block: Block, values: list) -> None:
+        """Decode instructions until the body is used up (the function's entry block)."""
         data = self.data
         end = len(data)
+        ops = block.ops
+        decoders = self.decoders
+        no_di = self.no_di
         try:
             while self.pos < end:
-                block.ops.append(self.op(block, values))
+                start = self.pos
+                self.op_start = start
+                opcode = data[start]
+                if opcode < 0x80:
+                    self.pos = start + 1
+                else:
+                    opcode = self.varint()
+                dec = decoders.get(opcode)
+                if dec is None:
+                    dec = self._decoder(opcode, start)
+                if no_di:
+                    ops.append(dec(self, block, values, start, UNKNOWN_LOC))
+                    continue
+                loc = self.it.next(self.base + start)
+                if loc is None:
+                    raise self.error("failed to read operation location.", start)
+                ops.append(dec(self, block, values, start, loc))
         except IndexError:
             raise BytecodeError("unexpected end of function body while reading an operation",
                                 self.base + min(self.op_start, end)) from None
@@ -856,6 +876,10 @@ class _Body:
             self.pos = c.pos
             vals = tuple(bool(b) for b in raw)
             return DenseArrayAttr("i1", vals) if any(vals) else None
+        if kind == "predicate":
+            fast = self.predicate()
+            if fast is not None:
+                return fast
         c = self.cursor()
         if kind == "hints":
             value = self.r.hints(c, 0)
@@ -872,6 +896,39 @@ class _Body:
                              f"'{info.name}'")
         self.pos = c.pos
         return value
+
+    def predicate(self):
+        """Fast path for div_by / bounded predicates (by far the most common attribute in
+        cuTile's output); None to fall back to the generic decoder."""
+        data = self.data
+        pos = self.pos
+        tag = data[pos]
+        if tag != 8 and tag != 12:
+            return None
+        end = pos + 1
+        # Find the payload's extent: [divisor varint] flags byte, then up to two varints.
+        if tag == 8:
+            while data[end] >= 0x80:
+                end += 1
+            end += 1
+        flags = data[end]
+        end += 1
+        for bit in (1, 2):
+            if flags & bit:
+                while data[end] >= 0x80:
+                    end += 1
+                end += 1
+        key = data[pos:end]
+        cache = self.r.scalar_cache
+        hit = cache.get(key)
+        if hit is None:
+            c = self.cursor()
+            hit = self.r.tagged(c, 0)
+            if c.pos != end:
+                return None
+            cache[key] = hit
+        self.pos = end
+        return hit
 
     def region(self, values: list) -> Region:
         data = self.data
