@@ -299,3 +299,16 @@ def test_tileir_demo_console_script():
     proc = subprocess.run([sys.executable, "-m", "tileir", "demo", "--list"], capture_output=True,
                           text=True, timeout=120)
     assert proc.returncode == 0 and "attention" in proc.stdout
+
+
+def test_cutile_13_4_fpowi_and_persistent_loop():
+    # 13.4 export: `x ** 2` becomes fpowi; check_bounds=False loads carry `inbounds = [true]`
+    X = rng.standard_normal((6, 3000)).astype(np.float32)
+    W, B = rng.standard_normal(3000).astype(np.float32), rng.standard_normal(3000).astype(np.float32)
+    Y, mean, rstd = np.zeros_like(X), np.zeros(6, np.float32), np.zeros(6, np.float32)
+    run_sample("layer_norm_fwd_v13_4", (6,), X, W, B, Y, mean, rstd, 1e-5)
+    close(rstd, 1 / np.sqrt(X.astype(np.float64).var(1) + 1e-5), 1e-5)
+    x = rng.random(1000).astype(np.float32)
+    y = np.zeros_like(x)
+    info = run_sample("hints_persistent", (3,), x, y, 8)      # for t in range(bid, 8, 3)
+    assert (y == 2 * x).all() and info.mode == "sequential"
