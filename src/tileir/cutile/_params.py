@@ -10,7 +10,9 @@ build the matching ``cuda.tile.compilation`` constraint (``.constraint(ct)``); p
 entry arguments following the calling convention ``cutile_python_v1``:
 
 * array of rank n -> pointer, n shapes, n strides (in elements), shapes and strides as the
-  index type (i32 unless the parameter is annotated for int64 indexing);
+  index type (i32 unless the parameter is annotated for int64 indexing); the pointer addresses
+  the memory span the array covers, mapped in place (stores land in the caller's array), and the
+  stride of a dimension of extent 1 (which never contributes to an address) is passed as 0;
 * scalar -> the scalar (``bool`` -> i1, ``int`` -> i32 unless ``ct.ScalarInt64``, ``float`` ->
   f32, NumPy scalars keep their dtype);
 * ``ct.Constant`` (or any constant given to a constant parameter) -> nothing (compiled in);
