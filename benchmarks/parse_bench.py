@@ -3,8 +3,8 @@
     python benchmarks/parse_bench.py [--ops N] [--repeat R] [--profile parse|print|verify]
 
 The module is built with the builder API (``tileir.ir.builder``): entries of ~1,000 ops each
-mixing constants, integer and float arithmetic, comparisons, selects, assumes, conversions,
-views with loads/stores, pointer loads, ``for`` loops with carried values, ``if``/``else`` and
+mixing splat constants, iota, integer and float arithmetic, comparisons, selects, assumes,
+conversions, views with loads/stores, pointer loads, ``for`` loops with carried values, ``if``/``else`` and
 ``reduce`` regions (every op counts, nested ones too).  It prints ops/s for
 
 * print (custom form), print (generic form),
@@ -66,7 +66,7 @@ def _entry_body(b: Builder, args, k: int, budget: int) -> None:
         s = b.select(m, w, z)
         e = b.exp(s)
         mx = b.maxf(e, s, propagate_nan=True)
-        ci = b.constant(np.arange(128, dtype=np.int32) + i, "i32")
+        ci = b.addi(b.iota(result_type="tile<128xi32>"), b.constant(i, "tile<128xi32>"))
         ai = b.addi(ci, ci, overflow="no_signed_wrap")
         mi = b.muli(ai, ci)
         sh = b.shri(mi, ci, signedness="unsigned")

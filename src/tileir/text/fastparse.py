@@ -647,6 +647,8 @@ def _resolve_spec(parser: "Parser", raw: str) -> Optional[OpSpec]:
 
 
 _RESOLVED: dict = {}
+#: the same, inside cuda_tile regions (the common case), keyed by the raw name alone
+_RESOLVED_CT: dict = {}
 
 
 def try_fast_op(parser: "Parser", pos: int, block: Block):
@@ -657,8 +659,11 @@ def try_fast_op(parser: "Parser", pos: int, block: Block):
     if hm is None:
         return None
     raw = hm.group(3)
-    key = (parser.default_dialect[-1], raw)
-    ff = _RESOLVED.get(key, _FAILED)
+    dialect = parser.default_dialect[-1]
+    ff = _RESOLVED_CT.get(raw, _FAILED) if dialect == "cuda_tile" else _FAILED
+    if ff is _FAILED:
+        key = (dialect, raw)
+        ff = _RESOLVED.get(key, _FAILED)
     if ff is _FAILED:
         if raw[0] == '"':
             ff = "generic"
@@ -668,6 +673,8 @@ def try_fast_op(parser: "Parser", pos: int, block: Block):
             if spec is not None:
                 ff = _REGION_FAST.get(spec.name) or fast_format(spec)
         _RESOLVED[key] = ff
+        if dialect == "cuda_tile":
+            _RESOLVED_CT[raw] = ff
     if ff is None:
         return None
     if type(ff) is not FastFormat:
@@ -881,10 +888,18 @@ def _generate(ff: FastFormat):
         "    ot = plan.operand_types",
         "    scopes = parser.scopes",
     ]
+    if ops:
+        lines.append("    top = scopes[-1]")
     for j, ci in enumerate(ops):
-        lines += [f"    v{j} = _lookup(scopes, g[{ci}], ot[{j}])",
-                  f"    if v{j} is None:",
-                  "        return None"]
+        # the innermost scope first (the usual place), the general lookup otherwise
+        lines += [f"    n{j} = g[{ci}]",
+                  f"    grp = top.names.get(n{j})",
+                  f"    if grp is not None and len(grp) == 1 and grp[0].type is ot[{j}]:",
+                  f"        v{j} = grp[0]",
+                  "    else:",
+                  f"        v{j} = _lookup(scopes, n{j}, ot[{j}])",
+                  f"        if v{j} is None:",
+                  "            return None"]
     vals = ", ".join(f"v{j}" for j in range(len(ops)))
     lines.append("    off = hm.start(1)")
     lines.append("    starts = parser._line_starts")
