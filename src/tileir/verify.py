@@ -194,7 +194,10 @@ class _Verifier:
         """Verify ``op`` and its nested ops; False once an error was reported."""
         spec = op.SPEC
         plan = _plan(spec) if spec is not None else None
-        if plan is not None and not self.verify_entrance(op, spec, plan):
+        if plan is not None:
+            if not self.verify_entrance(op, spec, plan):
+                return False
+        elif op.name == BUILTIN_MODULE and self.report(op, _builtin_module_check(op)):
             return False
         isolated_children = None
         for region in op.regions:
@@ -251,14 +254,14 @@ class _Verifier:
 
     def verify_entrance(self, op: Operation, spec: OpSpec, plan: _Plan) -> bool:
         report = self.report
+        if spec.attr_sized_operands and report(op, _segment_check(op, spec)):
+            return False
         if self.options.target is not None:
             if report(op, self.version_check(op, spec)):
                 return False
         msg = _count_message(op, plan)
         if msg is not None:
             return not report(op, msg)
-        if spec.attr_sized_operands and report(op, _segment_check(op, spec)):
-            return False
         for check in plan.structural:
             r = check(op)
             if r is not None and report(op, r):
@@ -402,6 +405,26 @@ class _Verifier:
         return None
 
 
+def _builtin_module_check(op: Operation) -> Optional[str]:
+    """MLIR's builtin.module: one region of at most one block without arguments, no operands or
+    results, and only symbol or dialect-prefixed attributes."""
+    if len(op.regions) != 1:
+        return "requires one region"
+    if op.results:
+        return "requires zero results"
+    if op.operands:
+        return "requires zero operands"
+    blocks = op.regions[0].blocks
+    if blocks and blocks[0].args:
+        return "region should have no arguments"
+    if len(blocks) > 1:
+        return "expects region #0 to have 0 or 1 blocks"
+    for name in op.attributes:
+        if name not in ("sym_name", "sym_visibility") and "." not in name:
+            return f"can only contain attributes with dialect-prefixed names, found: '{name}'"
+    return None
+
+
 def _might_be_terminator(op: Operation) -> bool:
     spec = op.SPEC
     if spec is None:
@@ -421,6 +444,8 @@ def _op_text(op: Operation) -> str:
 def _segment_check(op: Operation, spec: OpSpec) -> Optional[str]:
     n = len(op.operands)
     segs = op.segments
+    if segs is not None and not all(type(x) is int for x in segs):
+        return "requires attribute 'operandSegmentSizes'"
     if segs is None or len(segs) != len(spec.operands):
         got = 0 if segs is None else len(segs)
         return (f"'operandSegmentSizes' attribute for specifying operand segments must have "

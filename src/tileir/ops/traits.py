@@ -59,7 +59,49 @@ NoMemoryEffect = Marker("NoMemoryEffect")
 RecursiveMemoryEffects = Marker("RecursiveMemoryEffects")
 ReturnLike = Marker("ReturnLike")
 Symbol = Marker("Symbol")
-FunctionLike = Marker("FunctionLike")
+class _FunctionLike(Trait):
+    """MLIR's FunctionOpInterface verification: argument/result attribute arrays and the entry
+    block's arguments agree with ``function_type``."""
+
+    PHASE = "trait"
+
+    def verify(self, op):
+        from ..attrs import ArrayAttr, DictionaryAttr
+        ftype = op.attributes["function_type"].value
+        for what, key, n in (("argument", "arg_attrs", len(ftype.inputs)),
+                             ("result", "res_attrs", len(ftype.results))):
+            arr = op.attributes.get(key)
+            if not isinstance(arr, ArrayAttr):
+                continue
+            if len(arr) != n:
+                return (f"expects {what} attribute array to have the same number of elements as "
+                        f"the number of function {what}s, got {len(arr)}, but expected {n}")
+            for d in arr:
+                if not isinstance(d, DictionaryAttr):
+                    return (f"expects {what} attribute dictionary to be a DictionaryAttr, but got "
+                            f"`{d.generic()}`")
+                if any("." not in name for name, _ in d.entries):
+                    return f"{what}s may only have dialect attributes"
+        if len(op.regions) != 1:
+            return "expects one region"
+        region = op.regions[0]
+        if not region.blocks:
+            return None
+        args = region.blocks[0].args
+        if len(args) != len(ftype.inputs):
+            return (f"entry block must have {len(ftype.inputs)} arguments to match function "
+                    "signature")
+        for i, (a, t) in enumerate(zip(args, ftype.inputs)):
+            if a.type != t:
+                return (f"type of entry block argument #{i}('{a.type}') must match the type of "
+                        f"the corresponding argument in function signature('{t}')")
+        return None
+
+    def __repr__(self) -> str:
+        return "FunctionLike"
+
+
+FunctionLike = _FunctionLike()
 AffineScope = Marker("AutomaticAllocationScope")
 
 

@@ -949,7 +949,13 @@ class Parser:
         if isinstance(typ, ElementType) and typ.is_float:
             if t.startswith("0x") and not is_float:
                 from .floatfmt import float_from_bits
-                value = float(float_from_bits(int(t, 16), typ.name))
+                if neg:
+                    raise self.error("hexadecimal float literal should not have a leading minus",
+                                     off)
+                bits = int(t, 16)
+                if bits.bit_length() > typ.width:
+                    raise self.error("hexadecimal float constant out of range for type", off)
+                value = float(float_from_bits(bits, typ.name))
             else:
                 value = float(t)
             return FloatAttr(-value if neg else value, typ)
@@ -982,13 +988,23 @@ class Parser:
         self.expect_keyword("dense")
         lt = self.offset
         self.expect("<")
+        lit_start = self.offset
         literal = self.parse_literal_tree()
+        lit_end = self.offset
         self.expect(">")
         self.expect(":")
         type_off = self.offset
         typ = self.parse_type()
-        if not isinstance(typ, TileType) or not isinstance(typ.element, ElementType):
-            return OpaqueAttr(f"dense<...> : {typ}")  # not a cuda_tile constant
+        if isinstance(typ, TileType) and not isinstance(typ.element, ElementType):
+            # MLIR reads the elements of other element types as strings
+            leaf = literal
+            while isinstance(leaf, list) and leaf:
+                leaf = leaf[0]
+            got = (("-" if leaf[1] else "") + leaf[0]) if isinstance(leaf, tuple) else "]"
+            raise self.error(f"expected string token, got {got}", lt)
+        if not isinstance(typ, TileType):
+            # not a cuda_tile constant: keep the literal verbatim
+            return OpaqueAttr(f"dense<{self.src[lit_start:lit_end].strip()}> : {typ}")
         return build_dense(self, literal, typ, lt)
 
     def parse_literal_tree(self):
