@@ -228,37 +228,3 @@ class MemoryFenceAliasTkoOp(CudaTileOp):
     OPERANDS = (Operand("token", Token, since="13.4"),)
     RESULTS = (Result("result_token", Token, since="13.4"),)
     FORMAT = "$token attr-dict"
-
-
-# ---------------------------------------------------------------------------------------------
-# 13.4: programmatic dependent launch (grid dependency control) and alias fences
-# ---------------------------------------------------------------------------------------------
-
-class GdcLaunchDependentsTkoOp(CudaTileOp):
-    """Signal that dependent grids may launch (programmatic dependent launch; 13.4).
-    ``gdc_launch_dependents_tko [token = %t] -> token``."""
-    __slots__ = ()
-    MNEMONIC, OPCODE, GROUP, SINCE = "gdc_launch_dependents_tko", 0x77, "Memory", "13.4"
-    OPERANDS = (Operand("token", Token, OPTIONAL, since="13.4"),)
-    RESULTS = (Result("result_token", Token, since="13.4"),)
-    FORMAT = "(`token` `=` $token^)? attr-dict `->` custom<CudaTileType>(type($result_token))"
-
-
-class GdcWaitTkoOp(CudaTileOp):
-    """Wait until the grids this one depends on have completed or signalled (13.4).
-    ``gdc_wait_tko [token = %t] -> token``."""
-    __slots__ = ()
-    MNEMONIC, OPCODE, GROUP, SINCE = "gdc_wait_tko", 0x78, "Memory", "13.4"
-    OPERANDS = (Operand("token", Token, OPTIONAL, since="13.4"),)
-    RESULTS = (Result("result_token", Token, since="13.4"),)
-    FORMAT = "(`token` `=` $token^)? attr-dict `->` custom<CudaTileType>(type($result_token))"
-
-
-class MemoryFenceAliasTkoOp(CudaTileOp):
-    """Order memory accesses through possibly aliasing views after ``token`` (13.4).
-    ``memory_fence_alias_tko %t`` (both types are tokens and are not printed)."""
-    __slots__ = ()
-    MNEMONIC, OPCODE, GROUP, SINCE = "memory_fence_alias_tko", 0x7A, "Memory", "13.4"
-    OPERANDS = (Operand("token", Token, since="13.4"),)
-    RESULTS = (Result("result_token", Token, since="13.4"),)
-    FORMAT = "$token attr-dict"
