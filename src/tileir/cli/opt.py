@@ -73,10 +73,9 @@ def process_buffer(text: str, filename: str, *, line_offset: int = 0,
 
 
 def _hint_mode(args) -> str:
-    if args.error_hints:
-        return "error"
+    # as cuda-tile-opt: -Werr-hints only matters together with -Wunsupported-hints
     if args.warn_hints:
-        return "warn"
+        return "error" if args.error_hints else "warn"
     return "silent"
 
 
