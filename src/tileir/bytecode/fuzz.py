@@ -1,4 +1,4 @@
-"""Mutation fuzzing of the bytecode reader (used by ``tests/bytecode/test_fuzz.py`` and
+"""Mutation fuzzing of the bytecode reader (used by ``tests/bytecode/test_bytecode_fuzz.py`` and
 ``benchmarks/fuzz_bytecode.py``).
 
 The contract checked: :func:`~tileir.bytecode.read_bytecode` either returns a module or raises
