@@ -81,7 +81,7 @@ def op_error(op: Operation, message: str) -> Diagnostic:
 class _Plan:
     """Everything the verifier needs for one op kind, computed once."""
 
-    __slots__ = ("terminator", "nregions", "nresults", "results_dynamic", "noperands", "operands_dynamic",
+    __slots__ = ("ssa_regions", "terminator", "nregions", "nresults", "results_dynamic", "noperands", "operands_dynamic",
                  "structural", "attrs", "operand_checks", "result_checks", "region_checks",
                  "invariant", "traits", "region_traits", "verify", "verify_regions", "isolated",
                  "fixed_operands", "fixed_results")
@@ -111,6 +111,8 @@ class _Plan:
         self.verify_regions = (cls.verify_regions if cls.verify_regions is not
                                OpBase.verify_regions else None)
         self.isolated = any(isinstance(t, IsolatedFromAbove) for t in spec.traits)
+        #: isolated ops with SSA-CFG regions (functions): dominance is checked after them
+        self.ssa_regions = self.isolated and spec.name != "cuda_tile.module"
 
 
 def _plan(spec: OpSpec) -> _Plan:
@@ -238,7 +240,11 @@ class _Verifier:
             if failed:
                 return False
         if plan is not None:
-            return self.verify_exit(op, plan)
+            if not self.verify_exit(op, plan):
+                return False
+            if plan.ssa_regions:
+                return not self.report(op, check_dominance(op))
+            return True
         if op.name == BUILTIN_MODULE:
             return not self.report(op, verify_symbol_table(op))
         return True
@@ -403,6 +409,64 @@ class _Verifier:
             if msg:
                 return Diagnostic(ERROR, msg, UNKNOWN_LOC)
         return None
+
+
+def check_dominance(fn: Operation) -> Optional[Diagnostic]:
+    """MLIR's dominance verification of a function body (single-block regions: a value must be
+    defined earlier in its block or in an enclosing block, before the enclosing op)."""
+    defined: set = set()
+    for region in fn.regions:
+        for block in region.blocks:
+            bad = _dominance_block(block, defined)
+            if bad is not None:
+                return bad
+    return None
+
+
+def _dominance_block(block, defined: set):
+    added = [id(a) for a in block.args]
+    defined.update(added)
+    try:
+        for op in block.ops:
+            for i, v in enumerate(op.operands):
+                if id(v) not in defined:
+                    return _dominance_error(op, i, v)
+            if op.regions:
+                spec = op.SPEC
+                if spec is None or not _plan(spec).isolated:
+                    for region in op.regions:
+                        for b in region.blocks:
+                            bad = _dominance_block(b, defined)
+                            if bad is not None:
+                                return bad
+            for r in op.results:
+                k = id(r)
+                defined.add(k)
+                added.append(k)
+        return None
+    finally:
+        for k in added:
+            defined.discard(k)
+
+
+def _dominance_error(op: Operation, index: int, value) -> Diagnostic:
+    diag = Diagnostic(ERROR, f"operand #{index} does not dominate this use", op.loc)
+    owner = getattr(value, "owner", None)
+    if isinstance(owner, Operation):
+        where = " (op in the same block)" if owner.parent is op.parent else ""
+        if not where:
+            anc, reg = op.parent_region, owner.parent_region
+            where = " (op in the same region)" if anc is reg else ""
+            if not where:
+                p = op.parent_op
+                while p is not None and p.parent_region is not reg:
+                    p = p.parent_op
+                where = " (op in a parent region)" if p is not None else \
+                    " (op is neither in a parent nor in a child region)"
+        diag.attach_note(f"operand defined here{where}", owner.loc)
+    else:
+        diag.attach_note("operand defined as a block argument")
+    return diag
 
 
 def _builtin_module_check(op: Operation) -> Optional[str]:

@@ -182,3 +182,20 @@ def test_function_signature_must_match_block_arguments():
         "'cuda_tile.testing$func' op type of entry block argument #0('!cuda_tile.tile<i32>') "
         "must match the type of the corresponding argument in function "
         "signature('!cuda_tile.tile<f32>')")
+
+
+def test_dominance():
+    text = kernel("""
+        %0 = addi %1, %a : tile<i32>
+        %1 = addi %a, %a : tile<i32>
+    """, "%a: tile<i32>")
+    assert diags(text) == [(3, "error", "operand #0 does not dominate this use"),
+                           (4, "note", "operand defined here (op in the same block)")]
+    text = kernel("""
+        if %c {
+          %0 = addi %1, %a : tile<i32>
+        }
+        %1 = addi %a, %a : tile<i32>
+    """, "%a: tile<i32>, %c: tile<i1>")
+    assert diags(text) == [(4, "error", "operand #0 does not dominate this use"),
+                           (6, "note", "operand defined here (op in a parent region)")]
