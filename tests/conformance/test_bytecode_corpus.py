@@ -8,8 +8,6 @@ that build (newest version 13.3 in messages and ``--list-versions``, test versio
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from corpus import conformance_root, cuda_tile_dir, execute, run_lines, substitute

@@ -51,13 +51,12 @@ def require_tools() -> dict:
 
 def require_cutile():
     try:
-        import cuda.tile  # noqa: F401
-        from cuda.tile.compilation import export_kernel  # noqa: F401
+        import cuda.tile as ct
+        import cuda.tile.compilation  # noqa: F401
     except Exception as exc:  # noqa: BLE001
         pytest.skip(f"cuTile Python (cuda-tile) not importable ({type(exc).__name__}: {exc}); "
                     f"install the 'nvidia' extra: pip install -e '.[nvidia]'")
-    import cuda.tile
-    return cuda.tile
+    return ct
 
 
 def disasm(tools: dict, path: Path, *flags: str) -> subprocess.CompletedProcess:

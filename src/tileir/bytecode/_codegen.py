@@ -216,7 +216,7 @@ def _get(src: _Src, ind: int, var: str) -> None:
     src(ind, f"{var} = data[pos]")
     src(ind, f"if {var} < 128:")
     src(ind + 1, "pos += 1")
-    src(ind, f"elif data[pos + 1] < 128:")
+    src(ind, "elif data[pos + 1] < 128:")
     src(ind + 1, f"{var} = ({var} & 127) | (data[pos + 1] << 7)")
     src(ind + 1, "pos += 2")
     src(ind, "else:")

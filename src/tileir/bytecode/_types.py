@@ -12,7 +12,7 @@ from typing import Optional
 from ..attrs import PaddingValue
 from ..types import (BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64, I1, I4, I8, I16,
                      I32, I64, TF32, TOKEN, ElementType, FloatType, FunctionType,
-                     GatherScatterViewType, IntegerType, PartitionViewType, PointerType,
+                     GatherScatterViewType, PartitionViewType, PointerType,
                      StridedViewType, TensorViewType, TileType, TokenType, Type)
 from ._prims import INT64_MIN, Cursor, put_le_array, put_varint
 from .errors import BytecodeError

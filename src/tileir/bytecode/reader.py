@@ -13,7 +13,6 @@ depth-limited, and any failure is a :class:`BytecodeError` naming the absolute b
 from __future__ import annotations
 
 import gc
-import struct
 from typing import Optional
 
 from ..attrs import (ArrayAttr, BoundedAttr, DenseArrayAttr, DenseElementsAttr, DICompileUnitAttr,
@@ -21,8 +20,7 @@ from ..attrs import (ArrayAttr, BoundedAttr, DenseArrayAttr, DenseElementsAttr, 
                      FloatAttr, IntegerAttr, OptimizationHintsAttr, SameElementsAttr, StringAttr,
                      SymbolRefAttr, SymbolVisibility, TypeAttr, UNIT)
 from ..ir.core import Block, BlockArgument, Operation, OpResult, Region
-from ..ir.opdef import OP_REGISTRY, VARIADIC
-from ..locations import UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, Location, UnknownLoc
+from ..locations import UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, Location
 from ..types import I1, I32, I64, TOKEN, FloatType, FunctionType, IntegerType, TileType
 from ._dense import FLOAT_BITS, DenseBudget, bits_to_float, raw_to_dense
 from ._codegen import make_decoder

@@ -15,17 +15,16 @@ from typing import Optional, Union
 from ..attrs import (ArrayAttr, BoundedAttr, DenseArrayAttr, DenseElementsAttr, DICompileUnitAttr,
                      DIFileAttr, DILexicalBlockAttr, DISubprogramAttr, DictionaryAttr, DivByAttr,
                      FloatAttr, IntegerAttr, OptimizationHintsAttr, SameElementsAttr, StringAttr,
-                     SymbolRefAttr, SymbolVisibility, TileEnum, TypeAttr, UNIT)
+                     SymbolRefAttr, SymbolVisibility, TileEnum, TypeAttr)
 from ..diagnostics import ERROR, REMARK, Diagnostic
 from ..ir.core import Operation
 from ..locations import (UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, FusedLoc, Location,
                          NameLoc, UnknownLoc)
-from ..types import FloatType, FunctionType, IntegerType, TileType
+from ..types import FloatType, FunctionType, IntegerType
 from ._dense import FLOAT_BITS, dense_to_raw, float_to_bits
 from ._codegen import make_encoder
-from ._ops import NOT_OPS, TERMINATORS, codec_for_name
-from ._prims import (MAGIC, MASK64, pad_to, put_le_array, put_svarint, put_varint, varint_bytes,
-                     zigzag)
+from ._ops import codec_for_name
+from ._prims import MAGIC, MASK64, pad_to, put_le_array, put_svarint, put_varint, zigzag
 from ._types import TypeVersionError, TypeWriter
 from .errors import BytecodeWriteError
 from .versions import (DEFAULT_VERSION, V13_3, Version, lookup_version, max_opcode,
@@ -150,7 +149,6 @@ class _DebugInfo:
 
     def _serialize(self, attr, out: bytearray) -> None:
         s = self.strings
-        g = self.attr_index.__getitem__
         if isinstance(attr, DICompileUnitAttr):
             out.append(1)
             put_varint(out, self.get(attr.file))
@@ -183,7 +181,6 @@ class _DebugInfo:
             put_varint(out, self.get(attr.callee))
             put_varint(out, self.get(attr.caller))
         else:
-            del g
             raise _err("failed to serialize debug info attribute")
 
     def section(self) -> Optional[bytes]:
