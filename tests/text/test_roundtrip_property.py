@@ -57,3 +57,17 @@ def test_disasm_layout_fixed_point(data):
     for debug in (False, True):
         text = print_op(module, disasm=True, debuginfo=debug)
         assert print_op(tileir.text.parse_disasm(text), disasm=True, debuginfo=debug) == text
+
+
+@SETTINGS
+@given(st.data())
+def test_fast_path_matches_plain_parser(data):
+    """The one-regex-per-line fast path builds exactly what the general parser builds
+    (operands, types, attributes, locations)."""
+    module = build_module(data.draw, locations=data.draw(st.booleans()))
+    for kw in ({}, {"generic": True}, {"debuginfo": True}):
+        text = print_op(module, **kw)
+        fast = parse_module(text, fast=True)
+        plain = parse_module(text, fast=False)
+        assert print_op(fast, debuginfo=True, generic=True) == \
+            print_op(plain, debuginfo=True, generic=True)

@@ -35,7 +35,7 @@ Ops with regions or custom syntax have helpers: :meth:`Builder.entry`, :meth:`Bu
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterable, Iterator, Optional, Sequence, Union
+from typing import Any, Iterator, Optional, Sequence, Union
 
 import numpy as np
 

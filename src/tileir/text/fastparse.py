@@ -23,14 +23,14 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..attrs import (UNIT, AssumePredicate, DenseArrayAttr, IntegerAttr, RoundingMode,
-                     StringAttr, SymbolRefAttr, TileEnum, _MNEMONICS)
+                     StringAttr, SymbolRefAttr, _MNEMONICS)
 from ..ir.core import Block
 from ..ir.infer import TypeState, infer_types
-from ..ir.opdef import OP_REGISTRY, OPTIONAL, SINGLE, VARIADIC, OpSpec
+from ..ir.opdef import OP_REGISTRY, SINGLE, VARIADIC, OpSpec
 from ..locations import UNKNOWN_LOC
 from ..types import ELEMENT_TYPES, I32, I64, TOKEN, FunctionType, Type
 from .format import (AttrDict, CompiledFormat, Custom, Literal, OIList, OptionalGroup, Space,
-                     TypeOf, Var, fill_default_attributes)
+                     TypeOf, Var)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .parser import Parser
@@ -781,8 +781,6 @@ def _finish(parser, hm, m, spec, operands, result_types, attrs, segments, n_regi
             if len(results) != 1:
                 raise _Mismatch()
             parser._define(scope, names_text, results, hm.start(2))
-    elif result_types and False:
-        pass
     block.append(op)
     return op, m.end()
 
@@ -1258,7 +1256,7 @@ def _function_type(text: str):
 
 
 def _try_generic(parser, hm, name, block):
-    from .parser import BUILTIN_MODULE, OP_NAME_ALIASES, normalize_attributes
+    from .parser import OP_NAME_ALIASES, normalize_attributes
     name = OP_NAME_ALIASES.get(name, name)
     spec = OP_REGISTRY.get(name)
     if spec is None or spec.regions:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
-from typing import Optional
 
 import numpy as np
 
@@ -175,7 +174,6 @@ def _adjust_digits(digits: str, exp: int, precision: int) -> tuple[str, int]:
     n = len(digits)
     if n <= precision:
         return digits, exp
-    cut = n - precision  # number of dropped low digits
     if digits[precision] < "5":
         kept = digits[:precision].rstrip("0")
         return kept, exp + (n - len(kept))

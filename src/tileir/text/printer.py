@@ -13,11 +13,10 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from ..attrs import UNIT, Attribute, DIAttr, format_named_attr
-from ..ir.core import Block, BlockArgument, Operation, Region, Value
+from ..attrs import DIAttr, format_named_attr
+from ..ir.core import Block, Operation, Region, Value
+from ..locations import UNKNOWN_LOC, CallSiteLoc, DILoc, FusedLoc, Location, NameLoc
 from .format import print_format
-from ..locations import (UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, FusedLoc, Location,
-                         NameLoc)
 
 __all__ = ["print_op", "OpPrinter"]
 
