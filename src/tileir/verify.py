@@ -81,7 +81,7 @@ def op_error(op: Operation, message: str) -> Diagnostic:
 class _Plan:
     """Everything the verifier needs for one op kind, computed once."""
 
-    __slots__ = ("ssa_regions", "terminator", "nregions", "nresults", "results_dynamic", "noperands", "operands_dynamic",
+    __slots__ = ("required", "_sizes", "ssa_regions", "terminator", "nregions", "nresults", "results_dynamic", "noperands", "operands_dynamic",
                  "structural", "attrs", "operand_checks", "result_checks", "region_checks",
                  "invariant", "traits", "region_traits", "verify", "verify_regions", "isolated",
                  "fixed_operands", "fixed_results")
@@ -97,6 +97,8 @@ class _Plan:
         self.operands_dynamic = self.noperands != len(spec.operands)
         self.structural = [t.verify for t in spec.traits if t.PHASE == "structural"]
         self.attrs = [(a.name, a.required, *_attr_checker(a)) for a in spec.attributes]
+        self.required = tuple(a.name for a in spec.attributes if a.required)
+        self._sizes: dict = {}
         self.fixed_operands = not self.operands_dynamic
         self.operand_checks = [(o.constraint.check, o.summary) for o in spec.operands]
         self.fixed_results = not self.results_dynamic
@@ -113,6 +115,16 @@ class _Plan:
         self.isolated = any(isinstance(t, IsolatedFromAbove) for t in spec.traits)
         #: isolated ops with SSA-CFG regions (functions): dominance is checked after them
         self.ssa_regions = self.isolated and spec.name != "cuda_tile.module"
+
+
+    def sizes(self, op: Operation, spec: OpSpec) -> list:
+        """Operand group sizes (they only depend on the operand count without segments)."""
+        n = len(op.operands)
+        got = self._sizes.get(n)
+        if got is None:
+            got = spec.operand_sizes(op)
+            self._sizes[n] = got
+        return got
 
 
 def _plan(spec: OpSpec) -> _Plan:
@@ -273,25 +285,25 @@ class _Verifier:
             if r is not None and report(op, r):
                 return False
         # -- invariants ------------------------------------------------------------------------
-        attrs = op.attributes
-        for name, required, checker, desc in plan.attrs:
-            if required and name not in attrs:
-                return not report(op, f"requires attribute '{name}'")
-        for name, required, checker, desc in plan.attrs:
-            value = attrs.get(name)
-            if value is not None and not checker(value):
-                return not report(op, f"attribute '{name}' failed to satisfy constraint: {desc}")
+        if plan.attrs:
+            attrs = op.attributes
+            for name in plan.required:
+                if name not in attrs:
+                    return not report(op, f"requires attribute '{name}'")
+            get = attrs.get
+            for name, required, checker, desc in plan.attrs:
+                value = get(name)
+                if value is not None and not checker(value):
+                    return not report(op, f"attribute '{name}' failed to satisfy constraint: "
+                                      f"{desc}")
         operands = op.operands
         if plan.fixed_operands:
-            i = 0
-            for check, summary in plan.operand_checks:
-                t = operands[i].type
-                if not check(t):
-                    return not report(op, f"operand #{i} must be {summary}, but got '{t}'")
-                i += 1
+            for i, ((check, summary), v) in enumerate(zip(plan.operand_checks, operands)):
+                if not check(v.type):
+                    return not report(op, f"operand #{i} must be {summary}, but got '{v.type}'")
         else:
             sizes = op.segments if spec.attr_sized_operands and op.segments is not None else \
-                spec.operand_sizes(op)
+                plan.sizes(op, spec)
             index = 0
             n = len(operands)
             for (check, summary), size in zip(plan.operand_checks, sizes):
@@ -426,11 +438,13 @@ def check_dominance(fn: Operation) -> Optional[Diagnostic]:
 def _dominance_block(block, defined: set):
     added = [id(a) for a in block.args]
     defined.update(added)
+    add, note = defined.add, added.append
     try:
         for op in block.ops:
-            for i, v in enumerate(op.operands):
+            for v in op.operands:
                 if id(v) not in defined:
-                    return _dominance_error(op, i, v)
+                    i = next(k for k, w in enumerate(op.operands) if id(w) not in defined)
+                    return _dominance_error(op, i, op.operands[i])
             if op.regions:
                 spec = op.SPEC
                 if spec is None or not _plan(spec).isolated:
@@ -441,8 +455,8 @@ def _dominance_block(block, defined: set):
                                 return bad
             for r in op.results:
                 k = id(r)
-                defined.add(k)
-                added.append(k)
+                add(k)
+                note(k)
         return None
     finally:
         for k in added:

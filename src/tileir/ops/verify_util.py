@@ -332,10 +332,8 @@ def verify_function_body_debug_info(op):
     di = _di_loc(op.loc)
     fn_sub = _subprogram(di.scope) if di is not None else None
     plain = FileLineColLoc
-    for inner in op.walk(include_self=True):
+    for inner in _ops_with_locations(op, plain):
         loc = inner.loc
-        if loc.__class__ is plain:
-            continue
         d = _di_loc(loc)
         if d is None:
             continue
@@ -351,6 +349,22 @@ def verify_function_body_debug_info(op):
                               "Operation debug info scope does not match function debug info "
                               f"scope: {fn_sub.generic()}.", inner.loc)
     return None
+
+
+def _ops_with_locations(root, plain):
+    """``root`` and the ops nested in it whose location is not a plain file:line:col."""
+    if root.loc.__class__ is not plain:
+        yield root
+    stack = [root]
+    pop, push = stack.pop, stack.append
+    while stack:
+        for region in pop().regions:
+            for block in region.blocks:
+                for inner in block.ops:
+                    if inner.loc.__class__ is not plain:
+                        yield inner
+                    if inner.regions:
+                        push(inner)
 
 
 def verify_module_debug_info(module):
