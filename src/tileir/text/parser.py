@@ -364,7 +364,8 @@ class Parser:
     def parse_top_level(self) -> Operation:
         """Parse the whole buffer.  Returns a ``builtin.module`` (implicit or explicit), or with
         ``implicit_module=False`` the single top-level op."""
-        top = make_op(BUILTIN_MODULE, regions=1, loc=self.loc_at(0))
+        # MLIR's implicit module is located at the buffer's line 0, column 0
+        top = make_op(BUILTIN_MODULE, regions=1, loc=FileLineColLoc(self.source.name, 0, 0))
         block = top.regions[0].add_block()
         self.scopes.append(_Scope(True))
         explicit: Optional[Operation] = None
