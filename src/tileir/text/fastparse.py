@@ -930,7 +930,10 @@ def _generate(ff: FastFormat):
         "        _late_loc(parser, op, lt, m)",
         "    nt = hm.group(2)",
         "    if nt:",
-        "        _bind(parser, nt, hm, op)",
+        "        if len(op.results) == 1 and ',' not in nt and ':' not in nt:",
+        "            parser._define(scopes[-1], nt, op.results, hm.start(2))",
+        "        else:",
+        "            _bind(parser, nt, hm, op)",
         "    block.append(op)",
         "    return op, m.end()",
     ]
