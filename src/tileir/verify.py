@@ -208,6 +208,10 @@ class _Verifier:
         """Verify ``op`` and its nested ops; False once an error was reported."""
         spec = op.SPEC
         plan = _plan(spec) if spec is not None else None
+        for r in op.results:
+            msg = _TYPE_ERRORS(r.type)
+            if msg is not None:
+                return not self.report(op, op_error(op, msg))
         if plan is not None:
             if not self.verify_entrance(op, spec, plan):
                 return False
@@ -217,6 +221,10 @@ class _Verifier:
         for region in op.regions:
             blocks = region.blocks
             for block in blocks:
+                for a in block.args:
+                    msg = _TYPE_ERRORS(a.type)
+                    if msg is not None:
+                        return not self.report(op, op_error(op, msg))
                 ops = block.ops
                 if not ops:
                     if not self._may_lack_terminator(op, len(blocks)):
@@ -481,6 +489,12 @@ def _dominance_error(op: Operation, index: int, value) -> Diagnostic:
     else:
         diag.attach_note("operand defined as a block argument")
     return diag
+
+
+def _TYPE_ERRORS(t):
+    from .ops.type_verify import deep_type_error
+    globals()["_TYPE_ERRORS"] = deep_type_error
+    return deep_type_error(t)
 
 
 def _builtin_module_check(op: Operation) -> Optional[str]:

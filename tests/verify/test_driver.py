@@ -199,3 +199,13 @@ def test_dominance():
     """, "%a: tile<i32>, %c: tile<i1>")
     assert diags(text) == [(4, "error", "operand #0 does not dominate this use"),
                            (6, "note", "operand defined here (op in a parent region)")]
+
+
+def test_types_built_without_the_parser_are_verified():
+    from tileir.ir.builder import Builder
+    from tileir.types import I32, TileType
+    b = Builder()
+    with b.entry("k", []):
+        b.iota(result_type=TileType((3,), I32))
+    assert [(d.severity, d.message) for d in verify_op_tree(b.module)] == [
+        ("error", "all dimensions must be powers of two, got 3")]

@@ -16,7 +16,7 @@ from ..types import (BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64,
                      I16, I32, I64, TF32, FloatType, GatherScatterViewType, PartitionViewType,
                      PointerType, StridedViewType, TensorViewType, TileType, Type)
 
-__all__ = ["verify_type", "tile_shape_error", "MAX_TILE_ELEMENTS", "NUMBER_TYPES",
+__all__ = ["verify_type", "deep_type_error", "tile_shape_error", "MAX_TILE_ELEMENTS", "NUMBER_TYPES",
            "NUMBER_SUMMARY", "TILE_ELEMENT_SUMMARY", "type_version_error", "TYPE_TAG_NAMES"]
 
 #: cuda-tile's ``maxTileNumElements``.
@@ -168,6 +168,42 @@ def verify_type(t: Type) -> Optional[str]:
     msg = _verify(t)
     _CACHE[t] = msg
     return msg
+
+
+_DEEP: dict = {}
+
+
+def deep_type_error(t: Type) -> Optional[str]:
+    """Like :func:`verify_type`, for ``t`` and every type nested in it (innermost first): for IR
+    built without the parser (builder API, bytecode)."""
+    try:
+        return _DEEP[t]
+    except KeyError:
+        pass
+    msg = None
+    for sub in _nested(t):
+        msg = deep_type_error(sub)
+        if msg:
+            break
+    else:
+        msg = verify_type(t)
+    _DEEP[t] = msg
+    return msg
+
+
+def _nested(t: Type):
+    if isinstance(t, TileType):
+        return (t.element,)
+    if isinstance(t, PointerType):
+        return (t.pointee,)
+    if isinstance(t, TensorViewType):
+        return (t.element,)
+    if isinstance(t, (PartitionViewType, StridedViewType, GatherScatterViewType)):
+        return (t.tensor_view,)
+    inputs = getattr(t, "inputs", None)
+    if inputs is not None:
+        return (*inputs, *t.results)
+    return ()
 
 
 # ---------------------------------------------------------------------------------------------
