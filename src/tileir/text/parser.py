@@ -1128,17 +1128,24 @@ class Parser:
     def parse_di_struct(self, mnemonic: str, off: int) -> Attribute:
         self.expect("<")
         fields: dict = {}
+        kinds = _DI_FIELDS[mnemonic]
 
         def one():
+            key_off = self.offset
             key = self.parse_keyword("field name")
+            if key not in kinds or key in fields:
+                raise self.error(f"duplicate or unknown struct parameter name: {key}", key_off)
             self.expect("=")
-            t = self.toks[self.i]
-            if t and t[0] == '"':
-                fields[key] = self.parse_string()
-            elif t and (t[0].isdigit() or t == "-"):
+            kind = kinds[key]
+            value_off = self.offset
+            if kind is int:
                 fields[key] = self.parse_integer()
-            else:
-                fields[key] = self.parse_attribute()
+                return
+            t = self.toks[self.i]
+            value = self.parse_string() if t and t[0] == '"' else self.parse_attribute()
+            if not isinstance(value, kind):
+                raise self.error("invalid kind of attribute specified", value_off)
+            fields[key] = value
         self.parse_comma_list(one, ">")
         self.expect(">")
         try:
@@ -1351,6 +1358,16 @@ class Parser:
                 _TYPE_CACHE[text] = typ
         self._skip_to_offset(end)
         return typ
+
+
+#: the parameters of the debug-info attributes written as ``struct(params)``, and their kinds
+_DI_FIELDS = {
+    "di_compile_unit": {"file": DIFileAttr},
+    "di_subprogram": {"file": DIFileAttr, "line": int, "name": str, "linkageName": str,
+                      "compileUnit": DICompileUnitAttr, "scopeLine": int},
+    "di_lexical_block": {"scope": (DISubprogramAttr, DILexicalBlockAttr), "file": DIFileAttr,
+                         "line": int, "column": int},
+}
 
 
 class _LocHolder:
