@@ -471,7 +471,32 @@ def _dominance_block(block, defined: set):
             defined.discard(k)
 
 
+def _inside(op: Operation, ancestor: Operation) -> bool:
+    while op is not None:
+        if op is ancestor:
+            return True
+        op = op.parent_op
+    return False
+
+
+def _defining_op(value):
+    owner = getattr(value, "owner", None)
+    if isinstance(owner, Operation):
+        return owner
+    return getattr(value, "owner_op", None)
+
+
 def _dominance_error(op: Operation, index: int, value) -> Diagnostic:
+    # a value from outside the function: MLIR's IsolatedFromAbove region trait
+    fn = op
+    while fn is not None and not (fn.SPEC is not None and _plan(fn.SPEC).isolated):
+        fn = fn.parent_op
+    definer = _defining_op(value)
+    if fn is not None and (definer is None or not _inside(definer, fn)):
+        diag = Diagnostic(ERROR, f"'{op.name}' op using value defined outside the region",
+                          op.loc)
+        diag.attach_note("required by region isolation constraints", fn.loc)
+        return diag
     diag = Diagnostic(ERROR, f"operand #{index} does not dominate this use", op.loc)
     owner = getattr(value, "owner", None)
     if isinstance(owner, Operation):

@@ -209,3 +209,15 @@ def test_types_built_without_the_parser_are_verified():
         b.iota(result_type=TileType((3,), I32))
     assert [(d.severity, d.message) for d in verify_op_tree(b.module)] == [
         ("error", "all dimensions must be powers of two, got 3")]
+
+
+def test_isolation_of_functions():
+    from tileir.ir.builder import Builder
+    b = Builder()
+    with b.entry("k1", ["tile<i32>"]) as (a,):
+        pass
+    with b.entry("k2", ["tile<i32>"]) as (c,):
+        b.addi(a, c)
+    (diag,) = verify_op_tree(b.module)
+    assert diag.message == "'cuda_tile.addi' op using value defined outside the region"
+    assert [n.message for n in diag.notes] == ["required by region isolation constraints"]
