@@ -99,10 +99,9 @@ def _version_arg(value: Optional[str], prog: str):
 
 
 def _hint_mode(args) -> str:
-    if args.error_hints:
-        return "error"
+    # as cuda-tile: -Werr-hints only matters together with -Wunsupported-hints
     if args.warn_hints:
-        return "warn"
+        return "error" if args.error_hints else "warn"
     return "silent"
 
 
