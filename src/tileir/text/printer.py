@@ -567,11 +567,17 @@ class OpPrinter:
                 for block in region.blocks:
                     for op in block.ops:
                         out.append(self.op_text(op))
+            if self.debuginfo and not any(b.ops for r in module.regions for b in r.blocks):
+                # Observed (tileirdisasm 13.4.92 -g): for a module without ops the module's own
+                # location still gets an alias (`#loc = loc(unknown)` after an empty line);
+                # a module with ops never shows it.
+                self.loc_text(module.loc)
         finally:
             self.default_dialect.pop()
+        text = "\n".join(out) + "\n"
         if self.aliases is not None and self.aliases.names and not self._collecting:
-            out.extend(self.aliases.definitions())
-        return "\n".join(out) + "\n"
+            text += "".join(line + "\n" for line in self.aliases.definitions())
+        return text
 
 
 #: Mnemonics NVIDIA's tileirdisasm (13.4) prints differently from cuda-tile-opt (13.3 sources).
