@@ -16,7 +16,7 @@ from corpus import conformance_root, cuda_tile_dir, execute, run_lines, substitu
 #: that tileir's format engine does not follow yet: no space between the mnemonic and a leading
 #: `(` literal, and `type($inputs)` (not custom<CudaTileType>) printed in full
 #: (`!cuda_tile.tile<2xf32>`).  The bytecode side of these tests works (see test_version_errors).
-_PRINTER_GAPS = {"test_forward_compatibility.mlir", "test_version_250_1.mlir"}
+_PRINTER_GAPS: set = set()
 
 _ROUND_TRIP_DIALECT = ["arith.mlir", "conversion.mlir", "opt_hints.mlir"]
 _TRANSLATE_DIALECT = ["debuginfo_attr_invalid.mlir", "debuginfo_loc_invalid.mlir"]

@@ -63,6 +63,9 @@ class TypeOf:
     kind: str  # "operand" | "result"
     anchor: bool = False
     sp: bool = False
+    #: plain ``type($x)`` prints the full spelling (``!cuda_tile.tile<..>``);
+    #: ``custom<CudaTileType>(type($x))`` the short one
+    full: bool = False
 
 
 @dataclass(eq=False)
@@ -187,7 +190,7 @@ def _compile_seq(tokens: list[str], i: int, spec: OpSpec, referenced: set, stop)
             assert tokens[i + 1] == "(" and tokens[i + 3] == ")"
             name = tokens[i + 2][1:]
             kind = "operand" if name in spec.operand_index else "result"
-            out.append(TypeOf(name, kind))
+            out.append(TypeOf(name, kind, full=True))
             i += 4
         elif t.startswith("custom<"):
             name = t[len("custom<"):-1]
@@ -733,10 +736,11 @@ def compile_printer(fmt: CompiledFormat, spec: OpSpec) -> Callable:
             elif cls is TypeOf:
                 sp = "' ' + " if el.sp else ""
                 expr, single = group_slice(el.name, el.kind)
+                attr = "_full" if el.full else "_short"
                 if single:
-                    lines.append(f"{ind}s += {sp}{expr}.type._short")
+                    lines.append(f"{ind}s += {sp}{expr}.type.{attr}")
                 else:
-                    lines.append(f"{ind}s += {sp}', '.join([v.type._short for v in {expr}])")
+                    lines.append(f"{ind}s += {sp}', '.join([v.type.{attr} for v in {expr}])")
             elif cls is AttrDict:
                 lines.append(f"{ind}if not _referenced.issuperset(attrs):")
                 lines.append(f"{ind}    s += printer.attr_dict_text(op, _referenced, "
@@ -862,7 +866,8 @@ def _print_elements(printer: "OpPrinter", op: Operation, fmt: CompiledFormat, el
         elif cls is TypeOf:
             if el.sp:
                 append(" ")
-            append(", ".join([v.type.short for v in group_values(op, el.name, el.kind)]))
+            append(", ".join([str(v.type) if el.full else v.type.short
+                              for v in group_values(op, el.name, el.kind)]))
         elif cls is AttrDict:
             text = printer.attr_dict_text(op, fmt.referenced_attrs, el.with_keyword)
             if text:

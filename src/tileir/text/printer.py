@@ -436,8 +436,7 @@ class OpPrinter:
                         self.default_dialect.pop()
                 else:
                     body = pfn(self, op)
-                if body and body[0] != " " and body[0] != "\n":
-                    body = " " + body
+                # (the format decides its own leading space: none before a leading `(`)
                 text = prefix + name + body
                 if self.debuginfo:
                     text += " " + self.loc_text(op.loc)
@@ -469,12 +468,13 @@ class OpPrinter:
         try:
             if spec.cls.print_custom is not None:
                 body = spec.cls.print_custom(self, op)
+                if body and not body.startswith(" ") and not body.startswith("\n"):
+                    body = " " + body
             else:
+                # the declarative format decides its own leading space (none before `(`)
                 body = print_format(self, op, spec.format)
         finally:
             self.default_dialect.pop()
-        if body and not body.startswith(" ") and not body.startswith("\n"):
-            body = " " + body
         return name + body
 
     def builtin_module_text(self, op: Operation) -> str:
