@@ -19,7 +19,7 @@ __version__ = "0.1.0"
 
 __all__ = ["parse", "print", "parse_type", "parse_attribute", "Diagnostic", "DiagnosticError",
            "Operation", "Block", "Region", "Value", "__version__", "load", "launch", "compile",
-           "LaunchError", "read_bytecode", "write_bytecode"]
+           "LaunchError", "read_bytecode", "write_bytecode", "verify"]
 
 
 def parse(text: str, filename: str = "<string>", *, allow_unregistered: bool = False) -> Operation:
@@ -30,6 +30,15 @@ def parse(text: str, filename: str = "<string>", *, allow_unregistered: bool = F
 def print(op: Operation, *, generic: bool = False, debuginfo: bool = False) -> str:  # noqa: A001
     """Print an op (normally a module) in the canonical custom form or the generic form."""
     return print_op(op, generic=generic, debuginfo=debuginfo)
+
+
+def verify(op: Operation, *, target_version: str | None = None) -> None:
+    """Verify ``op`` and everything nested in it; raise :class:`DiagnosticError` listing the
+    errors (with locations) if it is invalid.  ``target_version`` (e.g. ``"13.1"``) also
+    rejects ops, attributes and types newer than that Tile IR version."""
+    from .verify import VerifyOptions
+    from .verify import verify as _verify
+    _verify(op, VerifyOptions(target_version=target_version))
 
 
 #: Magic bytes that start a Tile IR bytecode file.

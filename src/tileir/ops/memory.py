@@ -30,6 +30,22 @@ def pointee_tile_of(t) -> "TileType | None":
     return None
 
 
+def _disambiguate_padding(state) -> None:
+    """``load_ptr_tko %p, %x : P, T``: the syntax cannot tell a lone padding value from a lone
+    mask (NVIDIA's tileirdisasm prints both the same way); the type can.  A lone operand whose
+    type is not an i1 tile is the padding value."""
+    from ..types import I1
+    mask = state.operands.get("mask")
+    if not mask or state.operands.get("paddingValue"):
+        return
+    types = state.operand_types.get("mask")
+    if types and isinstance(types[0], TileType) and types[0].element is not I1:
+        state.operands["paddingValue"] = state.operands.pop("mask")
+        state.operand_types["paddingValue"] = state.operand_types.pop("mask")
+        state.operands["mask"] = []
+        state.operand_types["mask"] = []
+
+
 def _pointer_of(value_type, ptr_type) -> bool:
     return pointer_tile_of(value_type) == ptr_type
 
@@ -78,6 +94,8 @@ class LoadPtrTkoOp(CudaTileOp):
 
     @staticmethod
     def infer_parsed_types(state) -> bool:
+        if "paddingValue" in state.spec.operand_index:
+            _disambiguate_padding(state)
         if state.operands.get("token") and "token" not in state.operand_types:
             from ..types import TOKEN
             state.operand_types["token"] = [TOKEN]

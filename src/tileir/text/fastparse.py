@@ -582,6 +582,9 @@ def _format_plan(ff: FastFormat, g: tuple, counts: tuple) -> Optional[Plan]:
         if c:
             state.operands[o.name] = [None] * c
     infer_types(state)
+    for o, c in zip(spec.operands, counts):
+        if len(state.operands.get(o.name) or ()) != c:
+            return None  # inference regrouped operands (e.g. a lone load padding value)
     return _plan_from_state(ff, state)
 
 

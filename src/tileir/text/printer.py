@@ -407,6 +407,20 @@ class OpPrinter:
     # -- ops ----------------------------------------------------------------------------------
 
     def op_text(self, op: Operation) -> str:
+        try:
+            return self._op_text(op)
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError):
+            # IR that does not verify may not fit its op's custom syntax: print it in the
+            # generic form, as MLIR does for ops that fail verification.
+            if self.generic or op.SPEC is None:
+                raise
+            prefix = self.names.result_lists.get(op) if op.results else None
+            text = (prefix + " = " if prefix else "") + self.generic_text(op)
+            if self.debuginfo:
+                text += " " + self.loc_text(op.loc)
+            return text
+
+    def _op_text(self, op: Operation) -> str:
         if self._collecting:
             self.aliases.visit(op.loc)  # MLIR visits an op's location before its body
         results = self.names.result_lists.get(op) if op.results else None
