@@ -977,7 +977,14 @@ class Parser:
                     return w == "true"
                 if elt.startswith("f"):
                     neg = self.consume("-")
-                    v = float(self.advance())
+                    t = self.toks[self.i]
+                    if not t or not (t[0].isdigit() or t in ("inf", "nan")):
+                        raise self.error("expected floating point literal")
+                    self.i += 1
+                    try:
+                        v = float(int(t, 16)) if t.startswith("0x") else float(t)
+                    except ValueError:
+                        raise self.error("expected floating point literal", self.offs[self.i - 1])
                     return -v if neg else v
                 return self.parse_integer()
             values = self.parse_comma_list(one)
