@@ -25,6 +25,7 @@ op), a :class:`Diagnostic`, or a list of Diagnostics (failing if any of them is 
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from .diagnostics import ERROR, WARNING, Diagnostic, DiagnosticError, SourceManager
@@ -42,6 +43,9 @@ class VerifyFailure(Exception):
     """Kept for compatibility: raised by nothing in the verifier itself."""
 
 
+_VERSION_RE = re.compile(r"[0-9]+(\.[0-9]+)?")
+
+
 class VerifyOptions:
     """Options: ``target_version`` (``"13.1"``...) rejects ops, attributes, operands, results and
     types newer than that version; ``hints`` is ``"silent"``, ``"warn"`` (cuda-tile-opt's
@@ -51,6 +55,8 @@ class VerifyOptions:
     def __init__(self, target_version: Optional[str] = None, hints: str = "silent") -> None:
         if hints not in ("silent", "warn", "error"):
             raise ValueError(f"hints must be 'silent', 'warn' or 'error', not {hints!r}")
+        if target_version is not None and not _VERSION_RE.fullmatch(target_version):
+            raise ValueError(f"invalid target version {target_version!r} (expected e.g. '13.1')")
         self.target_version = target_version
         self.target = version_tuple(target_version) if target_version else None
         self.hints = hints

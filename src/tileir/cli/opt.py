@@ -18,6 +18,13 @@ _ALIASES = {
 }
 
 
+def _version(text: str) -> str:
+    import re
+    if not re.fullmatch(r"[0-9]+(\.[0-9]+)?", text):
+        raise argparse.ArgumentTypeError(f"invalid version {text!r} (expected e.g. 13.1)")
+    return text
+
+
 def build_parser(prog: str) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=prog, description="Parse, verify and print CUDA Tile IR.",
                                 allow_abbrev=False)
@@ -36,7 +43,7 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
                    help="warn about unsupported optimization hints")
     p.add_argument("--Werr-hints", dest="error_hints", action="store_true",
                    help="make unsupported optimization hints errors")
-    p.add_argument("--target-version", default=None,
+    p.add_argument("--target-version", default=None, type=_version,
                    help="reject ops and types newer than this Tile IR version")
     return p
 
