@@ -14,7 +14,7 @@ from .traits import (AllElementTypesMatch, AllRanksMatch, AllShapesMatch, AllTyp
                      IsolatedFromAbove, NoRegionArguments, Pure, SameOperandsAndResultElementType,
                      SameOperandsAndResultShape, SameOperandsShape, SingleBlock,
                      SingleBlockImplicitTerminator, SingleBlockNoTerminator, Symbol, SymbolTable,
-                     InferResultTypes, RecursiveMemoryEffects)
+                     InferResultTypes, ParentOneOf, RecursiveMemoryEffects)
 from ..diagnostics import Diagnostic, ERROR, WARNING
 from ..types import BF16, F16, F4E2M1FN, I32, TF32, TileType
 from ..verify import nearest_symbol_table, symbol_lookup
@@ -50,7 +50,9 @@ class GlobalOp(CudaTileOp):
                   Attr("constant", "unit", since="13.3"),
                   Attr("symbol_visibility", SymbolVisibility, default=SymbolVisibility.PUBLIC,
                        since="13.3"))
-    TRAITS = (Symbol,)
+    # §8 "global operations must be directly nested within the Tile IR module" (cuda-tile's ODS
+    # does not enforce it; the message is MLIR's HasParent wording)
+    TRAITS = (Symbol, ParentOneOf("cuda_tile.module"))
     FORMAT = ("custom<SymbolVisibility>($symbol_visibility) (`constant` $constant^)? $sym_name "
               "(`alignment` `=` $alignment^)? attr-dict "
               "custom<DenseTypedElementsAttrNoResult>($value)")

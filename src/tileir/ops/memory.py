@@ -38,8 +38,12 @@ def _disambiguate_padding(state) -> None:
     mask = state.operands.get("mask")
     if not mask or state.operands.get("paddingValue"):
         return
+    from ..types import ElementType
     types = state.operand_types.get("mask")
-    if types and isinstance(types[0], TileType) and types[0].element is not I1:
+    # only a value that could be a padding value moves (a pointer tile stays a bad mask, as
+    # cuda-tile-opt reports it: "operand #1 must be tile of i1 values")
+    if types and isinstance(types[0], TileType) and types[0].element is not I1 and \
+            isinstance(types[0].element, ElementType):
         state.operands["paddingValue"] = state.operands.pop("mask")
         state.operand_types["paddingValue"] = state.operand_types.pop("mask")
         state.operands["mask"] = []
