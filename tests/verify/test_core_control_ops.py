@@ -215,3 +215,8 @@ cuda_tile.module @m {
 }
 """
     assert one_error(text) == (2, "'cuda_tile.entry' op entry op must not return values")
+
+
+def test_global_only_at_module_scope():
+    text = "cuda_tile.module @m {\n  entry @k() {\n    global @g <f32: [1.0]> : tile<1xf32>\n  }\n}\n"
+    assert one_error(text) == (3, "'cuda_tile.global' op expects parent op 'cuda_tile.module'")
