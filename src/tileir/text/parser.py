@@ -961,7 +961,9 @@ class Parser:
                 value = float(t)
             return FloatAttr(-value if neg else value, typ)
         if is_float:
-            return FloatAttr(-float(t) if neg else float(t), typ or F64)
+            if typ is not None:
+                raise self.error("floating point value not valid for specified type", off)
+            return FloatAttr(-float(t) if neg else float(t), F64)
         v = int(t, 16) if t.startswith("0x") else int(t)
         return IntegerAttr(-v if neg else v, typ or I64)
 
