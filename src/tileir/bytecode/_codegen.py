@@ -439,7 +439,8 @@ def make_decoder(codec: OpCodec, version: Version) -> Callable:
         src(1, "op.loc = loc")
         src(1, f"op.segments = {segs}")
     else:
-        src(1, f"op = make(CLS, NAME, opnds, rtypes, attrs, regs, loc, {segs})")
+        src(1, f"op = CLS(NAME, opnds, rtypes, attrs, {'regs' if codec.num_regions else 0}, loc, "
+               f"{segs})")
         src(1, "op.parent = block")
         src(1, "res = op.results")
     if plan.result_mask is not None:
@@ -453,9 +454,8 @@ def make_decoder(codec: OpCodec, version: Version) -> Callable:
     src(1, "return op")
     from ..attrs import UNIT
     from ..ir.core import OpResult
-    from .reader import _make
     namespace = dict(src.consts)
-    namespace.update(UNIT=UNIT, make=_make, CLS=codec.cls, NAME=codec.name, new=object.__new__,
+    namespace.update(UNIT=UNIT, CLS=codec.cls, NAME=codec.name, new=object.__new__,
                      OpResult=OpResult)
     exec(compile(src.source(), f"<bytecode decoder {codec.name} {version}>", "exec"), namespace)
     fn = namespace["dec"]

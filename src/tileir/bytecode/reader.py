@@ -304,18 +304,29 @@ class _Reader:
     def _cursor(self, start: int, length: int) -> Cursor:
         return Cursor(self.data[start:start + length], base=start)
 
+    @staticmethod
+    def _check_count(c: Cursor, n: int, what: str, min_size: int) -> None:
+        """``n`` entries of at least ``min_size`` bytes each must fit in what is left."""
+        room = (c.end - c.pos) // min_size
+        if n > room:
+            raise c.error(f"number of {what} ({n}) exceeds the maximum of {room} that can fit "
+                          f"in the remaining payload of {c.end - c.pos} bytes.")
+
+    def _offset_table(self, c: Cursor, what: str) -> list:
+        """The ``count`` + 4-byte aligned u32 offset table heading the string and type sections
+        (empty for a zero count)."""
+        n = c.varint(f"number of {what}s")
+        if n == 0:
+            return []
+        self._check_count(c, n, f"{what}s", 4)
+        c.skip_padding(4, f"{what} offset table padding")
+        return c.u32_table(n, f"{what} offsets")
+
     def _string_section(self, start: int, length: int) -> None:
         c = self._cursor(start, length)
-        n = c.varint("number of strings")
-        if n == 0:
-            return
-        room = (c.end - c.pos) // 4
-        if n > room:
-            raise c.error(f"number of strings ({n}) exceeds the maximum of {room} that can fit "
-                          f"in the remaining payload of {c.end - c.pos} bytes.")
-        c.skip_padding(4, "string offset table padding")
-        offsets = c.u32_table(n, "string offsets")
-        self.strings = _Strings(c.data[c.pos:], offsets, c.offset)
+        offsets = self._offset_table(c, "string")
+        if offsets:
+            self.strings = _Strings(c.data[c.pos:], offsets, c.offset)
 
     def _producer_section(self, start: int, length: int) -> None:
         c = self._cursor(start, length)
@@ -325,17 +336,9 @@ class _Reader:
 
     def _type_section(self, start: int, length: int) -> None:
         c = self._cursor(start, length)
-        n = c.varint("number of types")
-        if n == 0:
-            self.types = TypeReader(b"", c.offset, [], self.version)
-            return
-        room = (c.end - c.pos) // 4
-        if n > room:
-            raise c.error(f"number of types ({n}) exceeds the maximum of {room} that can fit "
-                          f"in the remaining payload of {c.end - c.pos} bytes.")
-        c.skip_padding(4, "type offset table padding")
-        offsets = c.u32_table(n, "type offsets")
-        self.types = TypeReader(c.data[c.pos:], c.offset, offsets, self.version)
+        offsets = self._offset_table(c, "type")
+        self.types = TypeReader(c.data[c.pos:] if offsets else b"", c.offset, offsets,
+                                self.version)
 
     def _constant_section(self, start: int, length: int) -> None:
         c = self._cursor(start, length)
@@ -388,10 +391,7 @@ class _Reader:
         c = self._cursor(start, length)
         n = c.varint("number of globals")
         per = 6 if self.version >= V13_3 else 4
-        room = (c.end - c.pos) // per
-        if n > room:
-            raise c.error(f"number of globals ({n}) exceeds the maximum of {room} that can fit "
-                          f"in the remaining payload of {c.end - c.pos} bytes.")
+        self._check_count(c, n, "globals", per)
         out = []
         for _ in range(n):
             at = c.offset
@@ -440,11 +440,7 @@ class _Reader:
         c.skip_padding(8, "debug info index padding")
         indices = c.u64_table(n_idx, "debug info indices")
         n_attr = c.varint("number of debug info attributes")
-        room = (c.end - c.pos) // 4
-        if n_attr > room:
-            raise c.error(f"number of debug info attributes ({n_attr}) exceeds the maximum of "
-                          f"{room} that can fit in the remaining payload of {c.end - c.pos} "
-                          f"bytes.")
+        self._check_count(c, n_attr, "debug info attributes", 4)
         c.skip_padding(4, "debug info offset padding")
         offsets = c.u32_table(n_attr, "debug info offsets")
         self.di.setup(index_offsets, indices, c.data[c.pos:], c.offset, offsets)
@@ -460,16 +456,16 @@ class _Reader:
         idx = c.varint(what)
         return self.types.get(idx, Cursor(c.data, c.base, p, c.end))
 
-    def apfloat(self, c: Cursor, ftype: FloatType) -> float:
+    @staticmethod
+    def float_bits(c: Cursor, ftype: FloatType) -> int:
+        """The bit pattern of a float value: one byte for formats of at most 8 bits, else a
+        zigzag varint; it must fit in the format's width."""
         width = FLOAT_BITS[ftype.name]
         p = c.pos
-        if width <= 8:
-            bits = c.byte("float value")
-        else:
-            bits = unzigzag(c.varint("float value"))
+        bits = c.byte("float value") if width <= 8 else unzigzag(c.varint("float value"))
         if bits >> width:
             raise c.error(f"value {bits} does not fit in {width} bits", p)
-        return bits_to_float(bits, ftype)
+        return bits
 
     def tagged(self, c: Cursor, depth: int):
         """A self-contained attribute (tag + payload)."""
@@ -493,15 +489,10 @@ class _Reader:
             t = self.type_at(c, "float attribute type")
             if not isinstance(t, FloatType):
                 raise c.error("failed to read valid FloatType for FloatAttr", start)
-            width = FLOAT_BITS[t.name]
-            p = c.pos
-            bits = c.byte("float value") if width <= 8 else unzigzag(c.varint("float value"))
-            if bits >> width:
-                raise c.error(f"value {bits} does not fit in {width} bits", p)
-            key = (t, bits)
+            key = (t, self.float_bits(c, t))
             hit = self.scalar_cache.get(key)
             if hit is None:
-                hit = self.scalar_cache[key] = FloatAttr(bits_to_float(bits, t), t)
+                hit = self.scalar_cache[key] = FloatAttr(bits_to_float(key[1], t), t)
             return hit
         if tag == 3:
             return IntegerAttr(1 if c.byte("bool value") else 0, I1)
@@ -521,7 +512,7 @@ class _Reader:
         if tag == 8:
             return self.div_by(c)
         if tag == 9:
-            return SameElementsAttr(tuple(self.i64_array(c, "same_elements values")))
+            return SameElementsAttr(tuple(self.int_array(c, 8, "same_elements values")))
         if tag == 10:
             return DictionaryAttr(self.dict_entries(c, depth))
         if tag == 11:
@@ -584,19 +575,15 @@ class _Reader:
         ub = c.svarint("BoundedAttr upper bound") if flags & 2 else None
         return BoundedAttr(lb, ub)
 
-    def i64_array(self, c: Cursor, what: str) -> list:
+    @staticmethod
+    def int_array(c: Cursor, width: int, what: str) -> list:
+        """A dense array of ``width``-byte integers; the type's extreme values (which cuda-tile
+        reserves) are errors."""
         p = c.pos
-        vals = c.le_array(8, what)
+        vals = c.le_array(width, what)
+        hi = (1 << (8 * width - 1)) - 1
         for v in vals:
-            if v == (1 << 63) - 1 or v == -(1 << 63):
-                raise c.error(f"array contains unsupported value {v}", p)
-        return vals
-
-    def i32_array(self, c: Cursor, what: str) -> list:
-        p = c.pos
-        vals = c.le_array(4, what)
-        for v in vals:
-            if v == 0x7FFFFFFF or v == -0x80000000:
+            if v == hi or v == -hi - 1:
                 raise c.error(f"array contains unsupported value {v}", p)
         return vals
 
@@ -726,54 +713,43 @@ class _Body:
 
     def parse_into(self, block: Block, values: list) -> None:
         """Decode instructions until the body is used up (the function's entry block)."""
-        data = self.data
-        end = len(data)
-        ops = block.ops
-        decoders = self.decoders
-        no_di = self.no_di
+        end = len(self.data)
         try:
-            while self.pos < end:
-                start = self.pos
-                self.op_start = start
-                opcode = data[start]
-                if opcode < 0x80:
-                    self.pos = start + 1
-                else:
-                    opcode = self.varint()
-                dec = decoders.get(opcode)
-                if dec is None:
-                    dec = self._decoder(opcode, start)
-                if no_di:
-                    ops.append(dec(self, block, values, start, UNKNOWN_LOC))
-                    continue
-                loc = self.it.next(self.base + start)
-                if loc is None:
-                    raise self.error("failed to read operation location.", start)
-                ops.append(dec(self, block, values, start, loc))
+            # every instruction takes at least its opcode byte: ``end - pos`` bounds the count
+            self._read_ops(block, values, end - self.pos, end)
         except IndexError:
             raise BytecodeError("unexpected end of function body while reading an operation",
                                 self.base + min(self.op_start, end)) from None
 
-    # -- one instruction ------------------------------------------------------------------------
-
-    def op(self, block: Block, values: list) -> Operation:
-        start = self.pos
-        self.op_start = start
+    def _read_ops(self, block: Block, values: list, count: int, stop: int) -> None:
+        """Decode up to ``count`` instructions into ``block``, stopping early once the position
+        reaches ``stop`` (a truncated body raises ``IndexError``)."""
         data = self.data
-        opcode = data[start]
-        if opcode < 0x80:
-            self.pos = start + 1
-        else:
-            opcode = self.varint()
-        dec = self.decoders.get(opcode)
-        if dec is None:
-            dec = self._decoder(opcode, start)
-        if self.no_di:
-            return dec(self, block, values, start, UNKNOWN_LOC)
-        loc = self.it.next(self.base + start)
-        if loc is None:
-            raise self.error("failed to read operation location.", start)
-        return dec(self, block, values, start, loc)
+        ops = block.ops
+        decoders = self.decoders
+        no_di = self.no_di
+        for _ in range(count):
+            start = self.pos
+            if start >= stop:
+                break
+            self.op_start = start
+            opcode = data[start]
+            if opcode < 0x80:
+                self.pos = start + 1
+            else:
+                opcode = self.varint()
+            dec = decoders.get(opcode)
+            if dec is None:
+                dec = self._decoder(opcode, start)
+            if no_di:
+                ops.append(dec(self, block, values, start, UNKNOWN_LOC))
+                continue
+            loc = self.it.next(self.base + start)
+            if loc is None:
+                raise self.error("failed to read operation location.", start)
+            ops.append(dec(self, block, values, start, loc))
+
+    # -- one instruction ------------------------------------------------------------------------
 
     def _decoder(self, opcode: int, start: int):
         if opcode > self.max_opcode:
@@ -863,8 +839,7 @@ class _Body:
             return TypeAttr(self.type())
         if kind == "array_i32" or kind == "array_i64":
             c = self.cursor()
-            vals = self.r.i32_array(c, info.name) if kind == "array_i32" else \
-                self.r.i64_array(c, info.name)
+            vals = self.r.int_array(c, 4 if kind == "array_i32" else 8, info.name)
             self.pos = c.pos
             return DenseArrayAttr("i32" if kind == "array_i32" else "i64", tuple(vals))
         if kind == "array_bool":
@@ -931,11 +906,7 @@ class _Body:
     def region(self, values: list) -> Region:
         data = self.data
         p = self.pos
-        nblocks = data[p]
-        if nblocks < 0x80:
-            self.pos = p + 1
-        else:
-            nblocks = self.varint()
+        nblocks = self.varint()
         if nblocks > len(data) - self.pos:
             raise self.error("failed to read region block count", p)
         region = _new_region()
@@ -954,23 +925,14 @@ class _Body:
         saved = len(values)
         data = self.data
         p = self.pos
-        nargs = data[p]
-        if nargs < 0x80:
-            self.pos = p + 1
-        else:
-            nargs = self.varint()
+        nargs = self.varint()
         if nargs > len(data) - self.pos:
             raise self.error("failed to read block argument count.", p)
         if nargs:
             args = block.args
             tcache = self.tcache
             for i in range(nargs):
-                q = self.pos
-                x = data[q]
-                if x < 0x80:
-                    self.pos = q + 1
-                else:
-                    x = self.varint()
+                x = self.varint()
                 t = tcache[x] if x < len(tcache) else None
                 if t is None:
                     t = self.type_at(x, self.pos)
@@ -978,34 +940,12 @@ class _Body:
                 args.append(arg)
                 values.append(arg)
         p = self.pos
-        nops = data[p]
-        if nops < 0x80:
-            self.pos = p + 1
-        else:
-            nops = self.varint()
+        nops = self.varint()
         if nops > len(data) - self.pos:
             raise self.error("failed to read block operation count.", p)
+        # a block ends by its count, never by the end of the body (running out is an IndexError)
+        self._read_ops(block, values, nops, len(data) + 1)
         ops = block.ops
-        decoders = self.decoders
-        no_di = self.no_di
-        for _ in range(nops):
-            start = self.pos
-            self.op_start = start
-            opcode = data[start]
-            if opcode < 0x80:
-                self.pos = start + 1
-            else:
-                opcode = self.varint()
-            dec = decoders.get(opcode)
-            if dec is None:
-                dec = self._decoder(opcode, start)
-            if no_di:
-                ops.append(dec(self, block, values, start, UNKNOWN_LOC))
-                continue
-            loc = self.it.next(self.base + start)
-            if loc is None:
-                raise self.error("failed to read operation location.", start)
-            ops.append(dec(self, block, values, start, loc))
         if not ops:
             raise self.error("invalid block structure: block is expected to have a terminator "
                              "operation, but it is empty")
@@ -1042,43 +982,6 @@ def _new_block(region: Region) -> Block:
 
 #: Generated decoders by (opcode, version key), shared by all readers.
 _DECODERS: dict = {}
-
-
-def end_room(body: _Body) -> int:
-    return len(body.data) - body.pos
-
-
-def _make(cls, name, operands, rtypes, attrs, regions, loc, segments):
-    """Create an op without the generic constructor's overhead (same resulting state)."""
-    if not _OP_SLOTS_OK or not _RESULT_SLOTS_OK:
-        op = cls(name, operands, rtypes, attrs, regions if regions is not None else 0, loc,
-                 segments)
-        return op
-    op = _new(cls)
-    op.name = name
-    op.operands = operands
-    for i, v in enumerate(operands):
-        v.uses.append((op, i))
-    results = []
-    for i, t in enumerate(rtypes):
-        r = _new(OpResult)
-        r.type = t
-        r.uses = []
-        r.owner = op
-        r.index = i
-        results.append(r)
-    op.results = results
-    op.attributes = attrs
-    if regions:
-        for reg in regions:
-            reg.parent = op
-        op.regions = regions
-    else:
-        op.regions = []
-    op.parent = None
-    op.loc = loc
-    op.segments = segments
-    return op
 
 
 def read_bytecode(data, *, verify: bool = False) -> Operation:
