@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Optional
 
 from ..attrs import PaddingValue
+from ..ops.type_verify import padding_error, tile_shape_error, view_layout_error
 from ..types import (BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64, I1, I4, I8, I16,
-                     I32, I64, TF32, TOKEN, ElementType, FloatType, FunctionType,
-                     GatherScatterViewType, PartitionViewType, PointerType,
-                     StridedViewType, TensorViewType, TileType, TokenType, Type)
+                     I32, I64, TF32, TOKEN, FunctionType, GatherScatterViewType,
+                     PartitionViewType, PointerType, StridedViewType, TensorViewType, TileType,
+                     Type)
 from ._prims import INT64_MIN, Cursor, put_le_array, put_varint
 from .errors import BytecodeError
 from .versions import V13_3, V13_4, Version
@@ -42,7 +43,6 @@ _COMPOSITE = {TAG_PTR: ("PointerType", None), TAG_TILE: ("TileType", None),
 #: Every type tag this implementation knows.
 TYPE_TAGS = sorted(list(_SCALAR_BY_TAG) + list(_COMPOSITE))
 
-MAX_TILE_ELEMENTS = 16777216
 _NUMBER_TYPES = frozenset(t for t, *_ in _SCALARS if t is not TOKEN)
 
 
@@ -169,66 +169,20 @@ class TypeWriter:
 # Reading
 # ---------------------------------------------------------------------------------------------
 
-def _pow2(d: int) -> bool:
-    return d > 0 and (d & (d - 1)) == 0
-
-
 def _shape_text(shape) -> str:
     return "[" + ", ".join(str(d) for d in shape) + "]"
 
 
 def check_tile(shape, element) -> Optional[str]:
-    """cuda-tile's ``TileType::verify`` (including ``verifyTileSize``)."""
-    if element is F4E2M1FN and (not shape or all(d % 2 for d in shape)):
-        return "F4E2M1FN tiles must have an even number of elements"
-    n = 1
-    for d in shape:
-        if d <= 0:
-            return f"all dimensions must be positive constants, got {_shape_text(shape)}"
-        if d & (d - 1):
-            return f"all dimensions must be powers of two, got {_shape_text(shape)}"
-        if n > MAX_TILE_ELEMENTS // d:
-            return f"tile would exceed the maximum of {MAX_TILE_ELEMENTS} elements"
-        n *= d
-    return None
+    """cuda-tile's ``TileType::verify`` (including ``verifyTileSize``); the reader's messages
+    print the shape in brackets."""
+    return tile_shape_error(shape, element, shape_text=_shape_text)
 
 
 def _check_view_like(tile_shape, tv: TensorViewType, dim_map, padding) -> Optional[str]:
-    if not tile_shape:
-        return "0-dimension tile shape is not supported"
-    if len(tile_shape) != tv.rank:
-        return (f"expected tensor_view rank and tile rank to match, got tensor_view of rank "
-                f"{tv.rank} and tiles of rank {len(tile_shape)}")
-    if dim_map is not None:
-        if len(dim_map) != len(tile_shape):
-            return (f"expected dim_map to map exactly all {len(tile_shape)} dimensions of the "
-                    f"tile, got {len(dim_map)} mappings")
-    if any(d <= 0 for d in tile_shape):
-        return (f"tile shape dimensions must have positive length but got "
-                f"[{', '.join(map(str, tile_shape))}]")
-    if any(d & (d - 1) for d in tile_shape):
-        return (f"tile shape dimensions must have power of two length but got "
-                f"[{', '.join(map(str, tile_shape))}]")
-    if dim_map is not None:
-        used: dict = {}
-        for tile_dim, tv_dim in enumerate(dim_map):
-            if tv_dim < 0:
-                return f"target dimension must not be negative, got {tv_dim}"
-            if tv_dim >= tv.rank:
-                return (f"target dimension is outside of tensor view dimensions, expected "
-                        f"strictly less than {tv.rank}, got {tv_dim}")
-            if tv_dim in used:
-                return (f"target dimension {tv_dim} mapped at least twice (for tile dimensions "
-                        f"{used[tv_dim]} and {tile_dim})")
-            used[tv_dim] = tile_dim
-    msg = check_tile(tile_shape, tv.element)
-    if msg:
-        return msg
-    if padding is not None and padding != PaddingValue.ZERO and \
-            not isinstance(tv.element, FloatType):
-        return (f"padding_value {padding.keyword} can only be used with floating point element "
-                f"types, got {tv.element}")
-    return None
+    return (view_layout_error(tile_shape, tv, dim_map)
+            or check_tile(tile_shape, tv.element)
+            or padding_error(padding, tv.element, quoted=False))
 
 
 class TypeReader:
@@ -385,11 +339,3 @@ class TypeReader:
         if tag == TAG_SV:
             return StridedViewType(tile_shape, strides, tv, dim_map, padding)
         return GatherScatterViewType(tile_shape, tv, sparse_dim, padding)
-
-
-def is_element(t: Type) -> bool:
-    return isinstance(t, ElementType) and t in _NUMBER_TYPES
-
-
-def is_token(t: Type) -> bool:
-    return isinstance(t, TokenType)

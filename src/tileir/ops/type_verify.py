@@ -10,14 +10,15 @@ printing), element types quoted (``'i32'``).
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 from ..types import (BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64, I1, I4, I8,
                      I16, I32, I64, TF32, FloatType, GatherScatterViewType, PartitionViewType,
                      PointerType, StridedViewType, TensorViewType, TileType, Type)
 
-__all__ = ["verify_type", "deep_type_error", "tile_shape_error", "MAX_TILE_ELEMENTS", "NUMBER_TYPES",
-           "NUMBER_SUMMARY", "TILE_ELEMENT_SUMMARY", "type_version_error", "TYPE_TAG_NAMES"]
+__all__ = ["verify_type", "deep_type_error", "tile_shape_error", "view_layout_error",
+           "padding_error", "MAX_TILE_ELEMENTS", "NUMBER_TYPES", "NUMBER_SUMMARY",
+           "TILE_ELEMENT_SUMMARY", "type_version_error", "TYPE_TAG_NAMES"]
 
 #: cuda-tile's ``maxTileNumElements``.
 MAX_TILE_ELEMENTS = 16777216
@@ -42,39 +43,47 @@ def _dyn_list(values) -> str:
     return "[" + ", ".join("?" if v is None else str(v) for v in values) + "]"
 
 
-def tile_shape_error(shape, element: Optional[Type] = None) -> Optional[str]:
-    """``TileType::verify``: F4E2M1FN parity, then positive / power-of-two / size limit."""
+def tile_shape_error(shape, element: Optional[Type] = None, *,
+                     shape_text: Callable[[tuple], str] = _dims) -> Optional[str]:
+    """``TileType::verify``: F4E2M1FN parity, then positive / power-of-two / size limit.
+    ``shape_text`` renders the shape in the messages (MLIR's ``1, 2`` by default)."""
     if element is F4E2M1FN:
         if not shape or all(d % 2 != 0 for d in shape):
             return "F4E2M1FN tiles must have an even number of elements"
     n = 1
     for d in shape:
         if d <= 0:
-            return f"all dimensions must be positive constants, got {_dims(shape)}"
+            return f"all dimensions must be positive constants, got {shape_text(shape)}"
         if d & (d - 1):
-            return f"all dimensions must be powers of two, got {_dims(shape)}"
+            return f"all dimensions must be powers of two, got {shape_text(shape)}"
         if n > MAX_TILE_ELEMENTS // d:
             return f"tile would exceed the maximum of {MAX_TILE_ELEMENTS} elements"
         n *= d
     return None
 
 
-def _padding_error(padding, element: Type) -> Optional[str]:
+def padding_error(padding, element: Type, *, quoted: bool = True) -> Optional[str]:
+    """A padding value other than zero needs a float element type (``quoted``: the element
+    type is quoted in the message, as the parser's diagnostics do)."""
     if padding is None or padding.keyword == "zero":
         return None
     if not isinstance(element, FloatType):
+        got = f"'{element}'" if quoted else str(element)
         return (f"padding_value {padding.keyword} can only be used with floating point element "
-                f"types, got '{element}'")
+                f"types, got {got}")
     return None
 
 
-def _partition_like_error(tile_shape, tv: TensorViewType, dim_map, padding) -> Optional[str]:
+def view_layout_error(tile_shape, tv: TensorViewType, dim_map=None) -> Optional[str]:
+    """The checks every tile view shares: the tile shape against the tensor view's rank, and
+    ``dim_map`` (None for gather/scatter views, which have none) as a permutation."""
     if not tile_shape:
         return "0-dimension tile shape is not supported"
-    if len(tile_shape) != len(tv.shape):
+    rank = len(tv.shape)
+    if len(tile_shape) != rank:
         return (f"expected tensor_view rank and tile rank to match, got tensor_view of rank "
-                f"{len(tv.shape)} and tiles of rank {len(tile_shape)}")
-    if len(dim_map) != len(tile_shape):
+                f"{rank} and tiles of rank {len(tile_shape)}")
+    if dim_map is not None and len(dim_map) != len(tile_shape):
         return (f"expected dim_map to map exactly all {len(tile_shape)} dimensions of the tile, "
                 f"got {len(dim_map)} mappings")
     if any(d <= 0 for d in tile_shape):
@@ -83,8 +92,7 @@ def _partition_like_error(tile_shape, tv: TensorViewType, dim_map, padding) -> O
         return (f"tile shape dimensions must have power of two length but got "
                 f"[{_dims(tile_shape)}]")
     used: dict = {}
-    rank = len(tv.shape)
-    for tile_dim, tv_dim in enumerate(dim_map):
+    for tile_dim, tv_dim in enumerate(dim_map or ()):
         if tv_dim < 0:
             return f"target dimension must not be negative, got {tv_dim}"
         if tv_dim >= rank:
@@ -94,10 +102,13 @@ def _partition_like_error(tile_shape, tv: TensorViewType, dim_map, padding) -> O
             return (f"target dimension {tv_dim} mapped at least twice (for tile dimensions "
                     f"{used[tv_dim]} and {tile_dim})")
         used[tv_dim] = tile_dim
-    msg = tile_shape_error(tile_shape, tv.element)
-    if msg:
-        return msg
-    return _padding_error(padding, tv.element)
+    return None
+
+
+def _partition_like_error(tile_shape, tv: TensorViewType, dim_map, padding) -> Optional[str]:
+    return (view_layout_error(tile_shape, tv, dim_map)
+            or tile_shape_error(tile_shape, tv.element)
+            or padding_error(padding, tv.element))
 
 
 def _verify(t: Type) -> Optional[str]:
@@ -139,22 +150,13 @@ def _verify(t: Type) -> Optional[str]:
     if isinstance(t, GatherScatterViewType):
         shape = t.tile_shape
         tv = t.tensor_view
-        if not shape:
-            return "0-dimension tile shape is not supported"
-        if len(shape) != len(tv.shape):
-            return (f"expected tensor_view rank and tile rank to match, got tensor_view of rank "
-                    f"{len(tv.shape)} and tiles of rank {len(shape)}")
-        if any(d <= 0 for d in shape):
-            return f"tile shape dimensions must have positive length but got [{_dims(shape)}]"
-        if any(d & (d - 1) for d in shape):
-            return f"tile shape dimensions must have power of two length but got [{_dims(shape)}]"
+        msg = view_layout_error(shape, tv)
+        if msg:
+            return msg
         if t.sparse_dim < 0 or t.sparse_dim >= len(tv.shape):
             return (f"gather dimension is outside of tensor view dimensions, expected strictly "
                     f"less than {len(tv.shape)}, got {t.sparse_dim}")
-        msg = tile_shape_error(shape, tv.element)
-        if msg:
-            return msg
-        return _padding_error(t.padding_value, tv.element)
+        return tile_shape_error(shape, tv.element) or padding_error(t.padding_value, tv.element)
     return None
 
 
