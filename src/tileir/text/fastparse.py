@@ -621,24 +621,6 @@ def _plan_from_state(ff: FastFormat, state: TypeState) -> Optional[Plan]:
 # Running it
 # ---------------------------------------------------------------------------------------------
 
-def _lookup(parser: "Parser", name: str, expected: Type):
-    if "#" in name:
-        base, _, idx = name.partition("#")
-        k = int(idx)
-    else:
-        base, k = name, 0
-    for scope in reversed(parser.scopes):
-        group = scope.names.get(base)
-        if group is not None:
-            if k >= len(group):
-                return None
-            v = group[k]
-            return v if v.type is expected else None
-        if scope.isolated:
-            break
-    return None
-
-
 def _resolve_spec(parser: "Parser", raw: str) -> Optional[OpSpec]:
     spec = OP_REGISTRY.get(raw)
     if spec is None:
@@ -705,7 +687,7 @@ def try_fast_op(parser: "Parser", pos: int, block: Block):
             return None
         operands = []
         for name, t in zip(names, plan.operand_types):
-            v = _lookup(parser, name, t)
+            v = _lookup(parser.scopes, name, t)
             if v is None:
                 return None
             operands.append(v)
@@ -728,7 +710,7 @@ def try_fast_op(parser: "Parser", pos: int, block: Block):
     ti = 0
     for o in spec.operands:
         for name in uses.get(o.name, ()):
-            v = _lookup(parser, name, types[ti])
+            v = _lookup(parser.scopes, name, types[ti])
             if v is None:
                 return None
             operands.append(v)
@@ -763,27 +745,12 @@ def _finish(parser, hm, m, spec, operands, result_types, attrs, segments, n_regi
             else:
                 from ..locations import Location
                 if not isinstance(alias, Location):
-                    return None if op.drop_operand_uses() else None
+                    op.drop_operand_uses()  # not a location: the general parser reports it
+                    return None
                 op.loc = alias
     names_text = hm.group(2)
     if names_text:
-        results = op.results
-        scope = parser.scopes[-1]
-        if "," in names_text or ":" in names_text:
-            pos = 0
-            for nm in _RESULT_NAME.finditer(names_text):
-                count = int(nm.group(2)) if nm.group(2) else 1
-                if count <= 0 or pos + count > len(results):
-                    raise _Mismatch()
-                parser._define(scope, nm.group(1), results[pos:pos + count],
-                               hm.start(2) + nm.start(1))
-                pos += count
-            if pos != len(results):
-                raise _Mismatch()
-        else:
-            if len(results) != 1:
-                raise _Mismatch()
-            parser._define(scope, names_text, results, hm.start(2))
+        _bind_names(parser, names_text, hm, op)
     block.append(op)
     return op, m.end()
 
@@ -806,6 +773,8 @@ _DIRECT = tuple(_Operation.__slots__) == _OP_SLOTS
 
 
 def _bind_names(parser, names_text: str, hm, op) -> None:
+    """Define the result names of the op header ``hm`` (``%a``, ``%a, %b`` or ``%a:2``) in the
+    innermost scope; names that do not fit the op's results raise :class:`_Mismatch`."""
     results = op.results
     scope = parser.scopes[-1]
     if "," in names_text or ":" in names_text:
@@ -825,7 +794,9 @@ def _bind_names(parser, names_text: str, hm, op) -> None:
         parser._define(scope, names_text, results, hm.start(2))
 
 
-def _lookup_scopes(scopes, name: str, expected):
+def _lookup(scopes, name: str, expected: Type):
+    """The value ``name`` (``%x`` or ``%x#k``) visible in ``scopes`` if its type is
+    ``expected``, else None (the general parser then reports what is wrong)."""
     if "#" in name:
         base, _, idx = name.partition("#")
         k = int(idx)
@@ -944,7 +915,7 @@ def _generate(ff: FastFormat):
     from ..locations import FileLineColLoc
     env = {"_match": ff.regex.match, "_cache_get": ff.cache.get, "_FAILED": _FAILED,
            "_make_plan": _make_plan, "_ff": ff, "_counts": ff.simple_counts,
-           "_lookup": _lookup_scopes, "_new": object.__new__, "_cls": spec.cls,
+           "_lookup": _lookup, "_new": object.__new__, "_cls": spec.cls,
            "_name": spec.name, "_Res": _OpResult, "_late_loc": _late_loc,
            "_bind": _bind_names, "_bisect": bisect_right, "_Loc": FileLineColLoc}
     if spec.regions:
@@ -1301,7 +1272,7 @@ def _try_generic(parser, hm, name, block):
     attrs = normalize_attributes(spec, attrs)
     operands = []
     for u, t in zip(uses, ftype.inputs):
-        v = _lookup(parser, u, t)
+        v = _lookup(parser.scopes, u, t)
         if v is None:
             return None
         operands.append(v)

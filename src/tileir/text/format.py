@@ -349,12 +349,9 @@ def parse_attr_value(parser: "Parser", decl: Attr) -> Attribute:
         from ..attrs import _MNEMONICS
         if enum in _MNEMONICS:
             parser.expect("<")
-            off = parser.offset
-            word = parser.parse_keyword()
-            member = enum.from_keyword(word)
-            if member is None:
-                raise parser.error(f"expected ::mlir::cuda_tile::{enum.__name__} to be one of: "
-                                   f"{', '.join(enum.keywords())}", off)
+            member = parser.parse_enum_keyword(
+                enum, lambda word: f"expected ::mlir::cuda_tile::{enum.__name__} to be one of: "
+                                   f"{', '.join(enum.keywords())}")
             parser.expect(">")
             return member
         # ODS's generated enum-attribute parser: a keyword of the enum, or a string

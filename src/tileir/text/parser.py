@@ -313,6 +313,16 @@ class Parser:
             return t
         raise self.error(f"{self.op_prefix() if what == 'valid keyword' else ''}expected {what}")
 
+    def parse_enum_keyword(self, enum: type, message: Callable[[str], str]):
+        """A keyword naming a member of ``enum``; any other word is an error whose message is
+        ``message(word)``, reported at the word."""
+        off = self.offset
+        word = self.parse_keyword()
+        member = enum.from_keyword(word)
+        if member is None:
+            raise self.error(message(word), off)
+        return member
+
     def parse_string(self, what: str = "string") -> str:
         t = self.toks[self.i]
         if t and t[0] == '"':
@@ -368,26 +378,12 @@ class Parser:
         top = make_op(BUILTIN_MODULE, regions=1, loc=FileLineColLoc(self.source.name, 0, 0))
         block = top.regions[0].add_block()
         self.scopes.append(_Scope(True))
-        explicit: Optional[Operation] = None
-        while True:
-            if self.fast and self._next_is_op():
-                op = self.parse_operation(block)
-                if op.name == BUILTIN_MODULE and explicit is None and len(block.ops) == 1:
-                    explicit = op
-                continue
-            self._ensure()
-            if self.toks[self.i] == EOF:
-                break
-            t = self.toks[self.i]
-            if t[0] in "#!" and self.peek() == "=":
-                self.parse_alias_definition()
-                continue
-            op = self.parse_operation(block)
-            if op.name == BUILTIN_MODULE and explicit is None and len(block.ops) == 1:
-                explicit = op
+        self._parse_top_level_ops(block)
         self.finish_scope(self.scopes.pop())
         self.resolve_deferred_locations()
-        if explicit is not None and len(block.ops) == 1:
+        if len(block.ops) == 1 and block.ops[0].name == BUILTIN_MODULE:
+            # a single explicit module is the result, not wrapped in the implicit one
+            explicit = block.ops[0]
             block.ops.remove(explicit)
             explicit.parent = None
             return explicit
@@ -416,23 +412,27 @@ class Parser:
         self.scopes.append(_Scope(True))
         self.default_dialect.append("cuda_tile")
         try:
-            while True:
-                if self.fast and self._next_is_op():
-                    self.parse_operation(block)
-                    continue
-                self._ensure()
-                if self.toks[self.i] == EOF:
-                    break
-                t = self.toks[self.i]
-                if t[0] in "#!" and self.peek() == "=":
-                    self.parse_alias_definition()
-                    continue
-                self.parse_operation(block)
+            self._parse_top_level_ops(block)
         finally:
             self.default_dialect.pop()
         self.finish_scope(self.scopes.pop())
         self.resolve_deferred_locations()
         return module
+
+    def _parse_top_level_ops(self, block: Block) -> None:
+        """Parse ops into ``block`` and alias definitions, up to the end of the buffer."""
+        while True:
+            if self.fast and self._next_is_op():
+                self.parse_operation(block)
+                continue
+            self._ensure()
+            if self.toks[self.i] == EOF:
+                break
+            t = self.toks[self.i]
+            if t[0] in "#!" and self.peek() == "=":
+                self.parse_alias_definition()
+                continue
+            self.parse_operation(block)
 
     def parse_alias_definition(self) -> None:
         name = self.advance()
@@ -1052,12 +1052,9 @@ class Parser:
         enum_cls = ENUMS_BY_MNEMONIC.get(mnemonic)
         if enum_cls is not None:
             self.expect("<")
-            kw_off = self.offset
-            word = self.parse_keyword()
-            member = enum_cls.from_keyword(word)
-            if member is None:
-                raise self.error(f"expected {_enum_desc(enum_cls)} to be one of: "
-                                 f"{', '.join(enum_cls.keywords())}", kw_off)
+            member = self.parse_enum_keyword(
+                enum_cls, lambda word: f"expected {_enum_desc(enum_cls)} to be one of: "
+                                       f"{', '.join(enum_cls.keywords())}")
             self.expect(">")
             return member
         if mnemonic == "optimization_hints":
