@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..attrs import AtomicRMWMode, MemoryOrderingSemantics, MemoryScope
+from ..ir.core import Operation
 from ..ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, Result
+from ..types import (FloatType, GatherScatterViewType, IntegerType, PartitionViewType,
+                     StridedViewType, TileViewType)
 from .base import CudaTileOp
 from .constraints import AnyTile, I1Tile, IntTile, PointerTile, TileView, Token
 from .memory import LoadPtrTkoOp
-from .views import (_finish_indices, _parse_index_types, _parse_optionals, _parse_view_and_indices,
-                    _print_index_types, _set_token, parse_memory_attributes,
-                    print_memory_attributes)
 from .traits import AllShapesMatch, AllTypesMatch
-from ..types import (FloatType, GatherScatterViewType, IntegerType, PartitionViewType,
-                     StridedViewType, TileType, TileViewType)
 from .verify_util import bitwidth, dims, verify_atomic_ordering, verify_atomic_rmw_mode
+from .views import (_parse_optionals, _parse_view_and_indices, _print_index_types,
+                    finish_view_store, print_memory_attributes)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..text.format import OpState
+    from ..text.parser import Parser
+    from ..text.printer import OpPrinter
 
 ORDERING = Attr("memory_ordering_semantics", MemoryOrderingSemantics)
 SCOPE = Attr("memory_scope", MemoryScope)
@@ -86,50 +93,29 @@ class AtomicRMWTkoOp(CudaTileOp):
 def _parse_red_memory_attributes(parser: "Parser", state: "OpState") -> None:
     """cuda-tile's own ordering/scope parsing for atomic_red_view_tko (unlike
     parseMemoryAttributes it accepts any known ordering and scope; the verifier restricts)."""
-    off = parser.offset
-    word = parser.parse_keyword()
-    order = MemoryOrderingSemantics.from_keyword(word)
-    if order is None:
-        raise parser.error(f"{parser.op_prefix()}invalid memory_ordering_semantics: '{word}'; "
-                           "expected one of: weak, relaxed, acquire, release, acq_rel", off)
-    state.attrs["memory_ordering_semantics"] = order
+    state.attrs["memory_ordering_semantics"] = parser.parse_enum_keyword(
+        MemoryOrderingSemantics,
+        lambda word: f"{parser.op_prefix()}invalid memory_ordering_semantics: '{word}'; "
+                     "expected one of: weak, relaxed, acquire, release, acq_rel")
     if parser.at_identifier():
-        off = parser.offset
-        word = parser.parse_keyword()
-        scope = MemoryScope.from_keyword(word)
-        if scope is None:
-            raise parser.error(f"{parser.op_prefix()}invalid memory_scope: '{word}'; expected one "
-                               "of: tl_blk, device, sys", off)
-        state.attrs["memory_scope"] = scope
+        state.attrs["memory_scope"] = parser.parse_enum_keyword(
+            MemoryScope, lambda word: f"{parser.op_prefix()}invalid memory_scope: '{word}'; "
+                                      "expected one of: tl_blk, device, sys")
 
 
 def _parse_atomic_red_view(parser: "Parser", state: "OpState") -> Operation:
     _parse_red_memory_attributes(parser, state)
     view, indices = _parse_view_and_indices(parser)
     parser.expect(",")
-    off = parser.offset
-    word = parser.parse_keyword()
-    mode = AtomicRMWMode.from_keyword(word)
-    if mode is None:
-        raise parser.error(f"{parser.op_prefix()}unknown atomic RMW mode: '{word}'; expected one "
-                           "of: and, or, xor, add, addf, max, min, umax, umin", off)
+    mode = parser.parse_enum_keyword(
+        AtomicRMWMode, lambda word: f"{parser.op_prefix()}unknown atomic RMW mode: '{word}'; "
+                                    "expected one of: and, or, xor, add, addf, max, min, umax, "
+                                    "umin")
     state.attrs["mode"] = mode
     parser.expect(",")
     value = parser._parse_use()
     token = _parse_optionals(parser, state, hints=False)
-    parser.expect(":")
-    value_type = parser.parse_type()
-    parser.expect(",")
-    view_type = parser.parse_type()
-    types, toff = _parse_index_types(parser, len(indices))
-    parser.expect("->")
-    token_type = parser.parse_type()
-    state.operands.update(view=[view], value=[value])
-    state.operand_types.update(view=[view_type], value=[value_type])
-    _finish_indices(parser, state, indices, types, toff)
-    _set_token(state, token)
-    state.result_types["result_token"] = [token_type]
-    return state.build()
+    return finish_view_store(parser, state, "value", value, view, indices, token)
 
 
 def _print_atomic_red_view(printer: "OpPrinter", op: Operation) -> str:

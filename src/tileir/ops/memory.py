@@ -9,8 +9,8 @@ from .base import CudaTileOp
 from .constraints import AnyTile, I1Tile, NumberTile, PointerTile, ScalarPointer, Token
 from .traits import Pure, TypesMatchWith
 from ..types import FloatType, IntegerType, TF32
-from .verify_util import (PTR_HINTS, verify_memory_model_load, verify_memory_model_store,
-                          verify_optimization_hints)
+from .verify_util import (PTR_HINTS, then_verify, verify_memory_model_load,
+                          verify_memory_model_store, verify_optimization_hints)
 
 ORDERING = Attr("memory_ordering_semantics", MemoryOrderingSemantics)
 OPT_SCOPE = Attr("memory_scope", MemoryScope, optional=True)
@@ -65,15 +65,6 @@ def _same_tile(a, b) -> bool:
         a.element == b.element
 
 
-def _with_warnings(warnings, result):
-    """Combine hint warnings (a list or None) with the result of a later check."""
-    if not warnings:
-        return result
-    if result is None:
-        return warnings
-    return [*warnings, result]
-
-
 class LoadPtrTkoOp(CudaTileOp):
     """Load through a tile of pointers (optional mask and padding), ordered by tokens."""
     __slots__ = ()
@@ -113,10 +104,8 @@ class LoadPtrTkoOp(CudaTileOp):
         return False
 
     def verify_op(self):
-        r = verify_optimization_hints(self, PTR_HINTS)
-        if r is not None and any(d.severity == "error" for d in r):
-            return r
-        return _with_warnings(r, verify_memory_model_load(self))
+        return then_verify(verify_optimization_hints(self, PTR_HINTS),
+                           lambda: verify_memory_model_load(self))
 
 
 
@@ -143,10 +132,8 @@ class StorePtrTkoOp(CudaTileOp):
     infer_parsed_types = LoadPtrTkoOp.infer_parsed_types
 
     def verify_op(self):
-        r = verify_optimization_hints(self, PTR_HINTS)
-        if r is not None and any(d.severity == "error" for d in r):
-            return r
-        return _with_warnings(r, verify_memory_model_store(self))
+        return then_verify(verify_optimization_hints(self, PTR_HINTS),
+                           lambda: verify_memory_model_store(self))
 
 
 

@@ -6,7 +6,7 @@ verifier as ``'<op>' op <message>``) or a Diagnostic; wording follows cuda-tile 
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 from ..attrs import (AtomicRMWMode, DictionaryAttr, IntegerAttr, MemoryOrderingSemantics,
                      OptimizationHintsAttr, RoundingMode)
@@ -66,11 +66,10 @@ def verify_div_sqrt_modifiers(op, result_type: Type, has_rounding: bool, approx:
                               full: bool) -> Optional[str]:
     if approx and full:
         return "approx modifier and full modifier are mutually exclusive"
+    msg = verify_ftz(op, result_type) or verify_approx(approx, result_type)
+    if msg:
+        return msg
     ty = element_of(result_type)
-    if "flush_to_zero" in op.attributes and ty is not F32:
-        return f"flush_to_zero modifier only supported for f32 data type, but got: '{ty}'"
-    if approx and ty is not F32:
-        return f"approx modifier only supported for f32 data type, but got: '{ty}'"
     if full and ty is not F32:
         return f"full modifier only supported for f32 data type, but got: '{ty}'"
     if has_rounding:
@@ -86,30 +85,42 @@ def verify_div_sqrt_modifiers(op, result_type: Type, has_rounding: bool, approx:
 _MOS = MemoryOrderingSemantics
 
 
-def verify_memory_model_load(op) -> Optional[str]:
+def _verify_memory_model(op, synchronizing: MemoryOrderingSemantics,
+                         access: str) -> Optional[str]:
+    """A load (``synchronizing`` = acquire) or store (release) is weak, relaxed or
+    ``synchronizing``; weak accesses have no memory scope, the others need one."""
     order = op.attributes.get("memory_ordering_semantics")
     scope = op.attributes.get("memory_scope")
-    if order not in (_MOS.WEAK, _MOS.RELAXED, _MOS.ACQUIRE):
-        return f"expect one of: weak, relaxed, or acquire, but got: {_kw(order)}"
+    if order not in (_MOS.WEAK, _MOS.RELAXED, synchronizing):
+        return (f"expect one of: weak, relaxed, or {synchronizing.keyword}, but got: "
+                f"{_kw(order)}")
     if order is _MOS.WEAK:
         if scope is not None:
-            return "weak load must not have memory scope"
+            return f"weak {access} must not have memory scope"
     elif scope is None:
-        return f"memory scope is required for {order.keyword} load"
+        return f"memory scope is required for {order.keyword} {access}"
     return None
+
+
+def verify_memory_model_load(op) -> Optional[str]:
+    """cuda-tile's memory model rules for a load."""
+    return _verify_memory_model(op, _MOS.ACQUIRE, "load")
 
 
 def verify_memory_model_store(op) -> Optional[str]:
-    order = op.attributes.get("memory_ordering_semantics")
-    scope = op.attributes.get("memory_scope")
-    if order not in (_MOS.WEAK, _MOS.RELAXED, _MOS.RELEASE):
-        return f"expect one of: weak, relaxed, or release, but got: {_kw(order)}"
-    if order is _MOS.WEAK:
-        if scope is not None:
-            return "weak store must not have memory scope"
-    elif scope is None:
-        return f"memory scope is required for {order.keyword} store"
-    return None
+    """cuda-tile's memory model rules for a store."""
+    return _verify_memory_model(op, _MOS.RELEASE, "store")
+
+
+def then_verify(first, second_fn: Callable[[], object]):
+    """Combine two checks: run ``second_fn`` unless ``first`` failed (a message or an error
+    diagnostic); warnings of ``first`` are kept in front of what ``second_fn`` returns."""
+    if first is None:
+        return second_fn()
+    if isinstance(first, str) or any(getattr(d, "severity", "error") == "error" for d in first):
+        return first
+    second = second_fn()
+    return first if second is None else [*first, second]
 
 
 def _kw(value) -> str:
@@ -174,6 +185,10 @@ VIEW_HINTS = ("latency", "allow_tma")
 PTR_HINTS = ("latency",)
 
 
+#: hints whose value is an integer in ``[1, top]``
+_RANGED_HINTS = {"latency": 10, "occupancy": 32}
+
+
 def _int_value(attr) -> Optional[int]:
     if isinstance(attr, IntegerAttr):
         return int(attr.value)
@@ -210,19 +225,13 @@ def hint_param_error(arch: str, key: str, value) -> Optional[str]:
         if not (isinstance(value, IntegerAttr) and value.type is I1):
             return f"boolean value expected for {ctx}"
         return None
-    if key == "latency":
+    top = _RANGED_HINTS.get(key)
+    if top is not None:
         v = _int_value(value)
         if v is None:
             return f"integer value expected for {ctx}"
-        if v < 1 or v > 10:
-            return f"integer value in the range [1, 10] is expected for {ctx}"
-        return None
-    if key == "occupancy":
-        v = _int_value(value)
-        if v is None:
-            return f"integer value expected for {ctx}"
-        if v < 1 or v > 32:
-            return f"integer value in the range [1, 32] is expected for {ctx}"
+        if v < 1 or v > top:
+            return f"integer value in the range [1, {top}] is expected for {ctx}"
         return None
     return f"unknown param {key} for {arch}"
 

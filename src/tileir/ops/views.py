@@ -18,8 +18,8 @@ from .constraints import (AnyTile, GatherScatterView, IntTile, PartitionView, Sc
                           ScalarPointer, StridedView, TensorView, TileView, Token)
 from .memory import HINTS, OPT_SCOPE, ORDERING
 from .traits import Pure
-from .verify_util import (VIEW_HINTS, verify_memory_model_load, verify_memory_model_store,
-                          verify_optimization_hints)
+from .verify_util import (VIEW_HINTS, then_verify, verify_memory_model_load,
+                          verify_memory_model_store, verify_optimization_hints)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..text.format import OpState
@@ -170,16 +170,6 @@ def verify_view_load_store(op, tile_type):
     if msg:
         return msg
     return verify_optimization_hints(op, VIEW_HINTS)
-
-
-def _then(first, second_fn):
-    """Run ``second_fn`` unless ``first`` failed; keep warnings of ``first``."""
-    if first is None:
-        return second_fn()
-    if isinstance(first, str) or any(getattr(d, "severity", "error") == "error" for d in first):
-        return first
-    second = second_fn()
-    return first if second is None else [*first, second]
 
 
 def _verify_make_view(op):
@@ -570,9 +560,29 @@ class LoadViewTkoOp(CudaTileOp):
     print_custom = staticmethod(_print_load_view)
 
     def verify_op(self):
-        return _then(verify_view_load_store(self, self.results[0].type),
-                     lambda: verify_memory_model_load(self))
+        return then_verify(verify_view_load_store(self, self.results[0].type),
+                           lambda: verify_memory_model_load(self))
 
+
+
+def finish_view_store(parser: "Parser", state: "OpState", value_name: str, value, view,
+                      indices: list, token) -> Operation:
+    """The common tail of ``store_view_tko`` and ``atomic_red_view_tko``: the types
+    ``: VALUE, VIEW[, INDEX...] -> TOKEN`` of the stored operand ``value_name`` (parsed use
+    ``value``), the view and its indices; then the op is built."""
+    parser.expect(":")
+    value_type = parser.parse_type()
+    parser.expect(",")
+    view_type = parser.parse_type()
+    types, off = _parse_index_types(parser, len(indices))
+    parser.expect("->")
+    token_type = parser.parse_type()
+    state.operands.update({value_name: [value], "view": [view]})
+    state.operand_types.update({value_name: [value_type], "view": [view_type]})
+    _finish_indices(parser, state, indices, types, off)
+    _set_token(state, token)
+    state.result_types["result_token"] = [token_type]
+    return state.build()
 
 
 def _parse_store_view(parser: "Parser", state: "OpState") -> Operation:
@@ -581,19 +591,7 @@ def _parse_store_view(parser: "Parser", state: "OpState") -> Operation:
     parser.expect(",")
     view, indices = _parse_view_and_indices(parser)
     token = _parse_optionals(parser, state)
-    parser.expect(":")
-    tile_type = parser.parse_type()
-    parser.expect(",")
-    view_type = parser.parse_type()
-    types, off = _parse_index_types(parser, len(indices))
-    parser.expect("->")
-    token_type = parser.parse_type()
-    state.operands.update(tile=[tile], view=[view])
-    state.operand_types.update(tile=[tile_type], view=[view_type])
-    _finish_indices(parser, state, indices, types, off)
-    _set_token(state, token)
-    state.result_types["result_token"] = [token_type]
-    return state.build()
+    return finish_view_store(parser, state, "tile", tile, view, indices, token)
 
 
 def _print_store_view(printer: "OpPrinter", op: Operation) -> str:
@@ -619,6 +617,6 @@ class StoreViewTkoOp(CudaTileOp):
     print_custom = staticmethod(_print_store_view)
 
     def verify_op(self):
-        return _then(verify_view_load_store(self, self.tile.type),
-                     lambda: verify_memory_model_store(self))
+        return then_verify(verify_view_load_store(self, self.tile.type),
+                           lambda: verify_memory_model_store(self))
 
