@@ -39,8 +39,9 @@ def version_tuple(v: str) -> tuple[int, int]:
 
 
 @dataclass(frozen=True)
-class Operand:
-    """An operand group: one value, an optional value, or a variadic list."""
+class _ValueGroup:
+    """What operand and result groups share: a name, a type constraint, a kind (one value,
+    an optional value, or a variadic list) and the version that introduced the group."""
 
     name: str
     constraint: TypeConstraint = ANY_TYPE
@@ -49,25 +50,20 @@ class Operand:
 
     @property
     def summary(self) -> str:
+        """The ODS description of the group's type constraint (used in messages)."""
         if self.kind == VARIADIC:
             return "variadic of " + self.constraint.summary
         return self.constraint.summary
 
 
 @dataclass(frozen=True)
-class Result:
+class Operand(_ValueGroup):
+    """An operand group: one value, an optional value, or a variadic list."""
+
+
+@dataclass(frozen=True)
+class Result(_ValueGroup):
     """A result group (same kinds as :class:`Operand`)."""
-
-    name: str
-    constraint: TypeConstraint = ANY_TYPE
-    kind: str = SINGLE
-    since: str = "13.1"
-
-    @property
-    def summary(self) -> str:
-        if self.kind == VARIADIC:
-            return "variadic of " + self.constraint.summary
-        return self.constraint.summary
 
 
 #: Attribute kinds understood by the generic machinery (parser, printer, bytecode).
