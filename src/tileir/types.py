@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import ClassVar, Iterable, Optional, Sequence
 
 from .attrs import PaddingValue
+from .dtypes import FLOAT_FORMATS
 
 __all__ = [
     "Type", "ElementType", "IntegerType", "FloatType", "PointerType", "TileType", "TensorViewType",
@@ -114,8 +115,7 @@ class FloatType(ElementType):
     """A floating-point element type (IEEE or one of NVIDIA's alternative formats)."""
 
     __slots__ = ()
-    _WIDTHS = {"f16": 16, "bf16": 16, "f32": 32, "tf32": 32, "f64": 64, "f8E4M3FN": 8,
-               "f8E5M2": 8, "f8E8M0FNU": 8, "f4E2M1FN": 4}
+    _WIDTHS = {name: f.bits for name, f in FLOAT_FORMATS.items()}
 
     def __new__(cls, name: str) -> "FloatType":
         return cls._intern((name,), name, cls._WIDTHS[name])

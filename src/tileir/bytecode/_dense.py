@@ -16,15 +16,14 @@ from typing import Optional
 import numpy as np
 
 from ..attrs import DenseElementsAttr
-from ..dtypes import NUMPY_DTYPES
+from ..dtypes import APFLOAT_BITS, NUMPY_DTYPES
 from ..types import ElementType, FloatType, IntegerType, TileType
 
 __all__ = ["FLOAT_BITS", "storage_bytes", "dense_to_raw", "raw_to_dense", "float_to_bits",
            "bits_to_float", "DenseBudget"]
 
 #: Bit width of each float format as MLIR's APFloat semantics define it.
-FLOAT_BITS = {"f16": 16, "bf16": 16, "f32": 32, "tf32": 19, "f64": 64, "f8E4M3FN": 8,
-              "f8E5M2": 8, "f8E8M0FNU": 8, "f4E2M1FN": 4}
+FLOAT_BITS = APFLOAT_BITS
 
 _UINT = {1: np.dtype("u1"), 2: np.dtype("<u2"), 4: np.dtype("<u4"), 8: np.dtype("<u8")}
 

@@ -26,33 +26,26 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..dtypes import numpy_dtype
+from ..dtypes import APFLOAT_BITS, FLOAT_FORMATS, NUMPY_DTYPES, numpy_dtype
 
 __all__ = ["format_float", "hex_bits", "float_from_text", "float_from_bits", "float_bits",
            "PRECISION_BITS", "round_to_format", "apfloat_to_string"]
 
 #: Significand precision (incl. the hidden bit) of each float format.
-PRECISION_BITS = {"f16": 11, "bf16": 8, "f32": 24, "tf32": 11, "f64": 53, "f8E4M3FN": 4,
-                  "f8E5M2": 3, "f8E8M0FNU": 1, "f4E2M1FN": 2}
+PRECISION_BITS = {name: f.precision for name, f in FLOAT_FORMATS.items()}
 
 #: Exponent of the smallest normal number.
-_MIN_EXP = {"f16": -14, "bf16": -126, "f32": -126, "tf32": -126, "f64": -1022, "f8E4M3FN": -6,
-            "f8E5M2": -14, "f8E8M0FNU": -127, "f4E2M1FN": 0}
+_MIN_EXP = {name: f.emin for name, f in FLOAT_FORMATS.items()}
 
-#: Largest finite value.
-_MAX = {"f16": Fraction(65504), "bf16": Fraction((2 ** 8 - 1) * 2 ** 120),
-        "f32": Fraction((2 ** 24 - 1) * 2 ** 104), "tf32": Fraction((2 ** 11 - 1) * 2 ** 117),
-        "f64": Fraction((2 ** 53 - 1) * 2 ** 971), "f8E4M3FN": Fraction(448),
-        "f8E5M2": Fraction(57344), "f8E8M0FNU": Fraction(2 ** 127), "f4E2M1FN": Fraction(6)}
+#: Largest finite value (exactly: every format's maximum is a double).
+_MAX = {name: Fraction(f.max_value) for name, f in FLOAT_FORMATS.items()}
 
 #: Width of the bit pattern MLIR prints in hex (tf32 is APFloat's 19-bit FloatTF32).
-_BIT_WIDTH = {"f16": 16, "bf16": 16, "f32": 32, "tf32": 19, "f64": 64, "f8E4M3FN": 8,
-              "f8E5M2": 8, "f8E8M0FNU": 8, "f4E2M1FN": 4}
+_BIT_WIDTH = APFLOAT_BITS
 
 _UINT = {4: np.uint8, 8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
-_STORAGE_UINT = {"f16": np.uint16, "bf16": np.uint16, "f32": np.uint32, "tf32": np.uint32,
-                 "f64": np.uint64, "f8E4M3FN": np.uint8, "f8E5M2": np.uint8,
-                 "f8E8M0FNU": np.uint8, "f4E2M1FN": np.uint8}
+#: the unsigned integer of each float format's storage size (its raw bits)
+_STORAGE_UINT = {name: _UINT[8 * NUMPY_DTYPES[name].itemsize] for name in FLOAT_FORMATS}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -12,17 +12,19 @@ Storage (one NumPy element per IR element):
   ``f4E2M1FN`` -> the ``ml_dtypes`` type; ``tf32`` -> ``float32`` holding values that have at most
   10 explicit mantissa bits (the low 13 bits of the f32 pattern are zero).
 
-Every float format is described by a :class:`FloatFormat`; the generic exact rounder in
-:mod:`.rounding` is driven by those parameters only.
+Every float format is described by a :class:`FloatFormat` (defined with the storage table in
+:mod:`tileir.dtypes`); the generic exact rounder in :mod:`.rounding` is driven by those
+parameters only.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Optional
 
 import ml_dtypes
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+
+from ...dtypes import FLOAT_FORMATS, INT_BITS, NUMPY_DTYPES, FloatFormat
 
 __all__ = [
     "FloatFormat", "INT_TYPES", "FLOAT_TYPES", "ELEMENT_TYPES",
@@ -32,77 +34,8 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class FloatFormat:
-    """Parameters of a binary floating-point format.
-
-    ``precision`` counts significand bits including the implicit one; ``emin`` is the exponent of
-    the smallest normal number (``2**emin``); below it the format has subnormals with quantum
-    ``2**(emin - precision + 1)`` (except ``f8E8M0FNU``, which has neither subnormals nor zero).
-    ``saturating`` marks the formats into which conversions use *satfinite* semantics (§5.1.3).
-    ``produces_nan`` is False for the formats that cannot hold a NaN result (``f8E4M3FN`` per
-    §5.1.3, ``f4E2M1FN``): a NaN converted into them becomes ``+max_value``.
-    """
-
-    name: str
-    bits: int
-    precision: int
-    emin: int
-    max_value: float
-    min_value: float
-    has_inf: bool
-    produces_nan: bool
-    nan_bits: Optional[int]
-    signed: bool = True
-    has_zero: bool = True
-    saturating: bool = False
-
-    @property
-    def min_normal(self) -> float:
-        """Smallest positive normal value ``2**emin``."""
-        return float(2.0 ** self.emin)
-
-
-def _fmt(name: str, bits: int, p: int, emin: int, max_value: float, min_value: float, *,
-         inf: bool, nan: Optional[int], produces_nan: bool = True, signed: bool = True,
-         has_zero: bool = True, saturating: bool = False) -> FloatFormat:
-    return FloatFormat(name, bits, p, emin, float(max_value), float(min_value), inf,
-                       produces_nan and nan is not None, nan, signed, has_zero, saturating)
-
-
-_FLOATS: dict[str, FloatFormat] = {
-    f.name: f for f in (
-        _fmt("f16", 16, 11, -14, 65504.0, 2.0 ** -24, inf=True, nan=0x7FFF),
-        _fmt("bf16", 16, 8, -126, (2 - 2.0 ** -7) * 2.0 ** 127, 2.0 ** -133, inf=True, nan=0x7FFF),
-        _fmt("f32", 32, 24, -126, (2 - 2.0 ** -23) * 2.0 ** 127, 2.0 ** -149, inf=True,
-             nan=0x7FFFFFFF),
-        _fmt("tf32", 32, 11, -126, (2 - 2.0 ** -10) * 2.0 ** 127, 2.0 ** -136, inf=True,
-             nan=0x7FFFE000),
-        _fmt("f64", 64, 53, -1022, float(np.finfo(np.float64).max), 5e-324, inf=True,
-             nan=0x7FFFFFFFFFFFFFFF),
-        _fmt("f8E4M3FN", 8, 4, -6, 448.0, 2.0 ** -9, inf=False, nan=0x7F, produces_nan=False,
-             saturating=True),
-        _fmt("f8E5M2", 8, 3, -14, 57344.0, 2.0 ** -16, inf=True, nan=0x7F, saturating=True),
-        _fmt("f8E8M0FNU", 8, 1, -127, 2.0 ** 127, 2.0 ** -127, inf=False, nan=0xFF,
-             signed=False, has_zero=False, saturating=True),
-        _fmt("f4E2M1FN", 4, 2, 0, 6.0, 0.5, inf=False, nan=None, saturating=True),
-    )
-}
-
-_STORAGE: dict[str, np.dtype] = {
-    "i1": np.dtype(np.bool_), "i4": np.dtype(ml_dtypes.int4), "i8": np.dtype(np.int8),
-    "i16": np.dtype(np.int16), "i32": np.dtype(np.int32), "i64": np.dtype(np.int64),
-    "f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16),
-    "f32": np.dtype(np.float32), "tf32": np.dtype(np.float32), "f64": np.dtype(np.float64),
-    "f8E4M3FN": np.dtype(ml_dtypes.float8_e4m3fn), "f8E5M2": np.dtype(ml_dtypes.float8_e5m2),
-    "f8E8M0FNU": np.dtype(ml_dtypes.float8_e8m0fnu),
-    "f4E2M1FN": np.dtype(ml_dtypes.float4_e2m1fn),
-}
-
-_INT_BITS: dict[str, int] = {"i1": 1, "i4": 4, "i8": 8, "i16": 16, "i32": 32, "i64": 64}
-
-INT_TYPES: tuple[str, ...] = tuple(_INT_BITS)
-FLOAT_TYPES: tuple[str, ...] = tuple(_FLOATS)
+INT_TYPES: tuple[str, ...] = tuple(INT_BITS)
+FLOAT_TYPES: tuple[str, ...] = tuple(FLOAT_FORMATS)
 ELEMENT_TYPES: tuple[str, ...] = INT_TYPES + FLOAT_TYPES
 
 _UINT_BY_BYTES = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32),
@@ -110,41 +43,41 @@ _UINT_BY_BYTES = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.
 
 
 def _check(elem: str) -> None:
-    if elem not in _STORAGE:
+    if elem not in NUMPY_DTYPES:
         raise ValueError(f"unknown element type {elem!r}")
 
 
 def numpy_dtype(elem: str) -> np.dtype:
     """NumPy dtype that stores one element of type ``elem``."""
     _check(elem)
-    return _STORAGE[elem]
+    return NUMPY_DTYPES[elem]
 
 
 def is_float(elem: str) -> bool:
     """True for the floating-point element types."""
     _check(elem)
-    return elem in _FLOATS
+    return elem in FLOAT_FORMATS
 
 
 def is_int(elem: str) -> bool:
     """True for the (signless) integer element types."""
     _check(elem)
-    return elem in _INT_BITS
+    return elem in INT_BITS
 
 
 def bitwidth(elem: str) -> int:
     """Width of ``elem`` in bits (``i1`` -> 1, ``f4E2M1FN`` -> 4, ``tf32`` -> 32)."""
     _check(elem)
-    return _INT_BITS[elem] if elem in _INT_BITS else _FLOATS[elem].bits
+    return INT_BITS[elem] if elem in INT_BITS else FLOAT_FORMATS[elem].bits
 
 
 def float_format(elem: str | FloatFormat) -> FloatFormat:
     """The :class:`FloatFormat` of a float element type (a format is returned unchanged)."""
     if isinstance(elem, FloatFormat):
         return elem
-    if elem not in _FLOATS:
+    if elem not in FLOAT_FORMATS:
         raise ValueError(f"{elem!r} is not a floating-point element type")
-    return _FLOATS[elem]
+    return FLOAT_FORMATS[elem]
 
 
 def bits_dtype(elem: str) -> np.dtype:
@@ -234,9 +167,9 @@ def canonicalize_nan(x: ArrayLike, elem: str) -> NDArray:
 # ----------------------------------------------------------------------------- integers
 
 def _int_bits(elem: str) -> int:
-    if elem not in _INT_BITS:
+    if elem not in INT_BITS:
         raise ValueError(f"{elem!r} is not an integer element type")
-    return _INT_BITS[elem]
+    return INT_BITS[elem]
 
 
 def int_min(elem: str, signed: bool) -> int:

@@ -6,14 +6,14 @@ from typing import Callable
 
 import numpy as np
 
+from ...dtypes import INT_BITS, NUMPY_DTYPES, unsigned_dtype
 from ..plan import element_name, storage_dtype
 
 __all__ = ["elementwise", "element_name", "storage_dtype", "enum_keyword", "scalar_int",
            "unsigned_view", "unsigned_reader", "INT_BITS"]
 
-INT_BITS = {"i1": 1, "i4": 4, "i8": 8, "i16": 16, "i32": 32, "i64": 64}
-_UNSIGNED = {np.dtype(np.int8): np.dtype(np.uint8), np.dtype(np.int16): np.dtype(np.uint16),
-             np.dtype(np.int32): np.dtype(np.uint32), np.dtype(np.int64): np.dtype(np.uint64)}
+#: signed storage dtype -> the unsigned dtype of its width (i1 and i4 are not viewed)
+_UNSIGNED = {NUMPY_DTYPES[n]: unsigned_dtype(n) for n in ("i8", "i16", "i32", "i64")}
 
 
 def enum_keyword(value, default: str = "") -> str:
