@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "Attribute", "TileEnum", "Signedness", "IntegerOverflow", "RoundingMode", "ComparisonOrdering",
     "ComparisonPredicate", "AtomicRMWMode", "MemoryScope", "MemoryOrderingSemantics",
-    "PaddingValue", "SymbolVisibility", "ENUMS_BY_MNEMONIC",
+    "PaddingValue", "SymbolVisibility", "ENUMS_BY_MNEMONIC", "IEEE_ROUNDING_MODES",
     "IntegerAttr", "FloatAttr", "StringAttr", "UnitAttr", "UNIT", "TypeAttr", "ArrayAttr",
     "DenseArrayAttr", "DictionaryAttr", "SymbolRefAttr", "DenseElementsAttr",
     "OptimizationHintsAttr", "DivByAttr", "SameElementsAttr", "BoundedAttr", "AssumePredicate",
@@ -93,6 +93,11 @@ class RoundingMode(TileEnum):
     APPROX = 4
     FULL = 5
     NEAREST_INT_TO_ZERO = 6
+
+
+#: The IEEE-754 rounding modes, in the order NVIDIA's messages list them.
+IEEE_ROUNDING_MODES = (RoundingMode.NEAREST_EVEN, RoundingMode.ZERO, RoundingMode.NEGATIVE_INF,
+                       RoundingMode.POSITIVE_INF)
 
 
 class ComparisonOrdering(TileEnum):

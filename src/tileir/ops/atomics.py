@@ -96,11 +96,11 @@ def _parse_red_memory_attributes(parser: "Parser", state: "OpState") -> None:
     state.attrs["memory_ordering_semantics"] = parser.parse_enum_keyword(
         MemoryOrderingSemantics,
         lambda word: f"{parser.op_prefix()}invalid memory_ordering_semantics: '{word}'; "
-                     "expected one of: weak, relaxed, acquire, release, acq_rel")
+                     f"expected one of: {', '.join(MemoryOrderingSemantics.keywords())}")
     if parser.at_identifier():
         state.attrs["memory_scope"] = parser.parse_enum_keyword(
             MemoryScope, lambda word: f"{parser.op_prefix()}invalid memory_scope: '{word}'; "
-                                      "expected one of: tl_blk, device, sys")
+                                      f"expected one of: {', '.join(MemoryScope.keywords())}")
 
 
 def _parse_atomic_red_view(parser: "Parser", state: "OpState") -> Operation:

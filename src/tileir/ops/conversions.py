@@ -9,7 +9,7 @@ from .constraints import (ExtTruncInt, FloatTile, IntTile, IntTileInt64, NumberT
                           PointerTile)
 from .traits import AllShapesMatch, Pure
 from ..types import F8E8M0FNU
-from .verify_util import bitwidth
+from .verify_util import IEEE_MODES, bitwidth, invalid_rounding_message
 
 _CAST_FMT = ("$source attr-dict `:` custom<CudaTileType>(type($source)) `->` "
              "custom<CudaTileType>(type($result))")
@@ -20,10 +20,6 @@ class _Cast(CudaTileOp):
     GROUP = "Conversions"
     TRAITS = (Pure, AllShapesMatch("source", "result"))
     FORMAT = _CAST_FMT
-
-
-_IEEE_MODES = (RoundingMode.NEAREST_EVEN, RoundingMode.ZERO, RoundingMode.NEGATIVE_INF,
-               RoundingMode.POSITIVE_INF)
 
 
 class BitcastOp(_Cast):
@@ -125,11 +121,10 @@ class FToFOp(_Convert):
             if rm not in (RoundingMode.ZERO, RoundingMode.POSITIVE_INF):
                 return ("invalid rounding mode specified for conversion to f8E8M0FNU. Only "
                         "'zero' and 'positive_inf' are supported")
-        elif rm not in _IEEE_MODES:
+        elif rm not in IEEE_MODES:
             # ERRATA 8: the IEEE modes are accepted (cuda-tile 13.3 and the conformance corpus
             # still accept only nearest_even here; see tests/verify/test_conversions.py)
-            return ("invalid rounding mode specified, expect one of [nearest_even, zero, "
-                    "negative_inf, positive_inf]")
+            return invalid_rounding_message()
         return None
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from ..attrs import (AssumePredicate, ComparisonOrdering, ComparisonPredicate, RoundingMode,
-                     Signedness, SymbolVisibility)
+from ..attrs import (IEEE_ROUNDING_MODES, AssumePredicate, ComparisonOrdering,
+                     ComparisonPredicate, RoundingMode, Signedness, SymbolVisibility)
 from ..ir.core import Block, Region
 from ..text.format import CUSTOM_DIRECTIVES, CustomDirective, group_values
 from ..types import TileType
@@ -51,7 +51,7 @@ def _rounding(default: RoundingMode, allowed: tuple, validate: bool):
                            default=default)
 
 
-_IEEE = ("nearest_even", "zero", "negative_inf", "positive_inf")
+_IEEE = tuple(m.keyword for m in IEEE_ROUNDING_MODES)
 for _name, _default, _allowed, _validate in (
         ("IEEERoundingMode", RM.NEAREST_EVEN, _IEEE, True),
         ("DivFOpRoundingMode", RM.NEAREST_EVEN, _IEEE + ("approx", "full"), False),

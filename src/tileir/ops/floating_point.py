@@ -12,7 +12,7 @@ from .traits import (AllElementTypesMatch, AllShapesMatch, AllRanksMatch, AllTyp
                      SameOperandsAndResultShape, TypesMatchWith, i1_same_shape)
 from ..diagnostics import Diagnostic, ERROR
 from ..verify import NONFATAL
-from .verify_util import (IEEE_MODES, dims, verify_approx, verify_div_sqrt_modifiers, verify_ftz,
+from .verify_util import (IEEE_MODES, dims, invalid_rounding_message, verify_approx, verify_div_sqrt_modifiers, verify_ftz,
                           verify_ieee_rounding)
 
 FTZ = Attr("flush_to_zero", "unit")
@@ -218,8 +218,7 @@ class SqrtOp(_FloatUnary):
     def verify_op(self):
         rm = self.attributes.get("rounding_mode")
         if rm not in IEEE_MODES and rm is not RoundingMode.APPROX:
-            return ("invalid rounding mode specified, expect one of [nearest_even, zero, "
-                    "negative_inf, positive_inf, approx]")
+            return invalid_rounding_message(RoundingMode.APPROX)
         approx = rm is RoundingMode.APPROX
         return verify_div_sqrt_modifiers(self, self.results[0].type, not approx, approx, False)
 
@@ -266,8 +265,7 @@ class DivFOp(_FloatBinary):
     def verify_op(self):
         rm = self.attributes.get("rounding_mode")
         if rm not in IEEE_MODES and rm not in (RoundingMode.APPROX, RoundingMode.FULL):
-            return ("invalid rounding mode specified, expect one of [nearest_even, zero, "
-                    "negative_inf, positive_inf, approx, full]")
+            return invalid_rounding_message(RoundingMode.APPROX, RoundingMode.FULL)
         approx, full = rm is RoundingMode.APPROX, rm is RoundingMode.FULL
         return verify_div_sqrt_modifiers(self, self.results[0].type, not approx and not full,
                                          approx, full)

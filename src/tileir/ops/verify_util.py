@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Optional
 
-from ..attrs import (AtomicRMWMode, DictionaryAttr, IntegerAttr, MemoryOrderingSemantics,
-                     OptimizationHintsAttr, RoundingMode)
+from ..attrs import (IEEE_ROUNDING_MODES, AtomicRMWMode, DictionaryAttr, IntegerAttr,
+                     MemoryOrderingSemantics, OptimizationHintsAttr, RoundingMode)
 from ..diagnostics import ERROR, WARNING, Diagnostic
 from ..locations import CallSiteLoc, DILoc, FileLineColLoc, FusedLoc, NameLoc
 from ..verify import _CURRENT
@@ -17,7 +17,7 @@ from ..types import (BF16, F16, F32, F64, I1, I32, I64, TF32, FloatType, Integer
                      TensorViewType, TileType, TileViewType, Type)
 
 RM = RoundingMode
-IEEE_MODES = frozenset((RM.NEAREST_EVEN, RM.ZERO, RM.NEGATIVE_INF, RM.POSITIVE_INF))
+IEEE_MODES = frozenset(IEEE_ROUNDING_MODES)
 
 
 def type_list(types: Iterable[Type]) -> str:
@@ -41,10 +41,15 @@ def element_of(t: Type) -> Type:
 
 # -- floating-point modifiers ----------------------------------------------------------------
 
+def invalid_rounding_message(*extra: RoundingMode) -> str:
+    """cuda-tile's message for a rounding mode outside the IEEE modes (and ``extra``)."""
+    modes = ", ".join(m.keyword for m in (*IEEE_ROUNDING_MODES, *extra))
+    return f"invalid rounding mode specified, expect one of [{modes}]"
+
+
 def verify_ieee_rounding(op) -> Optional[str]:
     if op.attributes.get("rounding_mode") not in IEEE_MODES:
-        return ("invalid rounding mode specified, expect one of [nearest_even, zero, "
-                "negative_inf, positive_inf]")
+        return invalid_rounding_message()
     return None
 
 

@@ -22,8 +22,9 @@ import re
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from ..attrs import (UNIT, AssumePredicate, DenseArrayAttr, IntegerAttr, RoundingMode,
-                     StringAttr, SymbolRefAttr, _MNEMONICS)
+from ..attrs import (IEEE_ROUNDING_MODES, UNIT, AssumePredicate, DenseArrayAttr, IntegerAttr,
+                     MemoryOrderingSemantics, MemoryScope, RoundingMode, StringAttr,
+                     SymbolRefAttr, _MNEMONICS)
 from ..ir.core import Block
 from ..ir.infer import TypeState, infer_types
 from ..ir.opdef import OP_REGISTRY, SINGLE, VARIADIC, OpSpec
@@ -379,7 +380,7 @@ def _dense_pattern(with_result: bool):
 def _directive_pattern(name: str):
     from ..attrs import ComparisonOrdering, ComparisonPredicate, Signedness, SymbolVisibility
     RM = RoundingMode
-    ieee = ("nearest_even", "zero", "negative_inf", "positive_inf")
+    ieee = tuple(m.keyword for m in IEEE_ROUNDING_MODES)
     table = {
         "IEEERoundingMode": lambda: _rounding_pattern(RM.NEAREST_EVEN, ieee, True),
         "DivFOpRoundingMode": lambda: _rounding_pattern(RM.NEAREST_EVEN, (), False),
@@ -1096,8 +1097,8 @@ _REGION_FAST = {
 # Ops with a hand-written syntax (views)
 # ---------------------------------------------------------------------------------------------
 
-_ORDER = r"(weak|relaxed|acquire|release|acq_rel)" + _KW_END
-_SCOPE = rf"(?:{_WS}(tl_blk|device|sys){_KW_END})?"
+_ORDER = f"({'|'.join(MemoryOrderingSemantics.keywords())})" + _KW_END
+_SCOPE = rf"(?:{_WS}({'|'.join(MemoryScope.keywords())}){_KW_END})?"
 _OPTIONALS = (rf"(?:{_WS}token{_WS}={_WS}({_NAME}))?"
               rf"(?:{_WS}optimization_hints{_WS}={_WS}(<[^<>\n]*>))?"
               rf"(?:{_WS}inbounds{_WS}={_WS}\[([^\]\n]*)\])?"
@@ -1107,7 +1108,6 @@ _IDX_TYPES = rf"((?:{_WS},{_WS}{TYPE_PATTERN})*)"
 
 def _memory_attrs(order: str, scope: Optional[str], hints: Optional[str],
                   inbounds: Optional[str]) -> Optional[dict]:
-    from ..attrs import MemoryOrderingSemantics, MemoryScope
     attrs: dict = {"memory_ordering_semantics": MemoryOrderingSemantics.from_keyword(order)}
     if scope is not None:
         if order == "weak":
