@@ -9,8 +9,8 @@ import numpy as np
 from ...dtypes import INT_BITS, NUMPY_DTYPES, unsigned_dtype
 from ..plan import element_name, storage_dtype
 
-__all__ = ["elementwise", "element_name", "storage_dtype", "enum_keyword", "scalar_int",
-           "unsigned_view", "unsigned_reader", "INT_BITS"]
+__all__ = ["elementwise", "element_name", "storage_dtype", "enum_keyword", "is_signed",
+           "rounding_keyword", "scalar_int", "unsigned_view", "unsigned_reader", "INT_BITS"]
 
 #: signed storage dtype -> the unsigned dtype of its width (i1 and i4 are not viewed)
 _UNSIGNED = {NUMPY_DTYPES[n]: unsigned_dtype(n) for n in ("i8", "i16", "i32", "i64")}
@@ -22,6 +22,16 @@ def enum_keyword(value, default: str = "") -> str:
         return default
     kw = getattr(value, "keyword", None)
     return kw if kw is not None else str(value)
+
+
+def is_signed(op, attr: str = "signedness") -> bool:
+    """Whether the op's signedness attribute ``attr`` says signed (the default)."""
+    return enum_keyword(op.attributes.get(attr), "signed") == "signed"
+
+
+def rounding_keyword(op, default: str = "nearest_even") -> str:
+    """The keyword of the op's rounding mode, ``default`` when it has none."""
+    return enum_keyword(op.attributes.get("rounding_mode"), default)
 
 
 def unsigned_view(a: np.ndarray) -> np.ndarray:

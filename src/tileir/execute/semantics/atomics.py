@@ -24,7 +24,7 @@ from ..plan import lowering
 from . import fast
 from ._common import element_name, enum_keyword, storage_dtype, unsigned_view
 from .memory import same_lanes
-from .views import _Access, _fault, _index_ints, _sparse_row
+from .views import _Access, _fault
 
 _UNSIGNED_OF = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
@@ -201,10 +201,8 @@ def _lower_red_view(op, cc):
     def addresses(tv, idx, lane, lanes):
         base, shape, strides = tv.lane(lane if tv.lanes > 1 else 0)
         if lay.kind == "gather":
-            return acc.gather_addresses(base, shape, strides, _index_ints(idx, lane, lay.sparse),
-                                        _sparse_row(idx, lane, lay.sparse))
-        origins = acc.origins(shape, _index_ints(idx, lane), lane, lanes)
-        start, n, bs = acc.region(base, shape, strides, origins)
+            return acc.lane_gather_addresses(base, shape, strides, idx, lane)
+        start, n, bs = acc.lane_region(base, shape, strides, idx, lane, lanes)
         addr = np.full(tile, np.uint64(start), dtype=np.uint64)
         valid = np.ones(tile, dtype=bool)
         for k, (tk, nk, b) in enumerate(zip(tile, n, bs)):

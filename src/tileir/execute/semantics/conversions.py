@@ -13,7 +13,8 @@ import numpy as np
 from .. import numerics as N
 from ..plan import lowering
 from . import fast
-from ._common import INT_BITS, elementwise, element_name, enum_keyword, storage_dtype
+from ._common import (INT_BITS, elementwise, element_name, is_signed, rounding_keyword,
+                      storage_dtype)
 
 _NATIVE_INTS = ("i8", "i16", "i32", "i64")
 _SUBBYTE = ("i1", "i4", "f4E2M1FN")
@@ -36,7 +37,7 @@ def _lower_bitcast(op, cc):
 def _lower_exti(op, cc):
     src = element_name(op.operands[0].type)
     dst = element_name(op.results[0].type)
-    signed = enum_keyword(op.attributes.get("signedness"), "signed") == "signed"
+    signed = is_signed(op)
     if src in _NATIVE_INTS and dst in _NATIVE_INTS:
         dt = np.dtype("int" + dst[1:])
         if signed:
@@ -60,7 +61,7 @@ def _lower_trunci(op, cc):
 def _lower_ftof(op, cc):
     src = element_name(op.operands[0].type)
     dst = element_name(op.results[0].type)
-    rounding = enum_keyword(op.attributes.get("rounding_mode"), "nearest_even")
+    rounding = rounding_keyword(op)
     fn = fast.widen_float(src, dst) or fast.narrow_float(src, dst, rounding)
     if fn is None:
         def fn(a):
@@ -72,8 +73,8 @@ def _lower_ftof(op, cc):
 def _lower_ftoi(op, cc):
     src = element_name(op.operands[0].type)
     dst = element_name(op.results[0].type)
-    signed = enum_keyword(op.attributes.get("signedness"), "signed") == "signed"
-    rounding = enum_keyword(op.attributes.get("rounding_mode"), "nearest_int_to_zero")
+    signed = is_signed(op)
+    rounding = rounding_keyword(op, "nearest_int_to_zero")
     return elementwise(op, cc, lambda a: N.ftoi(a, src, dst, signed, rounding))
 
 
@@ -81,8 +82,8 @@ def _lower_ftoi(op, cc):
 def _lower_itof(op, cc):
     src = element_name(op.operands[0].type)
     dst = element_name(op.results[0].type)
-    signed = enum_keyword(op.attributes.get("signedness"), "signed") == "signed"
-    rounding = enum_keyword(op.attributes.get("rounding_mode"), "nearest_even")
+    signed = is_signed(op)
+    rounding = rounding_keyword(op)
     if rounding == "nearest_even" and dst in ("f32", "f64") and src in _NATIVE_INTS \
             and (signed or INT_BITS[src] <= 32):
         dt = np.dtype(np.float32 if dst == "f32" else np.float64)

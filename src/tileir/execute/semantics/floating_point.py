@@ -17,11 +17,7 @@ import numpy as np
 from .. import numerics as N
 from ..plan import lowering
 from . import fast
-from ._common import elementwise, element_name, enum_keyword
-
-
-def _rounding(op, default="nearest_even") -> str:
-    return enum_keyword(op.attributes.get("rounding_mode"), default)
+from ._common import elementwise, element_name, enum_keyword, rounding_keyword
 
 
 def _ftz(op) -> bool:
@@ -32,7 +28,7 @@ def _ftz(op) -> bool:
 def _lower_arith(op, cc):
     name = op.name.split(".", 1)[1]
     elem = element_name(op.results[0].type)
-    rounding, ftz = _rounding(op), _ftz(op)
+    rounding, ftz = rounding_keyword(op), _ftz(op)
     fn = None
     if rounding == "nearest_even" and not ftz:
         fn = fast.float_binary(name, elem)
@@ -47,7 +43,7 @@ def _lower_arith(op, cc):
 @lowering("divf", fold=True)
 def _lower_divf(op, cc):
     elem = element_name(op.results[0].type)
-    rounding, ftz = _rounding(op), _ftz(op)
+    rounding, ftz = rounding_keyword(op), _ftz(op)
     fn = None
     if rounding in ("nearest_even",) and not ftz:
         fn = fast.float_binary("divf", elem)
@@ -60,14 +56,14 @@ def _lower_divf(op, cc):
 @lowering("fma", fold=True)
 def _lower_fma(op, cc):
     elem = element_name(op.results[0].type)
-    rounding, ftz = _rounding(op), _ftz(op)
+    rounding, ftz = rounding_keyword(op), _ftz(op)
     return elementwise(op, cc, lambda a, b, c: N.fma(a, b, c, elem, rounding, ftz))
 
 
 @lowering("sqrt", fold=True)
 def _lower_sqrt(op, cc):
     elem = element_name(op.results[0].type)
-    rounding, ftz = _rounding(op), _ftz(op)
+    rounding, ftz = rounding_keyword(op), _ftz(op)
     fn = fast.float_sqrt(elem) if rounding == "nearest_even" and not ftz else None
     if fn is None:
         def fn(a):
@@ -153,7 +149,7 @@ for _name in ("cos", "cosh", "sin", "sinh", "tan", "log", "log2"):
 def _lower_exp_tanh(op, cc):
     elem = element_name(op.results[0].type)
     impl = N.exp if op.name.endswith("exp") else N.tanh
-    rounding = _rounding(op, "full")
+    rounding = rounding_keyword(op, "full")
     return elementwise(op, cc, lambda a: impl(a, elem, rounding))
 
 

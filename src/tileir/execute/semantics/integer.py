@@ -12,14 +12,10 @@ import numpy as np
 
 from .. import numerics as N
 from ..plan import lowering
-from ._common import elementwise, element_name, enum_keyword, unsigned_view
+from ._common import elementwise, element_name, enum_keyword, is_signed, unsigned_view
 
 _NATIVE_INTS = ("i8", "i16", "i32", "i64")
 _NATIVE_UFUNC = {"addi": np.add, "subi": np.subtract, "muli": np.multiply}
-
-
-def _signed(op, attr="signedness") -> bool:
-    return enum_keyword(op.attributes.get(attr), "signed") == "signed"
 
 
 @lowering("addi", "subi", "muli", fold=True)
@@ -51,7 +47,7 @@ def _lower_absi(op, cc):
 @lowering("divi", fold=True)
 def _lower_divi(op, cc):
     elem = element_name(op.results[0].type)
-    signed = _signed(op)
+    signed = is_signed(op)
     rounding = enum_keyword(op.attributes.get("rounding"), "zero")
     return elementwise(op, cc, lambda a, b: N.divi(a, b, elem, signed, rounding))
 
@@ -59,14 +55,14 @@ def _lower_divi(op, cc):
 @lowering("remi", fold=True)
 def _lower_remi(op, cc):
     elem = element_name(op.results[0].type)
-    signed = _signed(op)
+    signed = is_signed(op)
     return elementwise(op, cc, lambda a, b: N.remi(a, b, elem, signed))
 
 
 @lowering("maxi", "mini", fold=True)
 def _lower_minmax(op, cc):
     elem = element_name(op.results[0].type)
-    signed = _signed(op)
+    signed = is_signed(op)
     want_max = op.name.endswith("maxi")
     if elem in _NATIVE_INTS:
         uf = np.maximum if want_max else np.minimum
@@ -86,7 +82,7 @@ _CMP = {"equal": np.equal, "not_equal": np.not_equal, "less_than": np.less,
 @lowering("cmpi", fold=True)
 def _lower_cmpi(op, cc):
     elem = element_name(op.operands[0].type)
-    signed = _signed(op)
+    signed = is_signed(op)
     pred = enum_keyword(op.attributes.get("comparison_predicate"))
     if elem in _NATIVE_INTS:
         uf = _CMP[pred]
@@ -105,7 +101,7 @@ def _lower_shli(op, cc):
 @lowering("shri", fold=True)
 def _lower_shri(op, cc):
     elem = element_name(op.results[0].type)
-    signed = _signed(op)
+    signed = is_signed(op)
     return elementwise(op, cc, lambda a, b: N.shri(a, b, elem, signed))
 
 
@@ -128,6 +124,6 @@ def mmai_exact(lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray, lhs_signed: bo
 
 @lowering("mmai", fold=True)
 def _lower_mmai(op, cc):
-    ls = _signed(op, "signedness_lhs")
-    rs = _signed(op, "signedness_rhs")
+    ls = is_signed(op, "signedness_lhs")
+    rs = is_signed(op, "signedness_rhs")
     return elementwise(op, cc, lambda a, b, c: mmai_exact(a, b, c, ls, rs))

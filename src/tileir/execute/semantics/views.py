@@ -210,6 +210,30 @@ class _Access:
             origins.append(i * step)
         return origins
 
+    def lane_gather_addresses(self, base, shape, strides, idx, lane):
+        """:meth:`gather_addresses` for lane ``lane`` of the index operands ``idx``."""
+        sparse = self.layout.sparse
+        return self.gather_addresses(base, shape, strides, _index_ints(idx, lane, sparse),
+                                     _sparse_row(idx, lane, sparse))
+
+    def lane_region(self, base, shape, strides, idx, lane, lanes):
+        """:meth:`region` of the partition/strided tile that lane ``lane`` of the index
+        operands ``idx`` selects (the index is checked against the view's index space)."""
+        origins = self.origins(shape, _index_ints(idx, lane), lane, lanes)
+        return self.region(base, shape, strides, origins)
+
+    def strided_tile(self, start, n, bs, write, lane, lanes) -> np.ndarray:
+        """The memory of the region ``(start, n, bs)`` as a strided array of the view's
+        load dtype (a fault names the first element that is out of bounds)."""
+        lay = self.layout
+        lo, hi = _extent(start, n, bs, lay.isz)
+        try:
+            buf = self.rt.memory.region(lo, hi, lay.isz, write)
+        except Fault:
+            raise self.precise_fault(start, n, bs, write, lane, lanes) from None
+        return np.ndarray(n, dtype=lay.load_dtype, buffer=buf.data, offset=start - buf.base,
+                          strides=bs)
+
     def region(self, base, shape, strides, origins):
         """(start address, valid extents, byte strides) of a partition/strided tile."""
         lay = self.layout
@@ -340,24 +364,15 @@ def _lower_load_view(op, cc):
     def load_lane(tv, idx, lane, lanes):
         base, shape, strides = tv.lane(lane if tv.lanes > 1 else 0)
         if lay.kind == "gather":
-            sp = _sparse_row(idx, lane, lay.sparse)
-            addr, valid = acc.gather_addresses(base, shape, strides,
-                                               _index_ints(idx, lane, lay.sparse), sp)
+            addr, valid = acc.lane_gather_addresses(base, shape, strides, idx, lane)
             try:
                 return rt.memory.gather(addr, lay.dtype, valid, fill=pad)
             except Fault as f:
                 raise _fault(rt, ctx, f, lane, lanes, tile) from None
-        origins = acc.origins(shape, _index_ints(idx, lane), lane, lanes)
-        start, n, bs = acc.region(base, shape, strides, origins)
+        start, n, bs = acc.lane_region(base, shape, strides, idx, lane, lanes)
         if 0 in n:
             return np.full(tile, pad, dtype=lay.dtype)
-        lo, hi = _extent(start, n, bs, lay.isz)
-        try:
-            buf = rt.memory.region(lo, hi, lay.isz, False)
-        except Fault:
-            raise acc.precise_fault(start, n, bs, False, lane, lanes) from None
-        src = np.ndarray(n, dtype=lay.load_dtype, buffer=buf.data, offset=start - buf.base,
-                         strides=bs)
+        src = acc.strided_tile(start, n, bs, False, lane, lanes)
         if lay.is_bool:
             src = src != 0
         if n == tile:
@@ -415,25 +430,16 @@ def _lower_store_view(op, cc):
     def store_lane(tv, idx, value, lane, lanes):
         base, shape, strides = tv.lane(lane if tv.lanes > 1 else 0)
         if lay.kind == "gather":
-            sp = _sparse_row(idx, lane, lay.sparse)
-            addr, valid = acc.gather_addresses(base, shape, strides,
-                                               _index_ints(idx, lane, lay.sparse), sp)
+            addr, valid = acc.lane_gather_addresses(base, shape, strides, idx, lane)
             try:
                 rt.memory.scatter(addr, value, lay.dtype, valid)
             except Fault as f:
                 raise _fault(rt, ctx, f, lane, lanes, tile) from None
             return
-        origins = acc.origins(shape, _index_ints(idx, lane), lane, lanes)
-        start, n, bs = acc.region(base, shape, strides, origins)
+        start, n, bs = acc.lane_region(base, shape, strides, idx, lane, lanes)
         if 0 in n:
             return
-        lo, hi = _extent(start, n, bs, lay.isz)
-        try:
-            buf = rt.memory.region(lo, hi, lay.isz, True)
-        except Fault:
-            raise acc.precise_fault(start, n, bs, True, lane, lanes) from None
-        dst = np.ndarray(n, dtype=lay.load_dtype, buffer=buf.data, offset=start - buf.base,
-                         strides=bs)
+        dst = acc.strided_tile(start, n, bs, True, lane, lanes)
         part = value if n == tile else value[tuple(slice(0, k) for k in n)]
         dst[...] = part.astype(np.uint8) if lay.is_bool else part
 
