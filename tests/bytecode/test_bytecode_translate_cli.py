@@ -88,3 +88,17 @@ cuda_tile.module @b {
     assert run_translate(["--mlir-to-tilebc", "--bytecode-version", "13.1", "--verify-diagnostics",
                           "--split-input-file", str(src), "-o", str(tmp_path / "o.bc")]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_unwritable_output_is_an_error_not_a_traceback(tmp_path, capsys):
+    from tileir.cli.opt import run_opt
+    src = _write(tmp_path, KERNEL)
+    missing = tmp_path / "no-such-dir" / "out"
+    assert run_translate(["--mlir-to-tilebc", str(src), "-o", str(missing)]) == 1
+    assert f"cannot open output file '{missing}'" in capsys.readouterr().err
+    bc = tmp_path / "k.tilebc"
+    assert run_translate(["--mlir-to-tilebc", str(src), "-o", str(bc)]) == 0
+    assert run_translate(["--tilebc-to-mlir", str(bc), "-o", str(missing)]) == 1
+    assert "cannot open output file" in capsys.readouterr().err
+    assert run_opt([str(src), "-o", str(missing)]) == 1
+    assert "tileir opt: error: cannot open output file" in capsys.readouterr().err

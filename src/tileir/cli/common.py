@@ -50,8 +50,9 @@ def read_binary_input(path: str, prog: str) -> Optional[bytes]:
         return None
 
 
-def write_output(path: str, data) -> None:
-    """Write text or bytes to ``path`` (``-`` = stdout)."""
+def write_output(path: str, data, prog: str = "tileir") -> bool:
+    """Write text or bytes to ``path`` (``-`` = stdout); on failure print a message naming the
+    file and return False."""
     if path == "-":
         if isinstance(data, bytes):
             sys.stdout.buffer.write(data)
@@ -59,7 +60,13 @@ def write_output(path: str, data) -> None:
         else:
             sys.stdout.write(data)
             sys.stdout.flush()
-        return
+        return True
     mode = "wb" if isinstance(data, bytes) else "w"
-    with open(path, mode) as f:
-        f.write(data)
+    try:
+        with open(path, mode) as f:
+            f.write(data)
+    except OSError as exc:
+        print(f"{prog}: error: cannot open output file '{path}': {exc.strerror}",
+              file=sys.stderr)
+        return False
+    return True

@@ -129,6 +129,6 @@ def run_opt(argv: Sequence[str], prog: str = "tileir opt") -> int:
             continue
         outputs.append(print_op(res.module, generic=args.print_generic,
                                 debuginfo=args.print_debuginfo))
-    if outputs:
-        write_output(args.output, "// -----\n".join(outputs))
+    if outputs and not write_output(args.output, "// -----\n".join(outputs), prog):
+        return 1
     return status

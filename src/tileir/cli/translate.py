@@ -197,8 +197,7 @@ def run_translate(argv: Sequence[str], prog: str = "tileir translate") -> int:
             print(_render(diag, None), file=sys.stderr)
         if module is None:
             return 1
-        write_output(args.output, _print_module(module, args))
-        return 0
+        return 0 if write_output(args.output, _print_module(module, args), prog) else 1
     text, filename = read_input(args.input, prog)
     if text is None:
         return 1
@@ -235,8 +234,8 @@ def run_translate(argv: Sequence[str], prog: str = "tileir translate") -> int:
             continue
         outputs.append(chunk.output)
     if outputs:
-        if all(isinstance(o, bytes) for o in outputs):
-            write_output(args.output, b"".join(outputs))
-        else:
-            write_output(args.output, "// -----\n".join(outputs))
+        joined = b"".join(outputs) if all(isinstance(o, bytes) for o in outputs) \
+            else "// -----\n".join(outputs)
+        if not write_output(args.output, joined, prog):
+            return 1
     return status
