@@ -447,12 +447,19 @@ def _constant_value(value, where: str):
                         "cutile_python_v1/v2) accepts only bool, int and float constants")
 
 
-def _array_spec(arr: np.ndarray, prep: PreparedArray, ann, where: str) -> ArraySpec:
+def _array_dtype(arr: np.ndarray, where: str) -> str:
+    """cuTile's name for ``arr``'s dtype; an :class:`ArgumentError` for dtypes cuTile lacks.
+    Checked before :func:`prepare_array` views the memory (object arrays cannot be viewed)."""
     dtype = ct_dtype_name(arr.dtype)
     if dtype is None:
         raise ArgumentError(f"{where}: arrays of dtype {arr.dtype} cannot be passed to a cuTile "
                             "kernel (supported: bool, int8-64, uint8-64, float16/32/64, "
                             "bfloat16 and float8 e4m3fn/e5m2/e8m0fnu via ml_dtypes)")
+    return dtype
+
+
+def _array_spec(arr: np.ndarray, prep: PreparedArray, ann, where: str) -> ArraySpec:
+    dtype = _array_dtype(arr, where)
     ndim = arr.ndim
     index64 = bool(ann is not None and getattr(ann, "index_dtype", None) is not None
                    and getattr(ann.index_dtype, "name", str(ann.index_dtype)) == "int64")
@@ -557,6 +564,7 @@ def classify(node, value, where: str):
             raise ArgumentError(f"{where}: the parameter is annotated as a scalar "
                                 f"(ScalarAnnotation), got {type(value).__name__}")
         arr = as_cpu_array(value, where)
+        _array_dtype(arr, where)
         prep = prepare_array(arr)
         return _array_spec(arr, prep, leaf.array, where), prep
     if leaf.array is not None:
@@ -608,6 +616,7 @@ def _classify_list(leaf: Leaf, value, where: str):
             raise ArgumentError(f"{w}: lists passed to cuTile kernels must hold arrays, got "
                                 f"{type(v).__name__}")
         arr = as_cpu_array(v, w)
+        _array_dtype(arr, w)
         prep = prepare_array(arr)
         preps.append(prep)
         specs.append(_array_spec(arr, prep, ann, w))
