@@ -27,6 +27,7 @@ from ._codegen import make_decoder
 from ._ops import NOT_OPS, TERMINATORS, codec_for_opcode
 from ._prims import MAGIC, MASK64, Cursor, to_signed, unzigzag
 from ._types import TypeReader
+from ..ir.limits import MAX_REGION_DEPTH, ensure_recursion_room
 from .errors import BytecodeError
 from .versions import (V13_3, Version, lookup_version, max_opcode, version_range_text)
 
@@ -35,7 +36,8 @@ __all__ = ["read_bytecode", "is_bytecode"]
 SEC_END, SEC_STRING, SEC_FUNC, SEC_DEBUG, SEC_CONST, SEC_TYPE, SEC_GLOBAL, SEC_PRODUCER = range(8)
 NUM_SECTIONS = 8
 UINT32_LIMIT = 0xFFFFFFFF - 1
-MAX_NESTING = 256
+#: deeper than anything the text parser accepts (its count includes the module regions)
+MAX_NESTING = MAX_REGION_DEPTH + 2
 
 _new = object.__new__
 _OP_SLOTS_OK = set(getattr(Operation, "__slots__", ())) == {
@@ -997,6 +999,7 @@ def read_bytecode(data, *, verify: bool = False) -> Operation:
         raw = bytes(data)
     except TypeError:
         raise TypeError(f"read_bytecode expects bytes, got {type(data).__name__}") from None
+    ensure_recursion_room()
     enabled = gc.isenabled()
     if enabled:
         gc.disable()

@@ -18,6 +18,7 @@ from ..attrs import (ArrayAttr, BoundedAttr, DenseArrayAttr, DenseElementsAttr, 
                      SymbolRefAttr, SymbolVisibility, TileEnum, TypeAttr)
 from ..diagnostics import ERROR, REMARK, Diagnostic
 from ..ir.core import Operation
+from ..ir.limits import ensure_recursion_room
 from ..locations import (UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, FusedLoc, Location,
                          NameLoc, UnknownLoc)
 from ..types import FloatType, FunctionType, IntegerType
@@ -725,6 +726,7 @@ def write_bytecode(module: Operation, version: Union[str, Version] = DEFAULT_VER
 
     Raises :class:`BytecodeWriteError` (a :class:`~tileir.DiagnosticError`) when the module uses
     something the version cannot encode, with cuda-tile's messages."""
+    ensure_recursion_room()
     try:
         v = parse_version(version)
     except ValueError:

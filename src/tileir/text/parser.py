@@ -7,6 +7,7 @@ Entry points: :func:`parse_module` (a whole buffer), :func:`parse_type` and
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import re
 from typing import Callable, Optional
@@ -20,6 +21,7 @@ from ..attrs import (ENUMS_BY_MNEMONIC, UNIT, ArrayAttr, Attribute, BoundedAttr,
                      SymbolRefAttr, TypeAttr)
 from ..diagnostics import ERROR, Diagnostic, DiagnosticError, SourceFile, SourceManager
 from ..ir.core import Block, Operation, Region, Value
+from ..ir.limits import MAX_REGION_DEPTH, ensure_recursion_room
 from ..ir.opdef import OP_REGISTRY, OpSpec, make_op
 from ..locations import (UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, FusedLoc, Location,
                          NameLoc)
@@ -134,6 +136,8 @@ class Parser:
             self.win_end = self.n
             self.i = 0
         self.scopes: list[_Scope] = []
+        #: regions being parsed around the current position (limited to MAX_REGION_DEPTH)
+        self.region_depth = 0
         self.attr_aliases: dict[str, Attribute] = {}
         self.type_aliases: dict[str, Type] = {}
         self.default_dialect: list[str] = [""]
@@ -674,7 +678,7 @@ class Parser:
             self.i += 1
             attrs.update(self.parse_attr_dict_body())
         op = make_op(BUILTIN_MODULE, attributes=attrs, regions=1, loc=self.loc_at(start))
-        self.parse_region_into(op.regions[0], op, isolated=True, dialect="")
+        self.parse_region_into(op.regions[0], op, isolated=True, dialect="", counted=False)
         if not op.regions[0].blocks:
             op.regions[0].add_block()
         return op
@@ -727,7 +731,7 @@ class Parser:
                 isolated = name in _ISOLATED
                 dialect = "cuda_tile" if name.startswith("cuda_tile.") else self.default_dialect[-1]
                 self.parse_region_into(region, None, isolated=isolated, dialect=dialect,
-                                       generic=True)
+                                       generic=True, counted=name != BUILTIN_MODULE)
                 regions.append(region)
                 if not self.consume(","):
                     break
@@ -770,12 +774,16 @@ class Parser:
     def parse_region_into(self, region: Region, op: Optional[Operation], *, isolated: bool,
                           dialect: str, generic: bool = False,
                           entry_args: Optional[list[tuple[str, Type, int, Optional[Location]]]] = None,
-                          ) -> Region:
+                          counted: bool = True) -> Region:
         """Parse ``{ ... }`` into ``region``.  ``entry_args`` pre-declares the entry block's
-        arguments (custom syntaxes such as ``entry`` and ``for`` name them outside the braces)."""
+        arguments (custom syntaxes such as ``entry`` and ``for`` name them outside the braces).
+        ``counted=False`` (a builtin module wrapper) leaves the region out of the nesting limit."""
+        if counted and self.region_depth >= MAX_REGION_DEPTH:
+            raise self.error(f"regions nest too deeply (at most {MAX_REGION_DEPTH} levels)")
         self.expect("{")
         scope = self.push_scope(isolated)
         self.default_dialect.append(dialect)
+        self.region_depth += counted
         try:
             block: Optional[Block] = None
             if entry_args is not None:
@@ -807,9 +815,6 @@ class Parser:
                 if t is EOF or t == EOF:
                     raise self.error("expected '}' to end region")
                 if t and t[0] == "^":
-                    if entry_args is not None and not block.ops and block is region.blocks[0] \
-                            and len(region.blocks) == 1 and False:
-                        pass
                     block = self.parse_block_header(region)
                     continue
                 if block is None:
@@ -818,6 +823,7 @@ class Parser:
         finally:
             self.default_dialect.pop()
             self.scopes.pop()
+            self.region_depth -= counted
         self.finish_scope(scope)
         return region
 
@@ -1753,6 +1759,21 @@ def normalize_attributes(spec: OpSpec, attrs: dict) -> dict:
 # Public helpers
 # ---------------------------------------------------------------------------------------------
 
+@contextlib.contextmanager
+def _limits_as_errors(parser: Parser):
+    """Turn the interpreter's own limits, hit by pathological input, into parse errors at the
+    current position: nesting deeper than the recursion limit allows (types, literals,
+    locations) and decimal literals longer than Python converts."""
+    try:
+        yield
+    except RecursionError:
+        raise parser.error("input nests too deeply") from None
+    except ValueError as exc:
+        if "integer string conversion" not in str(exc):
+            raise
+        raise parser.error("integer literal has too many digits") from None
+
+
 def _run(text: str, source: SourceFile, options: ParseOptions, entry: str, fast: bool):
     """Parse with ``Parser.<entry>``; in fast mode any trouble means a plain re-parse (which
     tokenizes everything and reports the diagnostics)."""
@@ -1762,11 +1783,12 @@ def _run(text: str, source: SourceFile, options: ParseOptions, entry: str, fast:
             op = getattr(parser, entry)()
             if not parser.pending_diags:
                 return op, parser
-        except (ParseError, IndexError, RecursionError, _FastMismatch):
+        except (ParseError, IndexError, RecursionError, ValueError, _FastMismatch):
             pass
     parser = Parser(text, source, options)
     try:
-        return getattr(parser, entry)(), parser
+        with _limits_as_errors(parser):
+            return getattr(parser, entry)(), parser
     except ParseError as exc:
         # MLIR may report more than one error before giving up (e.g. parseKeyword's own error,
         # then the custom parser's); they were collected in pending_diags
@@ -1776,6 +1798,7 @@ def _run(text: str, source: SourceFile, options: ParseOptions, entry: str, fast:
 
 def _parse(text: str, filename: str, line_offset: int, sources: Optional[SourceManager],
            options: ParseOptions, entry: str, fast: bool) -> Operation:
+    ensure_recursion_room()
     source = SourceFile(filename, text, line_offset)
     if sources is None:
         sources = SourceManager()
@@ -1819,7 +1842,8 @@ def parse_type(text: str) -> Type:
     source = SourceFile("<type>", text)
     parser = Parser(text, source)
     try:
-        typ = parser.parse_type()
+        with _limits_as_errors(parser):
+            typ = parser.parse_type()
         if parser.tok != EOF:
             raise parser.error("unexpected trailing characters")
     except ParseError as exc:
@@ -1831,7 +1855,8 @@ def parse_attribute(text: str) -> Attribute:
     source = SourceFile("<attribute>", text)
     parser = Parser(text, source)
     try:
-        attr = parser.parse_attribute()
+        with _limits_as_errors(parser):
+            attr = parser.parse_attribute()
     except ParseError as exc:
         raise DiagnosticError([exc.diag]) from None
     return attr
