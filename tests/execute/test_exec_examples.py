@@ -265,6 +265,10 @@ def test_cli_run_npy_input_and_summary(tmp_path):
     (["--grid", "0", "--arg", "rand:f32:8", "--arg", "ones:f32:8", "--arg", "zeros:f32:8",
       "--arg", "8"], "grid[0] must be at least 1"),
     (["--kernel", "nope"], "no entry named 'nope'"),
+    (["--arg", "rand:f32:999999999999999", "--arg", "1", "--arg", "1", "--arg", "1"],
+     "cannot make 'rand:f32:999999999999999'"),
+    (["--arg", "randint:i32:4:0", "--arg", "1", "--arg", "1", "--arg", "1"], "high <= 0"),
+    (["--arg", "full:f32:4", "--arg", "1", "--arg", "1", "--arg", "1"], "full needs a value"),
 ])
 def test_cli_run_errors_exit_1_without_traceback(argv, message):
     args = list(argv)

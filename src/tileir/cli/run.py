@@ -75,6 +75,27 @@ def _literal(text: str):
                            f"({'|'.join(_GENERATORS)}:DTYPE:SHAPE)") from None
 
 
+def _generate(kind: str, dt: np.dtype, shape: tuple, value, rng: np.random.Generator,
+              spec: str) -> np.ndarray:
+    """The array a generator SPEC (``zeros``, ``rand``, ``arange``, ...) describes."""
+    if kind == "zeros":
+        return np.zeros(shape, dtype=dt)
+    if kind == "ones":
+        return np.ones(shape, dtype=dt)
+    if kind == "full":
+        if value is None:
+            raise ArgSpecError(f"'{spec}': full needs a value (full:DTYPE:SHAPE:VALUE)")
+        return np.full(shape, _literal(value)).astype(dt)
+    if kind == "rand":
+        return rng.random(shape).astype(dt)
+    if kind == "randn":
+        return rng.standard_normal(shape).astype(dt)
+    if kind == "randint":
+        hi = int(_literal(value)) if value is not None else 100
+        return rng.integers(0, hi, shape).astype(dt)
+    return np.arange(int(np.prod(shape)) if shape else 1).reshape(shape).astype(dt)
+
+
 def parse_arg_spec(spec: str, rng: np.random.Generator):
     """Turn one ``--arg`` SPEC into a Python scalar or a NumPy array."""
     head = spec.split(":", 1)[0]
@@ -86,24 +107,12 @@ def parse_arg_spec(spec: str, rng: np.random.Generator):
         value = parts[3] if len(parts) > 3 else None
         dt = _dtype(dt_name)
         shape = _shape(shape_text)
-        if kind == "zeros":
-            arr = np.zeros(shape, dtype=dt)
-        elif kind == "ones":
-            arr = np.ones(shape, dtype=dt)
-        elif kind == "full":
-            if value is None:
-                raise ArgSpecError(f"'{spec}': full needs a value (full:DTYPE:SHAPE:VALUE)")
-            arr = np.full(shape, _literal(value)).astype(dt)
-        elif kind == "rand":
-            arr = rng.random(shape).astype(dt)
-        elif kind == "randn":
-            arr = rng.standard_normal(shape).astype(dt)
-        elif kind == "randint":
-            hi = int(_literal(value)) if value is not None else 100
-            arr = rng.integers(0, hi, shape).astype(dt)
-        else:
-            arr = np.arange(int(np.prod(shape)) if shape else 1).reshape(shape).astype(dt)
-        return arr
+        try:
+            return _generate(kind, dt, shape, value, rng, spec)
+        except ArgSpecError:
+            raise
+        except (MemoryError, ValueError, OverflowError) as exc:
+            raise ArgSpecError(f"cannot make '{spec}': {exc}") from None
     if spec.endswith(".npy") or (os.path.sep in spec and os.path.exists(spec)):
         try:
             return np.load(spec, allow_pickle=False)
