@@ -250,6 +250,19 @@ def _c_strides(shape) -> tuple:
     return tuple(reversed(out))
 
 
+def _strided_alias(arr: np.ndarray, span: int) -> np.ndarray:
+    """A flat array of ``span`` elements aliasing ``arr``'s memory from its first element.
+
+    ``as_strided`` goes through ``__array_interface__``, whose type string NumPy cannot parse
+    back for some extension dtypes (ml_dtypes' float8_e5m2 reports ``'<f1'``), so the alias is
+    built on a same-size unsigned integer view and viewed back as ``arr.dtype``."""
+    itemsize = arr.dtype.itemsize
+    raw = arr.view(f"u{itemsize}") if itemsize in (1, 2, 4, 8) else arr
+    flat = np.lib.stride_tricks.as_strided(raw, shape=(span,), strides=(itemsize,),
+                                           writeable=bool(arr.flags.writeable))
+    return flat.view(arr.dtype)
+
+
 def prepare_array(arr: np.ndarray) -> PreparedArray:
     itemsize = arr.dtype.itemsize
     shape = tuple(int(n) for n in arr.shape)
@@ -259,8 +272,7 @@ def prepare_array(arr: np.ndarray) -> PreparedArray:
     if itemsize and all(s >= 0 and s % itemsize == 0 for s in arr.strides):
         strides = tuple(int(s) // itemsize for s in arr.strides)
         span = 1 + sum((n - 1) * s for n, s in zip(shape, strides))
-        data = np.lib.stride_tricks.as_strided(arr, shape=(span,), strides=(itemsize,),
-                                               writeable=bool(arr.flags.writeable))
+        data = _strided_alias(arr, span)
         return PreparedArray(arr, data, shape, strides)
     copy = np.ascontiguousarray(arr)
     return PreparedArray(arr, copy.reshape(-1), shape, _c_strides(shape),
