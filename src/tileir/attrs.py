@@ -93,6 +93,7 @@ class RoundingMode(TileEnum):
     APPROX = 4
     FULL = 5
     NEAREST_INT_TO_ZERO = 6
+    NEAREST_AWAY = 7          # bytecode 13.4: ftof only (round to nearest, ties away from zero)
 
 
 #: The IEEE-754 rounding modes, in the order NVIDIA's messages list them.

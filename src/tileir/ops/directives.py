@@ -14,14 +14,16 @@ from ..types import TileType
 RM = RoundingMode
 
 
-def _rounding(default: RoundingMode, allowed: tuple, validate: bool):
+def _rounding(default: RoundingMode, allowed: tuple, validate: bool, unlisted: tuple = ()):
     """``rounding<mode>`` clause, optional, defaulting to ``default``.
 
     Mirrors cuda-tile's two parseRoundingModeWithModes variants: ``validate`` (IEEE and integer
     modes) rejects known modes outside ``allowed`` and says which mode it got; otherwise only
-    unknown mode names are rejected here and the op verifier checks the rest."""
+    unknown mode names are rejected here and the op verifier checks the rest.  ``unlisted``
+    modes are accepted too but left out of the message (13.3's wording, which never names
+    13.4's ``nearest_away``)."""
     quoted = ", ".join(f"'{m}'" for m in allowed)
-    members = frozenset(RoundingMode.from_keyword(m) for m in allowed)
+    members = frozenset(RoundingMode.from_keyword(m) for m in allowed + unlisted)
 
     def parse(parser, state, args) -> bool:
         name = args[0].name
@@ -52,6 +54,9 @@ def _rounding(default: RoundingMode, allowed: tuple, validate: bool):
 
 
 _IEEE = tuple(m.keyword for m in IEEE_ROUNDING_MODES)
+#: Modes a clause accepts without naming them in its error message: 13.4's nearest_away parses
+#: wherever the IEEE modes do; only ftof's verifier lets it through.
+_UNLISTED = {"IEEERoundingMode": ("nearest_away",)}
 for _name, _default, _allowed, _validate in (
         ("IEEERoundingMode", RM.NEAREST_EVEN, _IEEE, True),
         ("DivFOpRoundingMode", RM.NEAREST_EVEN, _IEEE + ("approx", "full"), False),
@@ -59,7 +64,7 @@ for _name, _default, _allowed, _validate in (
         ("TanHOpRoundingMode", RM.FULL, ("approx", "full"), False),
         ("ExpOpRoundingMode", RM.FULL, ("approx", "full"), False),
         ("IntegerRoundingMode", RM.NEAREST_INT_TO_ZERO, ("nearest_int_to_zero",), True)):
-    CUSTOM_DIRECTIVES[_name] = _rounding(_default, _allowed, _validate)
+    CUSTOM_DIRECTIVES[_name] = _rounding(_default, _allowed, _validate, _UNLISTED.get(_name, ()))
 
 
 def _keyword_enum(enum, error: str, optional_default=None):

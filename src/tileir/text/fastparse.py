@@ -382,7 +382,8 @@ def _directive_pattern(name: str):
     RM = RoundingMode
     ieee = tuple(m.keyword for m in IEEE_ROUNDING_MODES)
     table = {
-        "IEEERoundingMode": lambda: _rounding_pattern(RM.NEAREST_EVEN, ieee, True),
+        "IEEERoundingMode": lambda: _rounding_pattern(RM.NEAREST_EVEN, ieee + ("nearest_away",),
+                                                      True),
         "DivFOpRoundingMode": lambda: _rounding_pattern(RM.NEAREST_EVEN, (), False),
         "SqrtOpRoundingMode": lambda: _rounding_pattern(RM.NEAREST_EVEN, (), False),
         "TanHOpRoundingMode": lambda: _rounding_pattern(RM.FULL, (), False),

@@ -1,4 +1,5 @@
-"""Exact, vectorised rounding to any element float format in the four IEEE directions.
+"""Exact, vectorised rounding to any element float format in the four IEEE directions (and
+``nearest_away``, round to nearest with ties away from zero, which 13.4's ftof accepts).
 
 :func:`round_exact` rounds an exact value described as ``(hi, lo, scale)`` (see :mod:`.eft`) to a
 :class:`~.dtypes.FloatFormat`; :func:`round_to` does the same and returns the element storage.
@@ -25,20 +26,21 @@ from numpy.typing import ArrayLike, NDArray
 from ._quiet import quiet
 from .dtypes import FloatFormat, encode, float_format, numpy_dtype
 
-__all__ = ["ROUNDING_MODES", "NEAREST_EVEN", "ZERO", "NEGATIVE_INF", "POSITIVE_INF",
+__all__ = ["ROUNDING_MODES", "NEAREST_EVEN", "ZERO", "NEGATIVE_INF", "POSITIVE_INF", "NEAREST_AWAY",
            "check_mode", "round_exact", "round_to", "flush_subnormals"]
 
 NEAREST_EVEN = "nearest_even"
 ZERO = "zero"
 NEGATIVE_INF = "negative_inf"
 POSITIVE_INF = "positive_inf"
-ROUNDING_MODES: tuple[str, ...] = (NEAREST_EVEN, ZERO, NEGATIVE_INF, POSITIVE_INF)
+NEAREST_AWAY = "nearest_away"
+ROUNDING_MODES: tuple[str, ...] = (NEAREST_EVEN, ZERO, NEGATIVE_INF, POSITIVE_INF, NEAREST_AWAY)
 
 _NATIVE = {"f16", "f32", "f64"}  # NumPy casts from f64 round to nearest-even correctly
 
 
 def check_mode(mode: str) -> str:
-    """Return ``mode`` if it is one of the four IEEE rounding modes, else raise ValueError."""
+    """Return ``mode`` if it is one of :data:`ROUNDING_MODES`, else raise ValueError."""
     if mode not in ROUNDING_MODES:
         raise ValueError(f"unsupported rounding mode {mode!r}; expected one of {ROUNDING_MODES}")
     return mode
@@ -93,6 +95,10 @@ def round_exact(hi: ArrayLike, lo: Optional[ArrayLike] = None,
         above = (frac > 0.5) | (half & (d > 0)) | below_hi
         tie = half & (d == 0)
         inc = above | (tie & (np.fmod(base, 2.0) == 1.0))
+        away = np.ones(hi.shape, dtype=bool)
+    elif mode == NEAREST_AWAY:
+        # a tie (exactly half a quantum, d == 0) or anything above it rounds up in magnitude
+        inc = (frac > 0.5) | (half & (d >= 0)) | below_hi
         away = np.ones(hi.shape, dtype=bool)
     elif mode == ZERO:
         inc = np.zeros(hi.shape, dtype=bool)
