@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "Attribute", "TileEnum", "Signedness", "IntegerOverflow", "RoundingMode", "ComparisonOrdering",
     "ComparisonPredicate", "AtomicRMWMode", "MemoryScope", "MemoryOrderingSemantics",
-    "PaddingValue", "SymbolVisibility", "ENUMS_BY_MNEMONIC", "IEEE_ROUNDING_MODES",
+    "PaddingValue", "SymbolVisibility", "ENUMS_BY_MNEMONIC", "IEEE_ROUNDING_MODES", "enum_member_since",
     "IntegerAttr", "FloatAttr", "StringAttr", "UnitAttr", "UNIT", "TypeAttr", "ArrayAttr",
     "DenseArrayAttr", "DictionaryAttr", "SymbolRefAttr", "DenseElementsAttr",
     "OptimizationHintsAttr", "DivByAttr", "SameElementsAttr", "BoundedAttr", "AssumePredicate",
@@ -94,6 +94,21 @@ class RoundingMode(TileEnum):
     FULL = 5
     NEAREST_INT_TO_ZERO = 6
     NEAREST_AWAY = 7          # bytecode 13.4: ftof only (round to nearest, ties away from zero)
+
+
+#: Enum members that Tile IR gained after 13.1, keyed by (enum class, value) because members
+#: of different IntEnums compare equal by value: the first version that has each.  Older
+#: bytecode cannot encode them (the verifier's target-version check and the writer refuse them;
+#: the reader of an older file treats the value as invalid, as that version's reader does).
+_MEMBER_SINCE: dict = {(RoundingMode, RoundingMode.NEAREST_AWAY.value): "13.4"}
+
+
+def enum_member_since(value) -> Optional[str]:
+    """The Tile IR version that introduced enum member ``value``; None for 13.1's members and
+    for anything that is not an enum member."""
+    if not isinstance(value, TileEnum):
+        return None
+    return _MEMBER_SINCE.get((type(value), value.value))
 
 
 #: The IEEE-754 rounding modes, in the order NVIDIA's messages list them.

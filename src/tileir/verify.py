@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from .attrs import enum_member_since
 from .diagnostics import ERROR, WARNING, Diagnostic, DiagnosticError, SourceManager
 from .ir.core import Operation
 from .ir.limits import ensure_recursion_room
@@ -395,6 +396,11 @@ class _Verifier:
         if version_tuple(spec.since) > target and not spec.testing:
             return op_error(op, f"operation '{op.name}' is not available in bytecode version "
                             f"{text}")
+        for value in op.attributes.values():
+            since = enum_member_since(value)
+            if since is not None and version_tuple(since) > target:
+                return op_error(op, f"'{value.keyword}' ({type(value).__name__}) requires "
+                                f"bytecode version {since}+, but targeting {text}")
         for decl in spec.attributes:
             if version_tuple(decl.since) <= target:
                 continue

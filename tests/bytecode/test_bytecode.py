@@ -526,3 +526,33 @@ def test_disasm_style_printing_of_read_module():
     m = read_bytecode(write_bytecode(module(ROUNDTRIP_CASES["globals"])))
     text = print_op(m, disasm=True)
     assert text.startswith("global  @g1 <f64: [1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]>")
+
+
+NEAREST_AWAY_KERNEL = """cuda_tile.module @kernels {
+  entry @k(%a: tile<f32>) {
+    %b = ftof %a rounding<nearest_away> : tile<f32> -> tile<f16>
+    return
+  }
+}
+"""
+
+
+def test_enum_member_newer_than_the_target_is_refused():
+    import pytest
+
+    import tileir
+    from tileir.bytecode import BytecodeError
+    from tileir.diagnostics import DiagnosticError
+    module = tileir.parse(NEAREST_AWAY_KERNEL)
+    message = r"'nearest_away' \(RoundingMode\) requires bytecode version 13.4\+, but targeting 13.3"
+    with pytest.raises(DiagnosticError, match=message):
+        tileir.verify(module, target_version="13.3")
+    with pytest.raises(DiagnosticError, match=message):
+        tileir.write_bytecode(module, "13.3")
+    data = tileir.write_bytecode(module, "13.4")
+    assert "rounding<nearest_away>" in tileir.print(tileir.read_bytecode(data))
+    # the same instruction in a file that claims 13.3: value 7 did not exist then
+    older = bytearray(data)
+    older[8:10] = b"\x0d\x03"
+    with pytest.raises(BytecodeError, match="invalid integer value for enum type: 7"):
+        tileir.read_bytecode(bytes(older))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..attrs import enum_member_since
 from ._ops import OpCodec
 from .versions import Version
 
@@ -143,6 +144,10 @@ def make_encoder(codec: OpCodec, version: Version) -> Callable:
             ec = src.const(info.enum, "E")
             src(1, f"if v.__class__ is {ec}:")
             src(2, "_e = v._value_")
+            known = len(_members_in(info.enum, version))
+            if known < len(info.enum):
+                src(2, f"if _e >= {known}:")
+                src(3, "w.too_new_enum(op, v)")
             _put(src, 2, "_e")
             src(1, "else:")
             src(2, f"w.put_inline(out, 'enum', v, op, {ic})")
@@ -247,6 +252,18 @@ def fast_make() -> bool:
     return _OP_SLOTS_OK and _RESULT_SLOTS_OK
 
 
+def _members_in(enum: type, version: Version) -> tuple:
+    """The members of ``enum`` that bytecode ``version`` has (values 0..n-1; members added
+    later, per ``enum_member_since``, come last)."""
+    members = tuple(enum(i) for i in range(len(enum)))
+    if [m.value for m in members] != list(range(len(members))):
+        raise AssertionError(f"non-contiguous enum {enum}")
+    known = [m for m in members if not version < (enum_member_since(m) or "13.1")]
+    if members[:len(known)] != tuple(known):
+        raise AssertionError(f"{enum}: members newer than {version} must come last")
+    return tuple(known)
+
+
 def make_decoder(codec: OpCodec, version: Version) -> Callable:
     """``dec(b, block, values, start, loc) -> op``: decode the instruction whose opcode has
     been read (``b.pos`` just after it), number its results into ``values``."""
@@ -307,9 +324,7 @@ def make_decoder(codec: OpCodec, version: Version) -> Callable:
                 src(2, f"attrs[{name!r}] = UNIT")
                 continue
         if info.kind == "enum":
-            members = tuple(info.enum(i) for i in range(len(info.enum)))
-            if [m.value for m in members] != list(range(len(members))):
-                raise AssertionError(f"non-contiguous enum {info.enum}")
+            members = _members_in(info.enum, version)
             mc = src.const(members, "M")
             src(ind, "_q = pos")
             _get(src, ind, "_x")

@@ -15,7 +15,7 @@ from typing import Optional, Union
 from ..attrs import (ArrayAttr, BoundedAttr, DenseArrayAttr, DenseElementsAttr, DICompileUnitAttr,
                      DIFileAttr, DILexicalBlockAttr, DISubprogramAttr, DictionaryAttr, DivByAttr,
                      FloatAttr, IntegerAttr, OptimizationHintsAttr, SameElementsAttr, StringAttr,
-                     SymbolRefAttr, SymbolVisibility, TileEnum, TypeAttr)
+                     SymbolRefAttr, SymbolVisibility, TileEnum, TypeAttr, enum_member_since)
 from ..diagnostics import ERROR, REMARK, Diagnostic
 from ..ir.core import Operation
 from ..ir.limits import ensure_recursion_room
@@ -357,6 +357,9 @@ class _Writer:
             if not isinstance(value, TileEnum):
                 raise _err(f"unsupported attribute type encountered during serialization of "
                            f"attribute '{info.name}': {value}", op.loc)
+            since = enum_member_since(value)
+            if since is not None and self.version < since:
+                self.too_new_enum(op, value)
             put_varint(out, int(value))
         elif kind == "i64" or kind == "i32":
             if not isinstance(value, IntegerAttr):
@@ -469,6 +472,10 @@ class _Writer:
     def too_new(self, op: Operation, what: str, name: str, since) -> None:
         raise _err(f"{what} '{name}' is provided but requires bytecode version {since}, "
                    f"targeting {self.version}", op.loc)
+
+    def too_new_enum(self, op: Operation, member) -> None:
+        raise _err(f"'{member.keyword}' ({type(member).__name__}) requires bytecode version "
+                   f"{enum_member_since(member)}+, but targeting {self.version}", op.loc)
 
     def too_new_required(self, op: Operation, info) -> None:
         raise _err(f"attribute '{info.name}' requires bytecode version {info.since}+, but "
