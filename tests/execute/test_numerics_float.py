@@ -419,6 +419,15 @@ def test_flush_to_zero_f32(mode: str):
     run()
 
 
+def test_fma_just_above_an_f32_midpoint():
+    # x*y is exactly halfway between two f32 values and +x lifts it above: the f64 sum lands
+    # one f64 ulp past the midpoint with a negative error term, which must not read as a tie
+    x, y = np.float32(1.7632415262334313e-38), np.float32(1.1879556344446976e+16)
+    for mode in MODES:
+        got = nx.fma(np.array([x]), np.array([y]), np.array([x]), "f32", mode)
+        check(got, [ref_fma(float(x), float(y), float(x), "f32", mode)], ("fma", mode))
+
+
 def test_flush_to_zero_examples():
     sub = np.float32(2.0 ** -140)
     assert np.signbit(nx.mulf(-sub, np.float32(1.0), "f32", flush_to_zero=True))

@@ -143,7 +143,10 @@ def round_to(hi: ArrayLike, lo: Optional[ArrayLike], elem: str, mode: str = NEAR
             lo = np.broadcast_to(np.asarray(lo, dtype=np.float64), hi.shape)
             up = np.nextafter(hi, np.inf).astype(dt)
             dn = np.nextafter(hi, -np.inf).astype(dt)
-            tie = (lo != 0) & (up != dn) & np.isfinite(hi)
+            # hi is a tie only when it is exactly halfway between those two neighbours (just
+            # off a midpoint, hi and the exact value round alike)
+            halfway = 0.5 * up.astype(np.float64) + 0.5 * dn.astype(np.float64) == hi
+            tie = (lo != 0) & (up != dn) & halfway & np.isfinite(hi)
             if tie.any():
                 out = np.where(tie, np.where(lo > 0, up, dn), out)
         return encode(out.astype(np.float64), elem) if np.isnan(hi).any() else out
