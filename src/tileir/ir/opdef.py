@@ -329,17 +329,22 @@ def _install_accessors(cls: type, spec: OpSpec) -> None:
     def region_getter(index: int):
         return property(lambda self: self.regions[index])
 
+    # hand-written members win: those of the class itself and of unregistered helper bases
+    # (registered bases' members were generated for their own spec)
+    written = {name for k in cls.__mro__ if k is cls or "SPEC" not in k.__dict__
+               for name in k.__dict__}
+    taken |= written
     for o in spec.operands:
-        if o.name not in taken and o.name not in cls.__dict__:
+        if o.name not in taken:
             setattr(cls, o.name, operand_getter(o.name, o.kind))
     for r in spec.results:
-        if r.name not in taken and r.name not in cls.__dict__:
+        if r.name not in taken:
             setattr(cls, r.name, result_getter(r.name, r.kind))
     for a in spec.attributes:
-        if a.name not in taken and a.name not in cls.__dict__:
+        if a.name not in taken:
             setattr(cls, a.name, attr_getter(a))
     for i, rg in enumerate(spec.regions):
-        if rg.name not in taken and rg.name not in cls.__dict__:
+        if rg.name not in taken:
             setattr(cls, rg.name, region_getter(i))
 
 

@@ -121,16 +121,13 @@ def print_function(printer: "OpPrinter", op: Operation, *, with_hints: bool) -> 
     return f"{sig} {region}{tail}"
 
 
-class EntryOp(CudaTileOp):
-    """A kernel: the unit a launch runs once per tile block."""
+class _FunctionOp(CudaTileOp):
+    """What ``entry`` and ``testing$func`` share: a symbol name, a function type, optional
+    argument/result attributes and one isolated body block ending in ``return``."""
     __slots__ = ()
-    #: implements OpAsmOpInterface in NVIDIA's dialect (matters for ``assume`` names)
-    ASM_INTERFACE = True
-    MNEMONIC, OPCODE, GROUP = "entry", 0x16, "Core"
     ATTRIBUTES = (Attr("sym_name", "symbol"), Attr("function_type", "function_type"),
                   Attr("arg_attrs", "dict_array", optional=True),
-                  Attr("res_attrs", "dict_array", optional=True),
-                  Attr("optimization_hints", "hints", optional=True))
+                  Attr("res_attrs", "dict_array", optional=True))
     REGIONS = (RegionDef("body", "sized1"),)
     TRAITS = (FunctionLike, IsolatedFromAbove(),
               SingleBlockImplicitTerminator("cuda_tile.return"))
@@ -142,6 +139,15 @@ class EntryOp(CudaTileOp):
     @property
     def sym_name(self) -> str:
         return self.attributes["sym_name"].value
+
+
+class EntryOp(_FunctionOp):
+    """A kernel: the unit a launch runs once per tile block."""
+    __slots__ = ()
+    #: implements OpAsmOpInterface in NVIDIA's dialect (matters for ``assume`` names)
+    ASM_INTERFACE = True
+    MNEMONIC, OPCODE, GROUP = "entry", 0x16, "Core"
+    ATTRIBUTES = _FunctionOp.ATTRIBUTES + (Attr("optimization_hints", "hints", optional=True),)
 
     @property
     def arguments(self):
@@ -167,27 +173,11 @@ class EntryOp(CudaTileOp):
         return verify_function_body_debug_info(self)
 
 
-
-class TestingFuncOp(CudaTileOp):
+class TestingFuncOp(_FunctionOp):
     """``testing$func``: a test-only function op with ``entry``'s syntax (used by the corpus)."""
     __slots__ = ()
     MNEMONIC, OPCODE, GROUP = "testing$func", 0x3001, "Testing"
     TESTING = True
-    ATTRIBUTES = (Attr("sym_name", "symbol"), Attr("function_type", "function_type"),
-                  Attr("arg_attrs", "dict_array", optional=True),
-                  Attr("res_attrs", "dict_array", optional=True))
-    REGIONS = (RegionDef("body", "sized1"),)
-    TRAITS = (FunctionLike, IsolatedFromAbove(),
-              SingleBlockImplicitTerminator("cuda_tile.return"))
-
-    @property
-    def function_type(self) -> FunctionType:
-        return self.attributes["function_type"].value
-
-    @property
-    def sym_name(self) -> str:
-        return self.attributes["sym_name"].value
-
     parse_custom = staticmethod(lambda parser, state: parse_function(parser, state,
                                                                      allow_hints=False))
     print_custom = staticmethod(lambda printer, op: print_function(printer, op, with_hints=False))
