@@ -636,6 +636,20 @@ def test_ftof_all_pairs_all_modes(src: str, dst: str):
         check(got, [ref_round(val(float(v)), dst, mode) for v in xv], (src, dst, mode))
 
 
+@pytest.mark.parametrize("src, dst", [("f16", "f8E4M3FN"), ("f16", "f8E5M2"),
+                                      ("f16", "f4E2M1FN"), ("bf16", "f8E4M3FN"),
+                                      ("bf16", "f8E8M0FNU")])
+def test_ftof_every_16_bit_value_to_narrow_formats(src: str, dst: str):
+    """Exhaustive: all 65536 inputs, every mode the target accepts, against exact rounding."""
+    x = np.arange(65536, dtype=np.uint16).view(np.dtype(STORAGE[src]))
+    with np.errstate(invalid="ignore"):       # NaN payloads widen to NaN
+        values = [val(float(v)) for v in x.astype(np.float64)]
+    modes = ("zero", "positive_inf") if dst == "f8E8M0FNU" else MODES
+    for mode in modes:
+        got = nx.ftof(x, src, dst, mode)
+        check(got, [ref_round(v, dst, mode) for v in values], (src, dst, mode))
+
+
 def test_ftof_satfinite_table():
     x = np.array([np.inf, -np.inf, np.nan, 1e6, -1e6], np.float32)
     e5 = nx.ftof(x, "f32", "f8E5M2").astype(float)
