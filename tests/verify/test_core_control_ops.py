@@ -32,6 +32,16 @@ CORE = [
      "'cuda_tile.extract' op expected 2 indices, but got 1"),
     ("%0 = extract %a[%i, %i] : tile<4x8xf32> -> tile<2x4xi32>",
      "'cuda_tile.extract' op source and result element type do not match"),
+    # insert (13.4): tileirdisasm 13.4.92's messages
+    ("%0 = insert %a, %a[%i] : tile<4x8xf32>, tile<4x8xf32>",
+     "'cuda_tile.insert' op expected 2 indices, but got 1"),
+    ("%0 = insert %v, %a[%i, %i] : tile<8xi32>, tile<4x8xf32>",
+     "'cuda_tile.insert' op source and result element type do not match"),
+    ("%0 = insert %i, %v[%i] : tile<i32>, tile<8xi32>",
+     "'cuda_tile.insert' op source and result must have the same rank"),
+    ("%0 = insert %v, %v[%i] : tile<8xi32>, tile<8xi32>", "ok"),
+    ("%0 = extract %a[%i, %i] : tile<4x8xf32> -> tile<2x8xf32>\n"
+     "    %1 = insert %0, %a[%i, %i] : tile<2x8xf32>, tile<4x8xf32>", "ok"),
     ("%0 = iota : tile<4x4xi32>", "'cuda_tile.iota' op expects result type to be 1-d tile"),
     ("%0 = iota : tile<256xi1>",
      "'cuda_tile.iota' op the number of elements 256 exceeds the maximum value of element type "
@@ -50,10 +60,22 @@ CORE = [
 @pytest.mark.parametrize("body, msg", CORE)
 def test_core(body, msg):
     got = errors(kernel(body, A))
+    if msg == "ok":
+        assert got == []
+        return
     if msg is None:
         assert got and got[0][0] == 3  # reported on the op's line
         return
     assert got == [(3, msg)]
+
+
+def test_insert_source_must_divide_the_destination():
+    text = kernel("""
+        %s = extract %v[%i] : tile<8xi32> -> tile<4xi32>
+        %0 = insert %v, %s[%i] : tile<8xi32>, tile<4xi32>
+    """, A)
+    assert errors(text) == [(4, "'cuda_tile.insert' op result dimension 0 size (4) must be "
+                                "evenly divisible by source dimension 0 size (8)")]
 
 
 def test_extract_constant_index_warnings():

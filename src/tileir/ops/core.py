@@ -279,6 +279,23 @@ class CatOp(CudaTileOp):
 
 
 
+def sub_tile_error(whole, whole_name: str, part, part_name: str, n_indices: int):
+    """The shape rules ``extract`` and ``insert`` share (cuda-tile's messages): the sub-tile
+    ``part`` has the element type and rank of ``whole``, divides it evenly in every dimension,
+    and is addressed by one index per dimension."""
+    if whole.element != part.element:
+        return "source and result element type do not match"
+    if whole.rank != part.rank:
+        return "source and result must have the same rank"
+    for i, (w, p) in enumerate(zip(whole.shape, part.shape)):
+        if w % p != 0:
+            return (f"{whole_name} dimension {i} size ({w}) must be evenly divisible by "
+                    f"{part_name} dimension {i} size ({p})")
+    if n_indices != whole.rank:
+        return f"expected {whole.rank} indices, but got {n_indices}"
+    return None
+
+
 class ExtractOp(CudaTileOp):
     """Extract the sub-tile at tile-sized ``indices``."""
     __slots__ = ()
@@ -299,17 +316,10 @@ class ExtractOp(CudaTileOp):
 
     def verify_op(self):
         src, res = self.operands[0].type, self.results[0].type
-        if src.element != res.element:
-            return "source and result element type do not match"
-        if src.rank != res.rank:
-            return "source and result must have the same rank"
-        for i, (s, r) in enumerate(zip(src.shape, res.shape)):
-            if s % r != 0:
-                return (f"source dimension {i} size ({s}) must be evenly divisible by result "
-                        f"dimension {i} size ({r})")
         indices = self.operands[1:]
-        if len(indices) != src.rank:
-            return f"expected {src.rank} indices, but got {len(indices)}"
+        msg = sub_tile_error(src, "source", res, "result", len(indices))
+        if msg:
+            return msg
         warnings = []
         for i, index in enumerate(indices):
             t = index.type
@@ -347,11 +357,15 @@ class InsertOp(CudaTileOp):
                 Operand("destination", AnyTile, since="13.4"),
                 Operand("indices", ScalarI32, VARIADIC, since="13.4"))
     RESULTS = (Result("result", AnyTile, since="13.4"),)
-    TRAITS = (Pure, AllTypesMatch("destination", "result"),
-              AllRanksMatch("source", "destination"))
+    TRAITS = (Pure, AllTypesMatch("destination", "result"))
     FORMAT = ("$source `,` $destination `[` $indices `]` attr-dict `:` "
               "custom<CudaTileType>(type($source)) `,` custom<CudaTileType>(type($destination))")
     infer_parsed_types = ExtractOp.infer_parsed_types
+
+    def verify_op(self):
+        # tileirdisasm 13.4's messages: the result (= destination) is the whole tile
+        return sub_tile_error(self.results[0].type, "result", self.operands[0].type, "source",
+                              len(self.operands) - 2)
 
 
 class SelectOp(CudaTileOp):
