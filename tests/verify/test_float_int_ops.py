@@ -95,6 +95,8 @@ CASES = [
     ("%0 = ftoi %f signed rounding<zero> : tile<4xf32> -> tile<4xi32>",
      "custom op 'cuda_tile.ftoi' expected rounding mode to be one of: 'nearest_int_to_zero', "
      "got: 'zero'"),
+    # fpowi (13.4; tileirdisasm 13.4.92's messages)
+    ("%0 = fpowi %f, %i : tile<4xf32>, tile<4xi32>", None),
     ("%0 = int_to_ptr %i : tile<4xi32> -> tile<4xptr<f32>>",
      "'cuda_tile.int_to_ptr' op operand #0 must be tile of i64 values, but got "
      "'!cuda_tile.tile<4xi32>'"),
@@ -156,3 +158,18 @@ def test_mma_scaled_block_factor():
     assert one_error(text)[1] == (
         "'cuda_tile.mmaf_scaled' op shape error: f8 element type requires block scale factor of "
         "lhs_scale and rhs_scale to be 32, but got 16")
+
+
+def test_fpowi_exponent_types_and_shapes():
+    text = kernel("""
+    %0 = exti %i signed : tile<4xi32> -> tile<4xi64>
+    %1 = fpowi %f, %0 : tile<4xf32>, tile<4xi64>
+    """, F)
+    assert one_error(text) == (4, "'cuda_tile.fpowi' op operand #1 must be tile of i1 or i8 or "
+                                  "i16 or i32 values, but got '!cuda_tile.tile<4xi64>'")
+    text = kernel("""
+    %0 = reshape %i : tile<4xi32> -> tile<2x2xi32>
+    %1 = fpowi %f, %0 : tile<4xf32>, tile<2x2xi32>
+    """, F)
+    assert one_error(text) == (4, "'cuda_tile.fpowi' op failed to verify that all of {source, "
+                                  "exponent} have same shape")

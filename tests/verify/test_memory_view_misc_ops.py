@@ -28,6 +28,17 @@ CASES = [
      "'cuda_tile.load_ptr_tko' op failed to verify that `source` type is expected a pointer "
      "type of `result` type"),
     ("%t1 = join_tokens %t : token", "'cuda_tile.join_tokens' op expect two or more tokens"),
+    # inbounds (13.4; tileirdisasm 13.4.92's message)
+    (f"%0, %t1 = load_view_tko weak %v[%i, %i] inbounds = [true] : {PV}, tile<i32> -> "
+     "tile<4x8xf32>, token",
+     "'cuda_tile.load_view_tko' op inbounds size (1) must match the number of index "
+     "dimensions (2)"),
+    (f"%t1 = store_view_tko weak %w, %v[%i, %i] inbounds = [true, false, true] : "
+     f"tile<4x8xf32>, {PV}, tile<i32> -> token",
+     "'cuda_tile.store_view_tko' op inbounds size (3) must match the number of index "
+     "dimensions (2)"),
+    (f"%0, %t1 = load_view_tko weak %v[%i, %i] inbounds = [true, false] : {PV}, tile<i32> -> "
+     "tile<4x8xf32>, token", None),
     ("%0 = alloca num_elem = 4, alignment = 6 : tile<ptr<f32>>",
      "'cuda_tile.alloca' op 'alignment' must be power of two"),
     ("%0 = alloca num_elem = 4, alignment = 4 : tile<ptr<f64>>",

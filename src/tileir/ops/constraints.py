@@ -15,6 +15,7 @@ NUMBERS = INTS + ALL_FLOATS
 
 IntTile = TileOf(INTS)
 IntTileInt64 = TileOf((I64,))
+IntTileUpTo32 = TileOf((I1, I8, I16, I32))
 BaseFloatTile = TileOf(BASE_FLOATS)
 FloatTile = TileOf(ALL_FLOATS)
 NumberTile = TileOf(NUMBERS)

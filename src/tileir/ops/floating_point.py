@@ -7,7 +7,7 @@ from ..ir.constraints import TileOf
 from ..ir.opdef import Attr, Operand, Result
 from ..types import BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64, TF32
 from .base import BINARY_FMT, UNARY_FMT, CudaTileOp
-from .constraints import BaseFloatTile, FmaTile, I1Tile, IntTile
+from .constraints import BaseFloatTile, FmaTile, I1Tile, IntTile, IntTileUpTo32
 from .traits import (AllElementTypesMatch, AllShapesMatch, AllRanksMatch, AllTypesMatch, Pure,
                      SameOperandsAndResultShape, TypesMatchWith, i1_same_shape)
 from ..diagnostics import Diagnostic, ERROR
@@ -321,10 +321,9 @@ class FPowIOp(CudaTileOp):
     __slots__ = ()
     MNEMONIC, OPCODE, GROUP, SINCE = "fpowi", 121, "Floating Point", "13.4"
     OPERANDS = (Operand("source", BaseFloatTile, since="13.4"),
-                Operand("exponent", IntTile, since="13.4"))
+                Operand("exponent", IntTileUpTo32, since="13.4"))
     RESULTS = (Result("result", BaseFloatTile, since="13.4"),)
-    TRAITS = (Pure, AllTypesMatch("source", "result"),
-              AllShapesMatch("source", "exponent", "result"))
+    TRAITS = (Pure, AllTypesMatch("source", "result"), AllShapesMatch("source", "exponent"))
     # tileirdisasm 13.4: ``fpowi %x, %n : tile<1x1024xf32>, tile<1x1024xi32>``
     FORMAT = ("$source `,` $exponent attr-dict `:` custom<CudaTileType>(type($source)) `,` "
               "custom<CudaTileType>(type($exponent))")

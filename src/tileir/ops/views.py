@@ -169,6 +169,11 @@ def verify_view_load_store(op, tile_type):
     msg = verify_view_indices(view, index_types)
     if msg:
         return msg
+    inbounds = op.attributes.get("inbounds")
+    if inbounds is not None and len(inbounds.value) != rank:
+        # 13.4 (tileirdisasm 13.4.92's message)
+        return (f"inbounds size ({len(inbounds.value)}) must match the number of index "
+                f"dimensions ({rank})")
     return verify_optimization_hints(op, VIEW_HINTS)
 
 
