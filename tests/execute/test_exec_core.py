@@ -316,6 +316,61 @@ def test_runaway_loop_is_stopped():
         run_snippet(body, [np.array(1, np.int32)], [("%x", (), "i32")], max_loop_iterations=1000)
 
 
+WAIT_FOR_LAST_BLOCK = """cuda_tile.module @m {
+  entry @k(%flag: tile<ptr<i32>>, %data: tile<ptr<i32>>, %out: tile<ptr<i32>>) {
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %n, %ny, %nz = get_num_tile_blocks : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
+    %last = subi %n, %c1 : tile<i32>
+    %is_last = cmpi equal %bx, %last, signed : tile<i32> -> tile<i1>
+    %t0 = make_token : token
+    if %is_last {
+      %v = constant <i32: 7> : tile<i32>
+      %t1 = store_ptr_tko weak %data, %v : tile<ptr<i32>>, tile<i32> -> token
+      %old, %t2 = atomic_rmw_tko release device %flag, xchg, %c1 token = %t1 : tile<ptr<i32>>, tile<i32> -> tile<i32>, token
+      yield
+    } else {
+      %tw = loop iter_values(%t = %t0) : token -> token {
+        %f, %tf = load_ptr_tko acquire device %flag token = %t : tile<ptr<i32>> -> tile<i32>, token
+        %ready = cmpi equal %f, %c1, signed : tile<i32> -> tile<i1>
+        if %ready {
+          break %tf : token
+        }
+        continue %tf : token
+      }
+      %d, %td = load_ptr_tko weak %data token = %tw : tile<ptr<i32>> -> tile<i32>, token
+      %bxr = reshape %bx : tile<i32> -> tile<1xi32>
+      %outs = reshape %out : tile<ptr<i32>> -> tile<1xptr<i32>>
+      %dr = reshape %d : tile<i32> -> tile<1xi32>
+      %p = offset %outs, %bxr : tile<1xptr<i32>>, tile<1xi32> -> tile<1xptr<i32>>
+      %ts = store_ptr_tko weak %p, %dr token = %td : tile<1xptr<i32>>, tile<1xi32> -> token
+      yield
+    }
+    return
+  }
+}"""
+
+
+@pytest.mark.parametrize("blocks", [2, 5, 70])
+def test_blocks_waiting_for_a_later_block_finish(blocks):
+    # blocks 0..n-2 spin until block n-1 publishes its data: run in grid order they would wait
+    # forever, so a spinning loop lets the blocks that have not started run first
+    m = tileir.parse(WAIT_FOR_LAST_BLOCK)
+    flag, data = np.zeros(1, np.int32), np.zeros(1, np.int32)
+    out = np.full(blocks, -1, np.int32)
+    info = tileir.launch(m, "k", (blocks,), [flag, data, out])
+    assert info.mode == "sequential"
+    assert out[:-1].tolist() == [7] * (blocks - 1) and out[-1] == -1 and flag[0] == 1
+
+
+def test_a_block_waiting_for_nothing_is_still_stopped():
+    m = tileir.parse(WAIT_FOR_LAST_BLOCK.replace("%last = subi %n, %c1", "%last = addi %n, %c1"))
+    with pytest.raises(tileir.LaunchError, match="without 'break'") as err:
+        tileir.launch(m, "k", (3,), [np.zeros(1, np.int32), np.zeros(1, np.int32),
+                                     np.zeros(3, np.int32)], max_loop_iterations=5000)
+    assert "tile block (2, 0, 0)" in str(err.value)      # the innermost waiting block
+
+
 def test_insert_and_fpowi_13_4():
     d = np.zeros(16, np.int32)
     s = np.arange(1, 5, dtype=np.int32)

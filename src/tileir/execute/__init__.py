@@ -15,7 +15,10 @@ Choices where the spec leaves the result open (each documented at its op):
 * **Order of execution.**  Tile blocks run in CUDA order (x fastest).  When control flow does
   not depend on the block id, many blocks run in lock step (each op for all of them, atomics
   one transaction per element in block order) -- a legal interleaving; racy kernels see one of
-  the legal outcomes.  ``print_tko`` and ``alloca`` make blocks run one at a time.
+  the legal outcomes.  ``print_tko`` and ``alloca`` make blocks run one at a time.  A block
+  that spins in a ``loop`` (1024 iterations without ``break``) lets a block that has not
+  started yet run inside its loop, so blocks waiting for a later block's store finish (up to
+  512 waiting blocks nest).
 * **reduce**: balanced pairwise tree, lower index as the first argument of each pair; the
   identity is not applied.  **scan**: Hillis-Steele prefix, ``(current, accumulator)``.
 * **mmaf/mmaf_scaled**: exact products summed with ``acc`` in f64, rounded once to the

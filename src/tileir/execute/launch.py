@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 import weakref
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from .. import dtypes as _dtypes
 from . import numerics as N
 from .errors import ArgumentError, GridError, LaunchError, UnsupportedError
 from .memory import Memory
-from .plan import BatchAnalysis, Compiler, Runtime, storage_dtype
+from .plan import MAX_PENDING_NESTING, BatchAnalysis, Compiler, Runtime, storage_dtype
 from .values import TensorViewValue
 from . import semantics as _semantics  # noqa: F401  (registers the lowerings)
 
@@ -408,22 +408,48 @@ class Kernel:
                           time.perf_counter() - start, reason, written)
 
     def _run_sequential(self, plan: _Plan, regs0: list, grid: tuple) -> None:
+        """Run the tile blocks one after another, in grid order.  A block that spins in a
+        ``loop`` (waiting for another block's store) runs blocks that have not started yet from
+        inside its loop (``Runtime.run_pending``), up to :data:`MAX_PENDING_NESTING` deep; the
+        spec leaves the order of tile blocks open, so any such order is a legal one."""
         rt = self.rt
         run = plan.run
-        gx, gy, gz = grid
-        zero = np.zeros(1, dtype=np.int32)
-        xs = [np.array([i], dtype=np.int32) for i in range(gx)] if gx <= 65536 else None
-        mark = self.memory.mark()
-        for z in range(gz):
-            rt.bz = np.array([z], dtype=np.int32) if z else zero
-            for y in range(gy):
-                rt.by = np.array([y], dtype=np.int32) if y else zero
-                for x in range(gx):
-                    rt.bx = xs[x] if xs is not None else np.array([x], dtype=np.int32)
-                    run(list(regs0))
-                    if rt.allocs:
-                        rt.allocs = []
-                        self.memory.release(mark)
+        memory = self.memory
+        blocks = _block_ids(grid)
+        nesting = 0
+
+        def run_block(ids: tuple) -> None:
+            saved = rt.bx, rt.by, rt.bz, rt.allocs
+            rt.bx, rt.by, rt.bz = ids
+            rt.allocs = []
+            mark = memory.mark()
+            try:
+                run(list(regs0))
+            finally:
+                if rt.allocs:
+                    memory.release(mark)        # this block's alloca buffers
+                rt.bx, rt.by, rt.bz, rt.allocs = saved
+
+        def run_pending() -> bool:
+            nonlocal nesting
+            if nesting >= MAX_PENDING_NESTING:
+                return False
+            ids = next(blocks, None)
+            if ids is None:
+                return False
+            nesting += 1
+            try:
+                run_block(ids)
+            finally:
+                nesting -= 1
+            return True
+
+        rt.run_pending = run_pending
+        try:
+            for ids in blocks:
+                run_block(ids)
+        finally:
+            rt.run_pending = None
 
     def _run_batched(self, plan: _Plan, regs0: list, grid: tuple, total: int) -> int:
         rt = self.rt
@@ -442,6 +468,19 @@ class Kernel:
             batches += 1
         rt.lanes = 1
         return batches
+
+
+def _block_ids(grid: tuple) -> Iterator[tuple]:
+    """The (x, y, z) block id arrays of ``grid`` in launch order (x fastest)."""
+    gx, gy, gz = grid
+    zero = np.zeros(1, dtype=np.int32)
+    xs = [np.array([i], dtype=np.int32) for i in range(gx)] if gx <= 65536 else None
+    for z in range(gz):
+        bz = np.array([z], dtype=np.int32) if z else zero
+        for y in range(gy):
+            by = np.array([y], dtype=np.int32) if y else zero
+            for x in range(gx):
+                yield (xs[x] if xs is not None else np.array([x], dtype=np.int32)), by, bz
 
 
 class _ModuleState:

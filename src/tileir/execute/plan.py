@@ -97,11 +97,16 @@ def storage_dtype(t) -> np.dtype:
     return _dtypes.numpy_dtype(el.name)
 
 
+#: How deep spinning tile blocks may nest the blocks they let run (``Runtime.run_pending``).
+MAX_PENDING_NESTING = 512
+
+
 class Runtime:
     """Mutable state shared by a kernel's closures; reset for every batch of tile blocks."""
 
     __slots__ = ("memory", "bx", "by", "bz", "grid", "grid_values", "stdout",
-                 "check_assumptions", "max_loop_iterations", "allocs", "lanes", "kernel")
+                 "check_assumptions", "max_loop_iterations", "allocs", "lanes", "kernel",
+                 "run_pending")
 
     def __init__(self) -> None:
         self.memory = None
@@ -115,6 +120,10 @@ class Runtime:
         self.allocs: list = []
         self.lanes = 1
         self.kernel = ""
+        #: set by a sequential launch: runs one tile block that has not started yet (returns
+        #: False when there is none); a spinning ``loop`` calls it so that a block waiting for
+        #: a later block's store can make progress
+        self.run_pending: Optional[Callable[[], bool]] = None
 
     def block_of(self, lane: int) -> tuple[int, int, int]:
         def pick(a):

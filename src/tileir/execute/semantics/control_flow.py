@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import numerics as N
 from ..errors import AssertionFailure, UndefinedBehaviorError, UnsupportedError
-from ..plan import BREAK, CONTINUE, YIELD, convertible_if, lowering
+from ..plan import BREAK, CONTINUE, MAX_PENDING_NESTING, YIELD, convertible_if, lowering
 from ._common import element_name, storage_dtype
 
 
@@ -136,6 +136,11 @@ def _lower_for(op, cc):
     return run
 
 
+#: A ``loop`` that has run a multiple of SPIN_CHECK_MASK + 1 iterations without ``break`` lets
+#: a tile block that has not started yet run (sequential launches only).
+SPIN_CHECK_MASK = 1023
+
+
 @lowering("loop")
 def _lower_loop(op, cc):
     body_block = op.regions[0].blocks[0]
@@ -158,11 +163,15 @@ def _lower_loop(op, cc):
             if kind == CONTINUE or kind == YIELD:
                 vals = sig[1]
                 n += 1
+                if not n & SPIN_CHECK_MASK and rt.run_pending is not None:
+                    # possibly waiting for a block that has not run yet: let one run
+                    rt.run_pending()
                 if limit is not None and n >= limit:
                     raise rt.error(ctx, UndefinedBehaviorError,
                                    f"'loop' ran {n} iterations without 'break' (a tile block "
-                                   "waiting for another one never finishes: the CPU executor "
-                                   "runs tile blocks one after another)")
+                                   "waiting for something no other tile block provides, or "
+                                   f"one of more than {MAX_PENDING_NESTING} blocks waiting at "
+                                   "once, never finishes)")
                 continue
             if kind == BREAK:
                 for s, v in zip(outs, sig[1]):
