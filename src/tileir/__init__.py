@@ -10,12 +10,17 @@ Public API::
 from __future__ import annotations
 
 from . import ops as _ops  # noqa: F401  (registers the dialect)
+from .ir.limits import ensure_recursion_room as _ensure_recursion_room
 from .diagnostics import Diagnostic, DiagnosticError
 from .execute.errors import LaunchError
 from .ir import Block, Operation, Region, Value
 from .text import parse_attribute, parse_module, parse_type, print_op
 
 __version__ = "0.1.0"
+
+# Deeply nested regions are walked recursively (see tileir.ir.limits); raising the limit once at
+# import, rather than at the first parse, keeps it from changing in the middle of a caller's code.
+_ensure_recursion_room()
 
 __all__ = ["parse", "print", "parse_type", "parse_attribute", "Diagnostic", "DiagnosticError",
            "Operation", "Block", "Region", "Value", "__version__", "load", "launch", "compile",
