@@ -142,15 +142,11 @@ def run_demo(argv: Sequence[str], prog: str = "tileir demo") -> int:
             r = run_example(folder, name, opts.seed, batch=not opts.sequential)
         except Exception as exc:  # noqa: BLE001 - the demo reports every failure as a row
             failures += 1
-            msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            print(f"{name:<12} {'':<12} {'':<10} {'':<11} {'':>10} {'':>10} {'':>10}  "
-                  f"ERROR: {msg}")
+            _print_error_row(name, "", exc)
             continue
         if not r.ok:
             failures += 1
-        print(f"{r.name:<12} {r.kernel:<12} {r.grid:<10} {r.mode:<11} "
-              f"{r.seconds * 1e3:>8.1f}ms {r.error:>10.2g} {r.tolerance:>10.2g}  "
-              f"{'ok' if r.ok else 'FAIL'}")
+        _print_row(r.name, r.kernel, r.grid, r.mode, r.seconds, r.error, r.tolerance, r.ok)
     count = len(names)
     if cutile_names:
         ran, failed = _run_cutile(cutile_names, opts.seed, not opts.sequential)
@@ -180,12 +176,23 @@ def _run_cutile(names: list, seed: int, batch: bool) -> tuple:
             r = run_case(name, seed, batch=batch)
         except Exception as exc:  # noqa: BLE001 - the demo reports every failure as a row
             failed += 1
-            msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            print(f"{'cutile':<12} {kernel:<12} {'':<10} {'':<11} {'':>10} {'':>10} {'':>10}  "
-                  f"ERROR: {msg}")
+            _print_error_row("cutile", kernel, exc)
             continue
         failed += not r["ok"]
-        print(f"{'cutile':<12} {kernel:<12} {r['grid']:<10} {r['mode']:<11} "
-              f"{r['seconds'] * 1e3:>8.1f}ms {r['error']:>10.2g} {r['tolerance']:>10.2g}  "
-              f"{'ok' if r['ok'] else 'FAIL'}")
+        _print_row("cutile", kernel, r["grid"], r["mode"], r["seconds"], r["error"],
+                   r["tolerance"], r["ok"])
     return len(names), failed
+
+
+def _print_row(example: str, kernel: str, grid: str, mode: str, seconds: float, error: float,
+               tolerance: float, ok: bool) -> None:
+    """One row of the demo table."""
+    print(f"{example:<12} {kernel:<12} {grid:<10} {mode:<11} {seconds * 1e3:>8.1f}ms "
+          f"{error:>10.2g} {tolerance:>10.2g}  {'ok' if ok else 'FAIL'}")
+
+
+def _print_error_row(example: str, kernel: str, exc: Exception) -> None:
+    """A table row for an example that raised instead of producing a result."""
+    msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    print(f"{example:<12} {kernel:<12} {'':<10} {'':<11} {'':>10} {'':>10} {'':>10}  "
+          f"ERROR: {msg}")
