@@ -9,7 +9,7 @@ is what makes reading and writing run at several hundred thousand ops per second
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Optional
 
 from ..attrs import enum_member_since
 from ._ops import OpCodec
@@ -245,6 +245,22 @@ def _get_value(src: _Src, ind: int, var: str) -> None:
     src(ind, f"{var} = values[_x]")
 
 
+def _read_list(src: _Src, target: str, get: Callable, item: str, *,
+               count_var: Optional[str] = None, fixed: int = 0) -> None:
+    """Emit code reading a list of items with ``get`` (``_get_type``/``_get_value``) into
+    ``target``: a loop over the run-time count ``count_var``, or ``fixed`` unrolled reads."""
+    if count_var is not None:
+        src(1, f"{target} = []")
+        src(1, f"for _k in range({count_var}):")
+        get(src, 2, item)
+        src(2, f"{target}.append({item})")
+        return
+    names = [f"{item}{k}" for k in range(fixed)]
+    for name in names:
+        get(src, 1, name)
+    src(1, f"{target} = [" + ", ".join(names) + "]")
+
+
 def fast_make() -> bool:
     """Whether ops can be built by setting their slots directly (the IR classes still have
     exactly the slots this module knows); otherwise the generic constructor is used."""
@@ -290,16 +306,9 @@ def make_decoder(codec: OpCodec, version: Version) -> Callable:
             src(1, f"if nres != {n_results}:")
             src(2, f"b.fail('expected {n_results} results for {codec.name}, got ' + str(nres), "
                    f"start)")
-        src(1, "rtypes = []")
-        src(1, "for _k in range(nres):")
-        _get_type(src, 2, "_t")
-        src(2, "rtypes.append(_t)")
+        _read_list(src, "rtypes", _get_type, "_t", count_var="nres")
     else:
-        names = []
-        for k in range(plan.n_results):
-            _get_type(src, 1, f"_t{k}")
-            names.append(f"_t{k}")
-        src(1, "rtypes = [" + ", ".join(names) + "]")
+        _read_list(src, "rtypes", _get_type, "_t", fixed=plan.n_results)
     if plan.result_mask is not None:
         src(1, f"rtypes = b.full_result_types({cc}, rtypes)")
     # -- flags --------------------------------------------------------------------------------
@@ -385,16 +394,9 @@ def make_decoder(codec: OpCodec, version: Version) -> Callable:
             src(1, f"if _c < {lo} or _c > {lo + codec.n_optional_operands}:")
         src(2, f"b.fail('unexpected number of operands (' + str(_c) + ') for {codec.name}', "
                f"start)")
-        src(1, "opnds = []")
-        src(1, "for _k in range(_c):")
-        _get_value(src, 2, "_o")
-        src(2, "opnds.append(_o)")
+        _read_list(src, "opnds", _get_value, "_o", count_var="_c")
     else:
-        names = []
-        for k in range(codec.n_single_operands):
-            _get_value(src, 1, f"_o{k}")
-            names.append(f"_o{k}")
-        src(1, "opnds = [" + ", ".join(names) + "]")
+        _read_list(src, "opnds", _get_value, "_o", fixed=codec.n_single_operands)
     # -- regions ------------------------------------------------------------------------------
     if codec.num_regions:
         src(1, "_q = pos")
