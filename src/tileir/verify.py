@@ -31,7 +31,6 @@ from typing import Optional
 from .attrs import enum_member_since
 from .diagnostics import ERROR, WARNING, Diagnostic, DiagnosticError, SourceManager
 from .ir.core import Operation
-from .ir.limits import ensure_recursion_room
 from .ir.opdef import OPTIONAL, SINGLE, VARIADIC, OpSpec, version_tuple
 from .locations import UNKNOWN_LOC
 
@@ -788,7 +787,6 @@ def verify_symbol_table(op: Operation):
 
 def verify_op_tree(op: Operation, options: Optional[VerifyOptions] = None) -> list[Diagnostic]:
     """Verify ``op`` and everything nested; return the diagnostics (empty if valid)."""
-    ensure_recursion_room()
     v = _Verifier(options or _DEFAULT_OPTIONS)
     _CURRENT.append(v.options)
     try:

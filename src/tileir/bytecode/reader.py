@@ -27,7 +27,7 @@ from ._codegen import make_decoder
 from ._ops import NOT_OPS, TERMINATORS, codec_for_opcode
 from ._prims import MAGIC, MASK64, Cursor, to_signed, unzigzag
 from ._types import TypeReader
-from ..ir.limits import MAX_REGION_DEPTH, ensure_recursion_room
+from ..ir.limits import MAX_REGION_DEPTH
 from .errors import BytecodeError
 from .versions import (V13_3, Version, lookup_version, max_opcode, version_range_text)
 
@@ -999,7 +999,6 @@ def read_bytecode(data, *, verify: bool = False) -> Operation:
         raw = bytes(data)
     except TypeError:
         raise TypeError(f"read_bytecode expects bytes, got {type(data).__name__}") from None
-    ensure_recursion_room()
     enabled = gc.isenabled()
     if enabled:
         gc.disable()

@@ -18,7 +18,6 @@ from ..attrs import (ArrayAttr, BoundedAttr, DenseArrayAttr, DenseElementsAttr, 
                      SymbolRefAttr, SymbolVisibility, TileEnum, TypeAttr, enum_member_since)
 from ..diagnostics import ERROR, REMARK, Diagnostic
 from ..ir.core import Operation
-from ..ir.limits import ensure_recursion_room
 from ..locations import (UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, FusedLoc, Location,
                          NameLoc, UnknownLoc)
 from ..types import FloatType, FunctionType, IntegerType
@@ -733,7 +732,6 @@ def write_bytecode(module: Operation, version: Union[str, Version] = DEFAULT_VER
 
     Raises :class:`BytecodeWriteError` (a :class:`~tileir.DiagnosticError`) when the module uses
     something the version cannot encode, with cuda-tile's messages."""
-    ensure_recursion_room()
     try:
         v = parse_version(version)
     except ValueError:

@@ -24,7 +24,6 @@ from typing import Any, Iterator, Optional, Sequence
 import numpy as np
 
 from ..ir.core import Operation
-from ..ir.limits import ensure_recursion_room
 from ..types import (PointerType, TensorViewType, TileType, TokenType)
 from .. import dtypes as _dtypes
 from . import numerics as N
@@ -293,7 +292,6 @@ class Kernel:
     """A compiled entry: reusable, launch it with :meth:`launch` (or call it)."""
 
     def __init__(self, module: Operation, name: str, *, verify: bool = True) -> None:
-        ensure_recursion_room()
         if verify:
             from ..verify import verify as _verify
             _verify(module)

@@ -2,8 +2,9 @@
 
 Regions nest recursively and the parser, verifier, printer, bytecode codec and plan compiler
 walk them recursively.  Python's default recursion limit (1000) would stop them at about 150
-nested regions; :func:`ensure_recursion_room` raises it (never lowers it) so that every stage
-handles :data:`MAX_REGION_DEPTH` levels, and the readers reject deeper input with a diagnostic.
+nested regions; ``import tileir`` calls :func:`ensure_recursion_room`, which raises it (never
+lowers it) so that every stage handles :data:`MAX_REGION_DEPTH` levels, and the readers reject
+deeper input with a diagnostic.
 """
 
 from __future__ import annotations

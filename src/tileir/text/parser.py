@@ -21,7 +21,7 @@ from ..attrs import (ENUMS_BY_MNEMONIC, UNIT, ArrayAttr, Attribute, BoundedAttr,
                      SymbolRefAttr, TypeAttr)
 from ..diagnostics import ERROR, Diagnostic, DiagnosticError, SourceFile, SourceManager
 from ..ir.core import Block, Operation, Region, Value
-from ..ir.limits import MAX_REGION_DEPTH, ensure_recursion_room
+from ..ir.limits import MAX_REGION_DEPTH
 from ..ir.opdef import OP_REGISTRY, OpSpec, make_op
 from ..locations import (UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, FusedLoc, Location,
                          NameLoc)
@@ -1798,7 +1798,6 @@ def _run(text: str, source: SourceFile, options: ParseOptions, entry: str, fast:
 
 def _parse(text: str, filename: str, line_offset: int, sources: Optional[SourceManager],
            options: ParseOptions, entry: str, fast: bool) -> Operation:
-    ensure_recursion_room()
     source = SourceFile(filename, text, line_offset)
     if sources is None:
         sources = SourceManager()

@@ -15,7 +15,6 @@ from typing import Optional
 
 from ..attrs import DIAttr, format_named_attr
 from ..ir.core import Block, Operation, Region, Value
-from ..ir.limits import ensure_recursion_room
 from ..locations import UNKNOWN_LOC, CallSiteLoc, DILoc, FusedLoc, Location, NameLoc
 from .format import print_format
 
@@ -605,7 +604,6 @@ def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False,
 
     ``disasm=True`` prints a ``cuda_tile.module`` (or a builtin module holding one) the way
     NVIDIA's ``tileirdisasm`` does: the module's body only, ``pow`` spelled ``fpowf``."""
-    ensure_recursion_room()
     if disasm:
         op = disasm_root(op)
     import gc
