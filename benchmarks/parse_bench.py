@@ -34,9 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 import tileir  # noqa: E402
-from tileir.ir.builder import Builder  # noqa: E402
+from tileir.dialects.cuda_tile.builder import Builder  # noqa: E402
 from tileir.text import parse_module, print_op  # noqa: E402
-from tileir.verify import verify_op_tree  # noqa: E402
+from tileir.ir.verify import verify_op_tree  # noqa: E402
 
 
 def _entry_body(b: Builder, args, k: int, budget: int) -> None:
@@ -170,8 +170,8 @@ def main(argv=None) -> int:
     def cold(fn):
         """Each run starts from empty caches (parsed sub-texts, printed constants)."""
         def run():
-            from tileir import attrs
-            from tileir.text import fastparse
+            from tileir.dialects.cuda_tile import attrs
+            from tileir.dialects.cuda_tile import fastparse
             fastparse.reset_caches()
             attrs._DENSE_BODIES.clear()
             return fn()

@@ -9,9 +9,9 @@ Public API::
 
 from __future__ import annotations
 
-from . import ops as _ops  # noqa: F401  (registers the dialect)
+from .dialects.cuda_tile import ops as _ops  # noqa: F401  (registers the dialect)
 from .ir.limits import ensure_recursion_room as _ensure_recursion_room
-from .diagnostics import Diagnostic, DiagnosticError
+from .ir.diagnostics import Diagnostic, DiagnosticError
 from .execute.errors import LaunchError
 from .ir import Block, Operation, Region, Value
 from .text import parse_attribute, parse_module, parse_type, print_op
@@ -41,8 +41,8 @@ def verify(op: Operation, *, target_version: str | None = None) -> None:
     """Verify ``op`` and everything nested in it; raise :class:`DiagnosticError` listing the
     errors (with locations) if it is invalid.  ``target_version`` (e.g. ``"13.1"``) also
     rejects ops, attributes and types newer than that Tile IR version."""
-    from .verify import VerifyOptions
-    from .verify import verify as _verify
+    from .ir.verify import VerifyOptions
+    from .ir.verify import verify as _verify
     _verify(op, VerifyOptions(target_version=target_version))
 
 

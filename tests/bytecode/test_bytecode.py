@@ -10,15 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tileir
-from tileir.attrs import DenseElementsAttr
+from tileir.dialects.cuda_tile.attributes import DenseElementsAttr
 from tileir.bytecode import (BytecodeError, BytecodeWriteError, is_bytecode, read_bytecode,
                              write_bytecode)
 from tileir.bytecode._dense import dense_to_raw, raw_to_dense
 from tileir.bytecode._prims import Cursor, put_svarint, put_varint, unzigzag, zigzag
-from tileir.dtypes import NUMPY_DTYPES
-from tileir.locations import UNKNOWN_LOC
+from tileir.ir.dtypes import NUMPY_DTYPES
+from tileir.ir.locations import UNKNOWN_LOC
 from tileir.text.printer import print_op
-from tileir.types import ELEMENT_TYPES, TileType
+from tileir.dialects.cuda_tile.types import ELEMENT_TYPES, TileType
 
 VERSIONS = ["13.1", "13.2", "13.3", "13.4"]
 REPO = Path(__file__).resolve().parents[2]
@@ -542,7 +542,7 @@ def test_enum_member_newer_than_the_target_is_refused():
 
     import tileir
     from tileir.bytecode import BytecodeError
-    from tileir.diagnostics import DiagnosticError
+    from tileir.ir.diagnostics import DiagnosticError
     module = tileir.parse(NEAREST_AWAY_KERNEL)
     message = r"'nearest_away' \(RoundingMode\) requires bytecode version 13.4\+, but targeting 13.3"
     with pytest.raises(DiagnosticError, match=message):

@@ -11,8 +11,8 @@ import functools
 
 from corpus import cuda_tile_dir, run_lines
 from tileir.cli.opt import process_buffer
-from tileir.tools.expected import match_diagnostics, parse_expectations, split_input
-from tileir.verify import VerifyOptions
+from tileir.text.expected import match_diagnostics, parse_expectations, split_input
+from tileir.ir.verify import VerifyOptions
 
 REQUIRED = 0.95
 

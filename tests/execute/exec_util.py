@@ -11,7 +11,7 @@ import ml_dtypes
 import numpy as np
 
 import tileir
-from tileir.dtypes import numpy_dtype
+from tileir.ir.dtypes import numpy_dtype
 
 ELEM_OF_DTYPE = {
     np.dtype(np.bool_): "i1", np.dtype(np.int8): "i8", np.dtype(np.int16): "i16",

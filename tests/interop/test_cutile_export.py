@@ -70,7 +70,7 @@ def _wrap(disasm_text: str) -> str:
 def test_cutile_bytecode_matches_tileirdisasm(name, version, tmp_path):
     import tileir
     from tileir.text.printer import print_op
-    from tileir.verify import verify_op_tree
+    from tileir.ir.verify import verify_op_tree
     tools = require_tools()
     data = export(name, version)
     path = tmp_path / f"{name}.tilebc"

@@ -51,7 +51,7 @@ def _module(path: Path):
 
 def _uncompilable_reason(entry, stderr: str, arch: str):
     """Why an entry cannot be compiled by any backend (None if there is no excuse)."""
-    from tileir.types import TileType
+    from tileir.dialects.cuda_tile.types import TileType
     ftype = entry.attributes["function_type"].value
     bad = [t for t in ftype.inputs if not isinstance(t, TileType)]
     if bad:

@@ -14,11 +14,11 @@ import contextlib
 import numpy as np
 from hypothesis import strategies as st
 
-from tileir.attrs import DICompileUnitAttr, DIFileAttr, DILexicalBlockAttr, DISubprogramAttr
-from tileir.ir.builder import Builder
-from tileir.locations import (UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, FusedLoc,
+from tileir.dialects.cuda_tile.attributes import DICompileUnitAttr, DIFileAttr, DILexicalBlockAttr, DISubprogramAttr
+from tileir.dialects.cuda_tile.builder import Builder
+from tileir.ir.locations import (UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, FusedLoc,
                               NameLoc)
-from tileir.types import TileType
+from tileir.dialects.cuda_tile.types import TileType
 
 INT_ELEMENTS = ["i1", "i8", "i16", "i32", "i64"]
 FLOAT_ELEMENTS = ["f16", "bf16", "f32", "f64"]
@@ -29,7 +29,7 @@ SPECIAL_FLOATS = [0.0, -0.0, 1.0, -1.5, 0.1, 1e-40, 3.0e38, 65504.0, float("inf"
 
 
 def _tile(shape, el: str):
-    from tileir.types import ELEMENT_TYPES
+    from tileir.dialects.cuda_tile.types import ELEMENT_TYPES
     return TileType(shape, ELEMENT_TYPES[el])
 
 

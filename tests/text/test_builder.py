@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 import tileir
-from tileir.ir.builder import Builder, to_type
+from tileir.dialects.cuda_tile.builder import Builder, to_type
 from tileir.ir.core import IRError
 from tileir.text import parse_module, print_op
-from tileir.types import TOKEN
-from tileir.verify import verify_op_tree
+from tileir.dialects.cuda_tile.types import TOKEN
+from tileir.ir.verify import verify_op_tree
 
 
 def func(b: Builder, name, types):
@@ -144,7 +144,7 @@ def test_views():
 
 
 def test_insertion_points_and_locations():
-    from tileir.locations import FileLineColLoc
+    from tileir.ir.locations import FileLineColLoc
     b = Builder()
     with func(b, "k", ["tile<4xf32>"]) as (x,):
         first = b.negf(x)

@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 import tileir
-from tileir.attrs import DenseElementsAttr
-from tileir.dtypes import numpy_dtype
-from tileir.ops.core import constant_name
+from tileir.dialects.cuda_tile.attributes import DenseElementsAttr
+from tileir.ir.dtypes import numpy_dtype
+from tileir.dialects.cuda_tile.ops.core import constant_name
 from tileir.text.floatfmt import float_bits, float_from_bits, float_from_text, format_float
-from tileir.types import ELEMENT_TYPES, TileType
+from tileir.dialects.cuda_tile.types import ELEMENT_TYPES, TileType
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "floats"
 NOTES = Path(os.environ.get("TILEIR_NVIDIA_SAMPLES", "/work/notes/nvidia")) / "probes" / "out"

@@ -8,7 +8,7 @@ import pytest
 
 import tileir
 from tileir.bytecode import BytecodeError
-from tileir.diagnostics import DiagnosticError
+from tileir.ir.diagnostics import DiagnosticError
 from tileir.ir.limits import MAX_REGION_DEPTH
 
 
@@ -45,7 +45,7 @@ def test_nesting_beyond_the_limit_is_a_diagnostic():
 def test_bytecode_nesting_beyond_the_reader_limit_is_a_bytecode_error():
     from contextlib import ExitStack
 
-    from tileir.ir.builder import Builder
+    from tileir.dialects.cuda_tile.builder import Builder
     b = Builder()
     with b.entry("k", ["tile<i1>"]) as (c,), ExitStack() as stack:
         for _ in range(MAX_REGION_DEPTH + 3):      # deeper than any text the parser accepts

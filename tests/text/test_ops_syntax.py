@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import tileir
-from tileir.diagnostics import DiagnosticError
+from tileir.ir.diagnostics import DiagnosticError
 from tileir.ir.opdef import OP_REGISTRY
 from tileir.text import parse_disasm, parse_module, print_op
 

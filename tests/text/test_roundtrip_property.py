@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tileir
-from tileir.locations import UNKNOWN_LOC
+from tileir.ir.locations import UNKNOWN_LOC
 from tileir.text.printer import disasm_root
 from tileir.text import parse_module, print_op
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tileir.diagnostics import DiagnosticError
+from tileir.ir.diagnostics import DiagnosticError
 from tileir.text.parser import parse_module
-from tileir.verify import VerifyOptions, verify, verify_op_tree
+from tileir.ir.verify import VerifyOptions, verify, verify_op_tree
 from vhelp import diags, errors, kernel, ok, one_error
 
 
@@ -202,8 +202,8 @@ def test_dominance():
 
 
 def test_types_built_without_the_parser_are_verified():
-    from tileir.ir.builder import Builder
-    from tileir.types import I32, TileType
+    from tileir.dialects.cuda_tile.builder import Builder
+    from tileir.dialects.cuda_tile.types import I32, TileType
     b = Builder()
     with b.entry("k", []):
         b.iota(result_type=TileType((3,), I32))
@@ -212,7 +212,7 @@ def test_types_built_without_the_parser_are_verified():
 
 
 def test_isolation_of_functions():
-    from tileir.ir.builder import Builder
+    from tileir.dialects.cuda_tile.builder import Builder
     b = Builder()
     with b.entry("k1", ["tile<i32>"]) as (a,):
         pass

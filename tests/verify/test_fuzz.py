@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tileir.cli.opt import process_buffer, run_opt
-from tileir.diagnostics import SourceFile, SourceManager, render
+from tileir.ir.diagnostics import SourceFile, SourceManager, render
 from tileir.text.printer import print_op
-from tileir.tools.expected import split_input
-from tileir.verify import VerifyOptions
+from tileir.text.expected import split_input
+from tileir.ir.verify import VerifyOptions
 
 SEEDS = [
     """\

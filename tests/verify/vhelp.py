@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from tileir.cli.opt import process_buffer
-from tileir.verify import VerifyOptions
+from tileir.ir.verify import VerifyOptions
 
 FILE = "t.mlir"
 

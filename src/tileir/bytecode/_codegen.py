@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from ..attrs import enum_member_since
+from ..dialects.cuda_tile.attributes import enum_member_since
 from ._ops import OpCodec
 from .versions import Version
 
@@ -469,7 +469,7 @@ def make_decoder(codec: OpCodec, version: Version) -> Callable:
     elif plan.n_results:
         src(1, "values.extend(res)")
     src(1, "return op")
-    from ..attrs import UNIT
+    from ..dialects.cuda_tile.attributes import UNIT
     from ..ir.core import OpResult
     namespace = dict(src.consts)
     namespace.update(UNIT=UNIT, CLS=codec.cls, NAME=codec.name, new=object.__new__,

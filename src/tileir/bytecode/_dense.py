@@ -15,9 +15,9 @@ from typing import Optional
 
 import numpy as np
 
-from ..attrs import DenseElementsAttr
-from ..dtypes import APFLOAT_BITS, NUMPY_DTYPES
-from ..types import ElementType, FloatType, IntegerType, TileType
+from ..dialects.cuda_tile.attributes import DenseElementsAttr
+from ..ir.dtypes import APFLOAT_BITS, NUMPY_DTYPES
+from ..dialects.cuda_tile.types import ElementType, FloatType, IntegerType, TileType
 
 __all__ = ["FLOAT_BITS", "storage_bytes", "dense_to_raw", "raw_to_dense", "float_to_bits",
            "bits_to_float", "DenseBudget"]

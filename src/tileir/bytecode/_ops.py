@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..attrs import TileEnum
+from ..dialects.cuda_tile.attributes import TileEnum
 from ..ir.opdef import OP_REGISTRY, OPTIONAL, SINGLE, VARIADIC, OpSpec
 from .versions import Version, parse_version
 

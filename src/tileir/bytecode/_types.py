@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..attrs import PaddingValue
-from ..ops.type_verify import padding_error, tile_shape_error, view_layout_error
-from ..types import (BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64, I1, I4, I8, I16,
+from ..dialects.cuda_tile.attributes import PaddingValue
+from ..dialects.cuda_tile.type_verify import padding_error, tile_shape_error, view_layout_error
+from ..dialects.cuda_tile.types import (BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64, I1, I4, I8, I16,
                      I32, I64, TF32, TOKEN, FunctionType, GatherScatterViewType,
                      PartitionViewType, PointerType, StridedViewType, TensorViewType, TileType,
                      Type)

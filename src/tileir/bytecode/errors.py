@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..diagnostics import ERROR, Diagnostic, DiagnosticError
-from ..locations import UNKNOWN_LOC
+from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+from ..ir.locations import UNKNOWN_LOC
 
 __all__ = ["BytecodeError", "BytecodeWriteError"]
 

@@ -134,7 +134,7 @@ def check(data: bytes) -> str:
     """Run the reader (and the writer on what it returns); return the outcome or raise
     AssertionError describing a contract violation."""
     from . import BytecodeError, BytecodeWriteError, read_bytecode, write_bytecode
-    from ..diagnostics import DiagnosticError
+    from ..ir.diagnostics import DiagnosticError
     try:
         module = read_bytecode(data)
     except BytecodeError as exc:

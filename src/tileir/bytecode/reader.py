@@ -15,13 +15,13 @@ from __future__ import annotations
 import gc
 from typing import Optional
 
-from ..attrs import (ArrayAttr, BoundedAttr, DenseArrayAttr, DenseElementsAttr, DICompileUnitAttr,
+from ..dialects.cuda_tile.attributes import (ArrayAttr, BoundedAttr, DenseArrayAttr, DenseElementsAttr, DICompileUnitAttr,
                      DIFileAttr, DILexicalBlockAttr, DISubprogramAttr, DictionaryAttr, DivByAttr,
                      FloatAttr, IntegerAttr, OptimizationHintsAttr, SameElementsAttr, StringAttr,
                      SymbolRefAttr, SymbolVisibility, TypeAttr, UNIT)
 from ..ir.core import Block, BlockArgument, Operation, OpResult, Region
-from ..locations import UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, Location
-from ..types import I1, I32, I64, TOKEN, FloatType, FunctionType, IntegerType, TileType
+from ..ir.locations import UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, Location
+from ..dialects.cuda_tile.types import I1, I32, I64, TOKEN, FloatType, FunctionType, IntegerType, TileType
 from ._dense import FLOAT_BITS, DenseBudget, bits_to_float, raw_to_dense
 from ._codegen import make_decoder
 from ._ops import NOT_OPS, TERMINATORS, codec_for_opcode
@@ -1018,6 +1018,6 @@ def read_bytecode(data, *, verify: bool = False) -> Operation:
         if enabled:
             gc.enable()
     if verify:
-        from ..verify import verify as _verify
+        from ..ir.verify import verify as _verify
         _verify(module)
     return module

@@ -12,15 +12,15 @@ from __future__ import annotations
 import struct
 from typing import Optional, Union
 
-from ..attrs import (ArrayAttr, BoundedAttr, DenseArrayAttr, DenseElementsAttr, DICompileUnitAttr,
+from ..dialects.cuda_tile.attributes import (ArrayAttr, BoundedAttr, DenseArrayAttr, DenseElementsAttr, DICompileUnitAttr,
                      DIFileAttr, DILexicalBlockAttr, DISubprogramAttr, DictionaryAttr, DivByAttr,
                      FloatAttr, IntegerAttr, OptimizationHintsAttr, SameElementsAttr, StringAttr,
                      SymbolRefAttr, SymbolVisibility, TileEnum, TypeAttr, enum_member_since)
-from ..diagnostics import ERROR, REMARK, Diagnostic
+from ..ir.diagnostics import ERROR, REMARK, Diagnostic
 from ..ir.core import Operation
-from ..locations import (UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, FusedLoc, Location,
+from ..ir.locations import (UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, FusedLoc, Location,
                          NameLoc, UnknownLoc)
-from ..types import FloatType, FunctionType, IntegerType
+from ..dialects.cuda_tile.types import FloatType, FunctionType, IntegerType
 from ._dense import FLOAT_BITS, dense_to_raw, float_to_bits
 from ._codegen import make_encoder
 from ._ops import codec_for_name

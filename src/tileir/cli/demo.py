@@ -111,7 +111,7 @@ def run_demo(argv: Sequence[str], prog: str = "tileir demo") -> int:
               "the tileir sources; use --examples DIR or set TILEIR_EXAMPLES)", file=sys.stderr)
         return 1
     available = sorted(f.stem for f in folder.glob("*.mlir") if (folder / f"{f.stem}.py").exists())
-    from ..cutile.demo import CASES as CUTILE_CASES   # cuTile Python kernels (tileir.cutile)
+    from ..frontends.cutile.demo import CASES as CUTILE_CASES   # cuTile Python kernels (tileir.cutile)
     if opts.list:
         for name in available:
             doc = (load_example(folder / f"{name}.py").__doc__ or "").strip().splitlines()
@@ -163,8 +163,8 @@ def run_demo(argv: Sequence[str], prog: str = "tileir demo") -> int:
 def _run_cutile(names: list, seed: int, batch: bool) -> tuple:
     """The cuTile Python kernels (``tileir.cutile.demo``), as rows of the same table; skipped
     with a message when cuda-tile is not installed.  Returns ``(ran, failed)``."""
-    from ..cutile import INSTALL_HINT, available
-    from ..cutile.demo import run_case
+    from ..frontends.cutile import INSTALL_HINT, available
+    from ..frontends.cutile.demo import run_case
     if not available():
         print(f"cuTile Python kernels skipped: cuda-tile is not installed ({INSTALL_HINT})")
         return 0, 0

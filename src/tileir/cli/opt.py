@@ -6,8 +6,8 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
-from ..diagnostics import ERROR, Diagnostic, DiagnosticError, SourceFile, SourceManager, render
-from ..locations import FileLineColLoc
+from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError, SourceFile, SourceManager, render
+from ..ir.locations import FileLineColLoc
 from .common import normalize_argv, read_input, write_output
 
 __all__ = ["run_opt", "process_buffer", "BufferResult"]
@@ -65,7 +65,7 @@ def process_buffer(text: str, filename: str, *, line_offset: int = 0,
                    implicit_module: bool = True, verify_options=None) -> BufferResult:
     """Parse and verify one buffer, collecting diagnostics instead of raising."""
     from ..text.parser import parse_module
-    from ..verify import verify_op_tree
+    from ..ir.verify import verify_op_tree
     result = BufferResult()
     try:
         module = parse_module(text, filename, allow_unregistered=allow_unregistered,
@@ -88,8 +88,8 @@ def _hint_mode(args) -> str:
 
 def run_opt(argv: Sequence[str], prog: str = "tileir opt") -> int:
     from ..text.printer import print_op
-    from ..tools.expected import match_diagnostics, parse_expectations, split_input
-    from ..verify import VerifyOptions
+    from ..text.expected import match_diagnostics, parse_expectations, split_input
+    from ..ir.verify import VerifyOptions
     args = build_parser(prog).parse_args(normalize_argv(argv, _ALIASES))
     text, filename = read_input(args.input, prog)
     if text is None:

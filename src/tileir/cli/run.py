@@ -38,7 +38,7 @@ class ArgSpecError(ValueError):
 
 
 def _dtype(name: str) -> np.dtype:
-    from ..dtypes import NUMPY_DTYPES
+    from ..ir.dtypes import NUMPY_DTYPES
     if name in NUMPY_DTYPES:
         return NUMPY_DTYPES[name]
     try:
@@ -162,7 +162,7 @@ def run_kernel(argv: Sequence[str], prog: str = "tileir run") -> int:
 
 def _run(opts, prog: str) -> int:
     import tileir
-    from ..diagnostics import DiagnosticError
+    from ..ir.diagnostics import DiagnosticError
     from ..execute import LaunchError
 
     def fail(message: str) -> int:

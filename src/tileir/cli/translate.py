@@ -17,8 +17,8 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
-from ..diagnostics import ERROR, Diagnostic, DiagnosticError, SourceFile, SourceManager, render
-from ..locations import FileLineColLoc
+from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError, SourceFile, SourceManager, render
+from ..ir.locations import FileLineColLoc
 from .common import normalize_argv, read_binary_input, read_input, write_output
 
 __all__ = ["run_translate"]
@@ -120,7 +120,7 @@ class _Chunk:
 def _read_back(data: bytes, args, chunk: _Chunk):
     """bytecode -> module (verified unless --no-verify), collecting diagnostics."""
     from ..bytecode import BytecodeError, read_bytecode
-    from ..verify import verify_op_tree
+    from ..ir.verify import verify_op_tree
     try:
         module = read_bytecode(data)
     except BytecodeError as exc:
@@ -174,8 +174,8 @@ def _from_text(text: str, filename: str, line_offset: int, sources: SourceManage
 
 def run_translate(argv: Sequence[str], prog: str = "tileir translate") -> int:
     from ..bytecode.versions import supported_versions
-    from ..tools.expected import match_diagnostics, parse_expectations, split_input
-    from ..verify import VerifyOptions
+    from ..text.expected import match_diagnostics, parse_expectations, split_input
+    from ..ir.verify import VerifyOptions
     args = build_parser(prog).parse_args(normalize_argv(argv, _ALIASES))
     if args.list_versions:
         sys.stdout.write("".join(f"{v}\n" for v in supported_versions()))

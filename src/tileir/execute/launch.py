@@ -24,8 +24,8 @@ from typing import Any, Iterator, Optional, Sequence
 import numpy as np
 
 from ..ir.core import Operation
-from ..types import (PointerType, TensorViewType, TileType, TokenType)
-from .. import dtypes as _dtypes
+from ..dialects.cuda_tile.types import (PointerType, TensorViewType, TileType, TokenType)
+from ..ir import dtypes as _dtypes
 from . import numerics as N
 from .errors import ArgumentError, GridError, LaunchError, UnsupportedError
 from .memory import Memory
@@ -293,7 +293,7 @@ class Kernel:
 
     def __init__(self, module: Operation, name: str, *, verify: bool = True) -> None:
         if verify:
-            from ..verify import verify as _verify
+            from ..ir.verify import verify as _verify
             _verify(module)
         self.module = module
         mod, entry = find_entry(module, name)

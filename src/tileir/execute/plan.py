@@ -37,8 +37,8 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from ..ir.core import Block, Operation, Value
-from ..types import (PointerType, TensorViewType, TileType, TileViewType, TokenType)
-from .. import dtypes as _dtypes
+from ..dialects.cuda_tile.types import (PointerType, TensorViewType, TileType, TileViewType, TokenType)
+from ..ir import dtypes as _dtypes
 from .errors import LaunchError, OpContext, UnsupportedError
 
 __all__ = ["Compiler", "Runtime", "YIELD", "CONTINUE", "BREAK", "RETURN", "LOWERINGS",

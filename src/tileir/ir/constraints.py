@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional, Sequence
 
-from ..types import ElementType, TileType, Type
+from ..dialects.cuda_tile.types import ElementType, TileType, Type
 
 __all__ = ["TypeConstraint", "AnyType", "TypeIs", "TileOf", "Pred", "AnyOf", "ANY_TYPE"]
 

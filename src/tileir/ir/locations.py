@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from .attrs import Attribute, DIAttr, quote_string
+from ..dialects.cuda_tile.attributes import Attribute, DIAttr, quote_string
 
 __all__ = ["Location", "UnknownLoc", "UNKNOWN_LOC", "FileLineColLoc", "NameLoc", "CallSiteLoc",
            "FusedLoc", "DILoc", "file_line_col"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, Sequence
 
-from ..attrs import Attribute, TileEnum
+from ..dialects.cuda_tile.attributes import Attribute, TileEnum
 from .constraints import ANY_TYPE, TypeConstraint
 from .core import Operation, Value
 
@@ -352,7 +352,7 @@ def make_op(name: str, operands: Sequence[Value] = (), result_types: Sequence = 
             attributes: Optional[dict] = None, regions=0, loc=None,
             segments: Optional[Sequence[int]] = None) -> Operation:
     """Create an op of the registered class for ``name`` (or a plain Operation if unknown)."""
-    from ..locations import UNKNOWN_LOC
+    from .locations import UNKNOWN_LOC
     spec = OP_REGISTRY.get(name)
     cls = spec.cls if spec is not None else Operation
     return cls(name, operands, result_types, attributes, regions,

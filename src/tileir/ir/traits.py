@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
-from ..diagnostics import ERROR, Diagnostic
-from ..ir.core import Operation
-from ..ir.opdef import SINGLE, Trait
-from ..types import I1, TileType, Type
+from .diagnostics import ERROR, Diagnostic
+from .core import Operation
+from .opdef import SINGLE, Trait
+from ..dialects.cuda_tile.types import I1, TileType, Type
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..text.format import OpState
@@ -66,7 +66,7 @@ class _FunctionLike(Trait):
     PHASE = "trait"
 
     def verify(self, op):
-        from ..attrs import ArrayAttr, DictionaryAttr
+        from ..dialects.cuda_tile.attributes import ArrayAttr, DictionaryAttr
         ftype = op.attributes["function_type"].value
         for what, key, n in (("argument", "arg_attrs", len(ftype.inputs)),
                              ("result", "res_attrs", len(ftype.results))):
@@ -517,7 +517,7 @@ class SymbolTable(Trait):
     PHASE = "region"
 
     def verify_region(self, op):
-        from ..verify import verify_symbol_table
+        from .verify import verify_symbol_table
         return verify_symbol_table(op)
 
     def __repr__(self) -> str:

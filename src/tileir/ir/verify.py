@@ -28,10 +28,10 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from .attrs import enum_member_since
+from ..dialects.cuda_tile.attributes import enum_member_since
 from .diagnostics import ERROR, WARNING, Diagnostic, DiagnosticError, SourceManager
-from .ir.core import Operation
-from .ir.opdef import OPTIONAL, SINGLE, VARIADIC, OpSpec, version_tuple
+from .core import Operation
+from .opdef import OPTIONAL, SINGLE, VARIADIC, OpSpec, version_tuple
 from .locations import UNKNOWN_LOC
 
 __all__ = ["verify", "verify_op_tree", "VerifyOptions", "VerifyFailure", "current_options",
@@ -94,8 +94,8 @@ class _Plan:
                  "fixed_operands", "fixed_results")
 
     def __init__(self, spec: OpSpec) -> None:
-        from .ir.opdef import OpBase
-        from .ops.traits import IsolatedFromAbove, Terminator, _GroupTrait
+        from .opdef import OpBase
+        from .traits import IsolatedFromAbove, Terminator, _GroupTrait
         self.terminator = any(isinstance(t, Terminator) for t in spec.traits)
         self.nregions = len(spec.regions)
         self.nresults = sum(1 for r in spec.results if r.kind == SINGLE)
@@ -428,7 +428,7 @@ class _Verifier:
                                         f"{r.since} but is being used and targeting {text}. "
                                         "Cannot serialize to older bytecode version when newer "
                                         "features are used.")
-        from .ops.type_verify import type_version_error
+        from ..dialects.cuda_tile.type_verify import type_version_error
         types = [r.type for r in op.results]
         for region in op.regions:
             for block in region.blocks:
@@ -529,7 +529,7 @@ def _dominance_error(op: Operation, index: int, value) -> Diagnostic:
 
 
 def _TYPE_ERRORS(t):
-    from .ops.type_verify import deep_type_error
+    from ..dialects.cuda_tile.type_verify import deep_type_error
     globals()["_TYPE_ERRORS"] = deep_type_error
     return deep_type_error(t)
 
@@ -563,7 +563,7 @@ def _might_be_terminator(op: Operation) -> bool:
 
 def _op_text(op: Operation) -> str:
     try:
-        from .text.printer import print_op
+        from ..text.printer import print_op
         text = print_op(op, generic=True).strip()
         return ("\n" + text) if "\n" in text else text
     except Exception:  # pragma: no cover - printing a broken op
@@ -599,8 +599,8 @@ def _segment_check(op: Operation, spec: OpSpec) -> Optional[str]:
 def _attr_checker(attr):
     """``(check(value) -> bool, constraint description)`` for an attribute declaration: a fast
     predicate for the common kinds, else the general :func:`check_attribute_kind`."""
-    from .attrs import UNIT, IntegerAttr, StringAttr
-    from .types import I1, I32, I64
+    from ..dialects.cuda_tile.attributes import UNIT, IntegerAttr, StringAttr
+    from ..dialects.cuda_tile.types import I1, I32, I64
     kind = attr.kind
     enum = attr.enum
     desc = attr.summary
@@ -621,15 +621,15 @@ def _attr_checker(attr):
         base = lambda v: v.__class__ is StringAttr  # noqa: E731
         desc = desc or "string attribute"
     elif kind == "dense":
-        from .attrs import DenseElementsAttr
+        from ..dialects.cuda_tile.attributes import DenseElementsAttr
         base = lambda v: v.__class__ is DenseElementsAttr  # noqa: E731
         desc = desc or "dense typed elements attribute"
     elif kind == "predicate":
-        from .attrs import AssumePredicate
+        from ..dialects.cuda_tile.attributes import AssumePredicate
         base = lambda v: isinstance(v, AssumePredicate)  # noqa: E731
         desc = desc or "AssumePredicateAttrInterface instance"
     elif kind == "array":
-        from .attrs import ArrayAttr
+        from ..dialects.cuda_tile.attributes import ArrayAttr
         base = lambda v: v.__class__ is ArrayAttr  # noqa: E731
         desc = desc or "array attribute"
     if base is None:
@@ -645,10 +645,10 @@ def _attr_checker(attr):
 
 def check_attribute_kind(attr, value) -> Optional[str]:
     """Check an attribute value against its declaration; return the ODS message on mismatch."""
-    from .attrs import (ArrayAttr, AssumePredicate, DenseArrayAttr, DenseElementsAttr,
+    from ..dialects.cuda_tile.attributes import (ArrayAttr, AssumePredicate, DenseArrayAttr, DenseElementsAttr,
                         DictionaryAttr, IntegerAttr, OptimizationHintsAttr, StringAttr,
                         SymbolRefAttr, TypeAttr, UNIT)
-    from .types import FunctionType, I1, I32, I64
+    from ..dialects.cuda_tile.types import FunctionType, I1, I32, I64
     kind = attr.kind
     ok = True
     desc = attr.summary

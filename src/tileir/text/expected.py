@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..diagnostics import Diagnostic
+from ..ir.diagnostics import Diagnostic
 
 __all__ = ["Chunk", "split_input", "Expectation", "parse_expectations", "match_diagnostics",
            "MatchResult"]

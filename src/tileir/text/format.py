@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from ..attrs import (UNIT, ArrayAttr, Attribute, DenseArrayAttr, IntegerAttr, StringAttr,
+from ..dialects.cuda_tile.attributes import (UNIT, ArrayAttr, Attribute, DenseArrayAttr, IntegerAttr, StringAttr,
                      SymbolRefAttr, TileEnum, format_symbol)
 from ..ir.core import Operation, Region
 from ..ir.infer import TypeState, infer_types
 from ..ir.opdef import OPTIONAL, SINGLE, VARIADIC, Attr, OpSpec, make_op
-from ..types import I32, I64, Type
+from ..dialects.cuda_tile.types import I32, I64, Type
 
 if TYPE_CHECKING:  # pragma: no cover
     from .parser import Parser
@@ -346,7 +346,7 @@ def parse_attr_value(parser: "Parser", decl: Attr) -> Attribute:
     kind = decl.kind
     enum = decl.enum
     if enum is not None:
-        from ..attrs import _MNEMONICS
+        from ..dialects.cuda_tile.attributes import _MNEMONICS
         if enum in _MNEMONICS:
             parser.expect("<")
             member = parser.parse_enum_keyword(
@@ -378,7 +378,7 @@ def parse_attr_value(parser: "Parser", decl: Attr) -> Attribute:
         if t and t[0] == '"':
             return StringAttr(parser.parse_string("string"))
         off = parser.offset
-        from ..ops.directives import _starts_attribute
+        from ..dialects.cuda_tile.directives import _starts_attribute
         if _starts_attribute(parser):
             parser.parse_attribute()
             raise parser.error("invalid kind of attribute specified", off)
@@ -400,7 +400,7 @@ def parse_attr_value(parser: "Parser", decl: Attr) -> Attribute:
 def print_attr_value(decl: Attr, value: Attribute) -> str:
     enum = decl.enum
     if enum is not None and isinstance(value, TileEnum):
-        from ..attrs import _MNEMONICS
+        from ..dialects.cuda_tile.attributes import _MNEMONICS
         if enum in _MNEMONICS:
             return f"<{value.keyword}>"
         return value.keyword
@@ -547,7 +547,7 @@ def _parse_var(parser: "Parser", state: OpState, el: Var) -> None:
 
 
 def _is_isolated(spec: OpSpec) -> bool:
-    from ..ops.traits import IsolatedFromAbove
+    from ..ir.traits import IsolatedFromAbove
     return spec.has_trait(IsolatedFromAbove)
 
 
@@ -648,7 +648,7 @@ def compile_printer(fmt: CompiledFormat, spec: OpSpec) -> Callable:
     """Generate a Python function that prints ``spec``'s custom form as
     :func:`print_format_interpreted` does, with the spacing decisions and the element kinds
     resolved once (the printer's hot path)."""
-    from ..attrs import _MNEMONICS
+    from ..dialects.cuda_tile.attributes import _MNEMONICS
     env: dict = {"_anchor_present": _anchor_present, "_pav": print_attr_value,
                  "_CUSTOM": CUSTOM_DIRECTIVES, "_spec": spec, "_referenced":
                  frozenset(fmt.referenced_attrs) | {"operandSegmentSizes"}}

@@ -14,23 +14,23 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from ..attrs import (ENUMS_BY_MNEMONIC, UNIT, ArrayAttr, Attribute, BoundedAttr, DenseArrayAttr,
+from ..dialects.cuda_tile.attributes import (ENUMS_BY_MNEMONIC, UNIT, ArrayAttr, Attribute, BoundedAttr, DenseArrayAttr,
                      DenseElementsAttr, DICompileUnitAttr, DIFileAttr, DILexicalBlockAttr,
                      DictionaryAttr, DISubprogramAttr, DivByAttr, FloatAttr, IntegerAttr,
                      OpaqueAttr, OptimizationHintsAttr, SameElementsAttr, StringAttr,
                      SymbolRefAttr, TypeAttr)
-from ..diagnostics import ERROR, Diagnostic, DiagnosticError, SourceFile, SourceManager
+from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError, SourceFile, SourceManager
 from ..ir.core import Block, Operation, Region, Value
 from ..ir.limits import MAX_REGION_DEPTH
 from ..ir.opdef import OP_REGISTRY, OpSpec, make_op
-from ..locations import (UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, FusedLoc, Location,
+from ..ir.locations import (UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, FusedLoc, Location,
                          NameLoc)
-from ..types import (BF16, ELEMENT_TYPES, F64, I1, I64, TOKEN, BuiltinType, ElementType,
+from ..dialects.cuda_tile.types import (BF16, ELEMENT_TYPES, F64, I1, I64, TOKEN, BuiltinType, ElementType,
                      FunctionType, GatherScatterViewType, PartitionViewType, PointerType,
                      StridedViewType, TensorViewType, TileType, Type)
-from ..ops.type_verify import verify_type
-from .fastparse import _Mismatch as _FastMismatch
-from .fastparse import try_fast_op
+from ..dialects.cuda_tile.type_verify import verify_type
+from ..dialects.cuda_tile.fastparse import _Mismatch as _FastMismatch
+from ..dialects.cuda_tile.fastparse import try_fast_op
 from .lexer import EOF, tokenize, unescape_string
 
 __all__ = ["Parser", "ParseError", "parse_module", "parse_disasm", "parse_type",
@@ -1575,7 +1575,7 @@ class TypeTextParser:
         return out
 
     def view_body(self, word: str) -> Type:
-        from ..attrs import PaddingValue
+        from ..dialects.cuda_tile.attributes import PaddingValue
         tile_shape = self.tile_shape()
         traversal = None
         padding = None
@@ -1660,7 +1660,7 @@ def _flatten(tree) -> list:
 
 def build_dense(parser: Parser, tree, typ: TileType, offset: int) -> DenseElementsAttr:
     """Check a parsed literal tree against ``typ`` and build the constant."""
-    from ..dtypes import numpy_dtype
+    from ..ir.dtypes import numpy_dtype
     shape = _literal_shape(tree, parser, offset)
     el = typ.element
     if shape and list(shape) != list(typ.shape):

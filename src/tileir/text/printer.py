@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from ..attrs import DIAttr, format_named_attr
+from ..dialects.cuda_tile.attributes import DIAttr, format_named_attr
 from ..ir.core import Block, Operation, Region, Value
-from ..locations import UNKNOWN_LOC, CallSiteLoc, DILoc, FusedLoc, Location, NameLoc
+from ..ir.locations import UNKNOWN_LOC, CallSiteLoc, DILoc, FusedLoc, Location, NameLoc
 from .format import print_format
 
 __all__ = ["print_op", "OpPrinter"]
@@ -311,7 +311,7 @@ def loc_body(loc: Location, ref) -> str:
     if isinstance(loc, NameLoc):
         if loc.child is None:
             return loc.body()
-        from ..attrs import quote_string
+        from ..dialects.cuda_tile.attributes import quote_string
         return f"{quote_string(loc.name)}({ref(loc.child)})"
     if isinstance(loc, FusedLoc):
         meta = "" if loc.metadata is None else f"<{loc.metadata.generic()}>"
@@ -495,7 +495,7 @@ class OpPrinter:
         text = "module"
         name = op.attributes.get("sym_name")
         if name is not None:
-            from ..attrs import format_symbol
+            from ..dialects.cuda_tile.attributes import format_symbol
             text += " " + format_symbol(name.value)
         attrs = self.attr_dict_text(op, {"sym_name"}, with_keyword=True)
         text += attrs
@@ -507,7 +507,7 @@ class OpPrinter:
         return text + " " + region
 
     def generic_text(self, op: Operation) -> str:
-        from ..attrs import DenseArrayAttr, quote_string
+        from ..dialects.cuda_tile.attributes import DenseArrayAttr, quote_string
         parts = [quote_string(op.name), "(", ", ".join(self.value_name(v) for v in op.operands),
                  ")"]
         spec = op.SPEC

@@ -222,7 +222,7 @@ class FloatAttr(Attribute):
     type: "Type"
 
     def generic(self) -> str:
-        from .text.floatfmt import format_float
+        from ...text.floatfmt import format_float
         return f"{format_float(self.value, self.type.name)} : {self.type}"
 
 
@@ -399,7 +399,7 @@ class DenseElementsAttr(Attribute):
             return "true" if bool(v) else "false"
         if getattr(el, "is_integer", False):
             return str(int(v))
-        from .text.floatfmt import format_float
+        from ...text.floatfmt import format_float
         return format_float(v, name)
 
     def body(self) -> str:
@@ -425,7 +425,7 @@ class DenseElementsAttr(Attribute):
             return ["true" if v else "false" for v in a.tolist()]
         if getattr(el, "is_integer", False):
             return [str(int(v)) for v in a.tolist()]
-        from .text.floatfmt import format_float
+        from ...text.floatfmt import format_float
         return [format_float(v, name) for v in a]
 
     def _nested(self, a: np.ndarray) -> str:
@@ -478,7 +478,7 @@ def attr_without_type(attr: Attribute) -> str:
             return "true" if attr.value else "false"
         return str(attr.value)
     if isinstance(attr, FloatAttr):
-        from .text.floatfmt import format_float
+        from ...text.floatfmt import format_float
         return format_float(attr.value, attr.type.name)
     return attr.generic()
 

@@ -39,17 +39,17 @@ from typing import Any, Iterator, Optional, Sequence, Union
 
 import numpy as np
 
-from ..attrs import (UNIT, ArrayAttr, Attribute, AssumePredicate, DenseArrayAttr,
+from .attributes import (UNIT, ArrayAttr, Attribute, AssumePredicate, DenseArrayAttr,
                      DenseElementsAttr, DictionaryAttr, FloatAttr, IntegerAttr,
                      OptimizationHintsAttr, PaddingValue, StringAttr, SymbolRefAttr, TileEnum,
                      TypeAttr)
-from ..locations import UNKNOWN_LOC, Location
-from ..types import (ELEMENT_TYPES, I1, I32, I64, ElementType, FunctionType,
+from ...ir.locations import UNKNOWN_LOC, Location
+from .types import (ELEMENT_TYPES, I1, I32, I64, ElementType, FunctionType,
                      GatherScatterViewType, PartitionViewType, PointerType, StridedViewType,
                      TensorViewType, TileType, TileViewType, Type)
-from .core import Block, IRError, Operation, Region, Value
-from .infer import TypeState, infer_types
-from .opdef import OPTIONAL, OP_REGISTRY, SINGLE, VARIADIC, Attr, OpSpec, make_op
+from ...ir.core import Block, IRError, Operation, Region, Value
+from ...ir.infer import TypeState, infer_types
+from ...ir.opdef import OPTIONAL, OP_REGISTRY, SINGLE, VARIADIC, Attr, OpSpec, make_op
 
 __all__ = ["Builder", "to_type", "to_attribute", "InsertionPoint"]
 
@@ -64,7 +64,7 @@ def to_type(t: TypeLike) -> Type:
         el = ELEMENT_TYPES.get(t)
         if el is not None:
             return el
-        from ..text.parser import parse_type
+        from ...text.parser import parse_type
         return parse_type(t)
     raise TypeError(f"expected a type or its text, got {t!r}")
 
@@ -135,14 +135,14 @@ def to_attribute(decl: Attr, value: Any) -> Optional[Attribute]:
     if kind in ("type", "function_type"):
         return TypeAttr(to_type(value))
     if kind == "predicate" and isinstance(value, str):
-        from ..text.parser import parse_attribute
+        from ...text.parser import parse_attribute
         text = value if value.startswith("#") else "#cuda_tile." + value
         attr = parse_attribute(text)
         if not isinstance(attr, AssumePredicate):
             raise ValueError(f"not an assume predicate: {value!r}")
         return attr
     if isinstance(value, str):
-        from ..text.parser import parse_attribute
+        from ...text.parser import parse_attribute
         return parse_attribute(value)
     if isinstance(value, (list, tuple)):
         return ArrayAttr(tuple(_scalar_attr(v) for v in value))
@@ -320,7 +320,7 @@ class Builder:
                                   "pass result_type=")
                 ts = []
             types.extend(ts)
-        from ..text.format import fill_default_attributes
+        from ...text.format import fill_default_attributes
         fill_default_attributes(spec, attrs)
         fmt = spec.format
         if fmt is not None:
@@ -415,7 +415,7 @@ class Builder:
             yield block
         if terminator is not None:
             last = block.ops[-1] if block.ops else None
-            from ..ops.directives import _is_terminator
+            from .directives import _is_terminator
             if last is None or not _is_terminator(last):
                 block.append(make_op(terminator, loc=self.loc))
 
@@ -632,7 +632,7 @@ def _assign_results(spec: OpSpec, state: TypeState, types: list, groups: dict) -
 
 def dense(value: Any, type: Optional[TypeLike] = None) -> DenseElementsAttr:
     """A dense constant from a number or an array and a tile or element type."""
-    from ..dtypes import numpy_dtype
+    from ...ir.dtypes import numpy_dtype
     t = to_type(type) if type is not None else None
     if isinstance(t, TileType):
         el, shape = t.element, t.shape
@@ -668,7 +668,7 @@ def _wrap(arr, width: int):
 
 
 def _element_of_dtype(dt: np.dtype) -> ElementType:
-    from ..dtypes import element_name_of_dtype
+    from ...ir.dtypes import element_name_of_dtype
     return ELEMENT_TYPES[element_name_of_dtype(dt)]
 
 

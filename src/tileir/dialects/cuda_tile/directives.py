@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from ..attrs import (IEEE_ROUNDING_MODES, AssumePredicate, ComparisonOrdering,
+from .attributes import (IEEE_ROUNDING_MODES, AssumePredicate, ComparisonOrdering,
                      ComparisonPredicate, RoundingMode, Signedness, SymbolVisibility)
-from ..ir.core import Block, Region
-from ..text.format import CUSTOM_DIRECTIVES, CustomDirective, group_values
-from ..types import TileType
+from ...ir.core import Block, Region
+from ...text.format import CUSTOM_DIRECTIVES, CustomDirective, group_values
+from .types import TileType
 
 RM = RoundingMode
 
@@ -76,7 +76,7 @@ def _keyword_enum(enum, error: str, optional_default=None):
             if optional_default is not None:
                 state.attrs.setdefault(name, optional_default)
                 return False
-            from ..diagnostics import ERROR, Diagnostic
+            from ...ir.diagnostics import ERROR, Diagnostic
             if not parser.at_identifier():
                 # parseKeyword fails first (its own error), then cuda-tile's message
                 parser.pending_diags.append(Diagnostic(
@@ -132,7 +132,7 @@ def _starts_attribute(parser) -> bool:
 def _parse_assume(parser, state, args) -> bool:
     """cuda-tile's parseAssumePredicate: a full attribute, or ``div_by<...>`` /
     ``same_elements<...>`` / ``bounded<...>`` without the ``#cuda_tile.`` prefix."""
-    from ..attrs import AssumePredicate
+    from .attributes import AssumePredicate
     tok = parser.tok
     off = parser.offset
     if _starts_attribute(parser):
@@ -146,7 +146,7 @@ def _parse_assume(parser, state, args) -> bool:
         raise parser.error(f"{parser.op_prefix()}unknown assume predicate attribute: {tok} "
                            "(expected 'div_by', 'same_elements', or 'bounded')", off)
     else:
-        from ..diagnostics import ERROR, Diagnostic
+        from ...ir.diagnostics import ERROR, Diagnostic
         parser.pending_diags.append(Diagnostic(ERROR, f"{parser.op_prefix()}expected valid keyword",
                                                parser.loc_at(off)))
         raise parser.error(f"{parser.op_prefix()}expected attribute name", off)
@@ -169,7 +169,7 @@ CUSTOM_DIRECTIVES["AssumePredicate"] = CustomDirective(_parse_assume, _print_ass
 def _check_literal_tree(parser, tree, el) -> None:
     """cuda-tile reads and checks each element while reading the nested lists: element errors
     and "ranks are not consistent" come in source order, before the type is read."""
-    from ..text.parser import scalar_literal
+    from ...text.parser import scalar_literal
 
     def walk(node, top: bool):
         if isinstance(node, tuple):
@@ -203,8 +203,8 @@ def _last_leaf(node):
 
 def _parse_dense(with_result: bool):
     def parse(parser, state, args) -> bool:
-        from ..text.parser import build_dense
-        from ..types import ELEMENT_TYPES
+        from ...text.parser import build_dense
+        from .types import ELEMENT_TYPES
         value_name = args[0].name
         lt = parser.offset
         parser.expect("<")
@@ -216,7 +216,7 @@ def _parse_dense(with_result: bool):
                       "values, but got ")
         if el is None or el.name == "i4":
             # cuda-tile parses a type, then insists on a dense element type
-            from ..text.parser import ParseError
+            from ...text.parser import ParseError
             try:
                 got = parser.parse_type()
             except ParseError as exc:
@@ -260,8 +260,8 @@ CUSTOM_DIRECTIVES["DenseTypedElementsAttrNoResult"] = _parse_dense(False)
 
 def ensure_terminator(region: Region, op_name: str, loc) -> None:
     """Append an operand-less ``op_name`` terminator if the single block lacks one."""
-    from ..ir.opdef import make_op
-    from ..ir.opdef import OP_REGISTRY
+    from ...ir.opdef import make_op
+    from ...ir.opdef import OP_REGISTRY
     if not region.blocks:
         region.add_block()
     block = region.blocks[0]
@@ -272,7 +272,7 @@ def ensure_terminator(region: Region, op_name: str, loc) -> None:
 
 
 def _is_terminator(op) -> bool:
-    from .traits import Terminator
+    from ...ir.traits import Terminator
     spec = op.SPEC
     return spec is not None and spec.has_trait(Terminator)
 

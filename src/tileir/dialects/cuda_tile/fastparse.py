@@ -22,19 +22,19 @@ import re
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from ..attrs import (IEEE_ROUNDING_MODES, UNIT, AssumePredicate, DenseArrayAttr, IntegerAttr,
+from .attributes import (IEEE_ROUNDING_MODES, UNIT, AssumePredicate, DenseArrayAttr, IntegerAttr,
                      MemoryOrderingSemantics, MemoryScope, RoundingMode, StringAttr,
                      SymbolRefAttr, _MNEMONICS)
-from ..ir.core import Block
-from ..ir.infer import TypeState, infer_types
-from ..ir.opdef import OP_REGISTRY, SINGLE, VARIADIC, OpSpec
-from ..locations import UNKNOWN_LOC
-from ..types import ELEMENT_TYPES, I32, I64, TOKEN, FunctionType, Type
-from .format import (AttrDict, CompiledFormat, Custom, Literal, OIList, OptionalGroup, Space,
+from ...ir.core import Block
+from ...ir.infer import TypeState, infer_types
+from ...ir.opdef import OP_REGISTRY, SINGLE, VARIADIC, OpSpec
+from ...ir.locations import UNKNOWN_LOC
+from .types import ELEMENT_TYPES, I32, I64, TOKEN, FunctionType, Type
+from ...text.format import (AttrDict, CompiledFormat, Custom, Literal, OIList, OptionalGroup, Space,
                      TypeOf, Var)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .parser import Parser
+    from ...text.parser import Parser
 
 __all__ = ["try_fast_op", "TYPE_PATTERN", "reset_caches"]
 
@@ -74,7 +74,7 @@ def reset_caches() -> None:
         ff = spec.__dict__.get("_fast")
         if isinstance(ff, FastFormat):
             ff.cache.clear()
-    from .parser import _TYPE_CACHE
+    from ...text.parser import _TYPE_CACHE
     _TYPE_CACHE.clear()
 
 
@@ -88,8 +88,8 @@ def _type(text: str) -> Optional[Type]:
 
 
 def _slow_type(text: str) -> Optional[Type]:
-    from .parser import Parser, ParseError
-    from .lexer import EOF
+    from ...text.parser import Parser, ParseError
+    from ...text.lexer import EOF
     try:
         p = Parser(text, fast=False)
         t = p.parse_type()
@@ -114,15 +114,15 @@ def _cached(kind: str, text: str, make: Callable[[str], Any]):
 
 
 def _parse_attr_text(text: str):
-    from .parser import Parser
-    from .lexer import EOF
+    from ...text.parser import Parser
+    from ...text.lexer import EOF
     p = Parser(text, fast=False)
     a = p.parse_attribute()
     return a if p.tok == EOF else None
 
 
 def _string(text: str) -> Optional[str]:
-    from .lexer import unescape_string
+    from ...text.lexer import unescape_string
     try:
         return unescape_string(text).decode("utf-8", "surrogateescape")
     except ValueError:
@@ -225,7 +225,7 @@ def _attr_pattern(decl) -> tuple[str, Callable]:
                 lambda s: DenseArrayAttr(el, tuple(int(x) for x in s.split(",") if x.strip())))
     if kind == "hints":
         def hints(s):
-            from .parser import Parser
+            from ...text.parser import Parser
             p = Parser(s, fast=False)
             return p.parse_optimization_hints_body()
         return rf"{_WS}(<[^<>\n]*>)", lambda s: _cached("hints", s, hints)
@@ -275,8 +275,8 @@ _DENSE_TOKEN = re.compile(
 def _fast_dense(el, body: str, typ):
     """A scalar or 1-D literal list for ``typ`` without the general parser (None: let it)."""
     import numpy as np
-    from ..attrs import DenseElementsAttr
-    from ..dtypes import numpy_dtype
+    from .attributes import DenseElementsAttr
+    from ...ir.dtypes import numpy_dtype
     b = body.strip()
     if b.startswith("["):
         if b.count("[") != 1 or not b.endswith("]") or len(typ.shape) != 1:
@@ -308,7 +308,7 @@ def _fast_dense(el, body: str, typ):
         mask = (1 << w) - 1
         arr = np.array([((v & mask) ^ half) - half for v in vals], dtype=np.int64).astype(dt)
     else:
-        from .floatfmt import float_from_bits, float_from_text
+        from ...text.floatfmt import float_from_bits, float_from_text
         if any(t in ("true", "false") for t in toks):
             return None
         hexes = ["0x" in t for t in toks]
@@ -338,13 +338,13 @@ def _fast_dense(el, body: str, typ):
 
 def _dense_pattern(with_result: bool):
     def make(key):
-        from .parser import Parser, build_dense
+        from ...text.parser import Parser, build_dense
         el_text, body, type_text = key
         typ = _type(type_text)
         el = ELEMENT_TYPES.get(el_text)
         if typ is None or el is None or getattr(typ, "element", None) is not el:
             return None
-        from ..types import TileType
+        from .types import TileType
         if isinstance(typ, TileType):
             fast = _fast_dense(el, body, typ)
             if fast is not None:
@@ -352,7 +352,7 @@ def _dense_pattern(with_result: bool):
                 return fast
         p = Parser(body, fast=False)
         tree = p.parse_literal_tree()
-        from .lexer import EOF
+        from ...text.lexer import EOF
         if p.tok != EOF:
             return None
         attr = build_dense(p, tree, typ, 0)
@@ -378,7 +378,7 @@ def _dense_pattern(with_result: bool):
 
 
 def _directive_pattern(name: str):
-    from ..attrs import ComparisonOrdering, ComparisonPredicate, Signedness, SymbolVisibility
+    from .attributes import ComparisonOrdering, ComparisonPredicate, Signedness, SymbolVisibility
     RM = RoundingMode
     ieee = tuple(m.keyword for m in IEEE_ROUNDING_MODES)
     table = {
@@ -745,7 +745,7 @@ def _finish(parser, hm, m, spec, operands, result_types, attrs, segments, n_regi
             if alias is None:
                 parser.deferred_locs.append((op, loc_text, m.start(m.re.groups)))
             else:
-                from ..locations import Location
+                from ...ir.locations import Location
                 if not isinstance(alias, Location):
                     op.drop_operand_uses()  # not a location: the general parser reports it
                     return None
@@ -765,7 +765,7 @@ class _Mismatch(Exception):
 # Generated matchers for the common case (every operand group a single operand)
 # ---------------------------------------------------------------------------------------------
 
-from ..ir.core import Operation as _Operation, OpResult as _OpResult  # noqa: E402
+from ...ir.core import Operation as _Operation, OpResult as _OpResult  # noqa: E402
 
 #: the generated code fills an op's slots directly; it is used only while Operation has exactly
 #: these slots (else ops are made through the constructor)
@@ -827,7 +827,7 @@ def _late_loc(parser, op, loc_text: str, m) -> bool:
     if alias is None:
         parser.deferred_locs.append((op, loc_text, m.start(m.re.groups)))
         return True
-    from ..locations import Location
+    from ...ir.locations import Location
     if not isinstance(alias, Location):
         raise _Mismatch()
     op.loc = alias
@@ -914,7 +914,7 @@ def _generate(ff: FastFormat):
         "    return op, m.end()",
     ]
     from bisect import bisect_right
-    from ..locations import FileLineColLoc
+    from ...ir.locations import FileLineColLoc
     env = {"_match": ff.regex.match, "_cache_get": ff.cache.get, "_FAILED": _FAILED,
            "_make_plan": _make_plan, "_ff": ff, "_counts": ff.simple_counts,
            "_lookup": _lookup, "_new": object.__new__, "_cls": spec.cls,
@@ -976,8 +976,8 @@ def _after_region_op(parser, hm, op, block):
 
 
 def _fast_for(parser, src, hm, block):
-    from .format import OpState
-    from ..ops.control_flow import _control_flow_region
+    from ...text.format import OpState
+    from .ops.control_flow import _control_flow_region
     m = _FOR.match(src, hm.end())
     if m is None:
         return None
@@ -1016,9 +1016,9 @@ def _fast_for(parser, src, hm, block):
 
 
 def _fast_if(parser, src, hm, block):
-    from .format import OpState, _merge_attr_dict
-    from ..ops.directives import ensure_terminator
-    from ..ir.core import Region
+    from ...text.format import OpState, _merge_attr_dict
+    from .directives import ensure_terminator
+    from ...ir.core import Region
     m = _IF.match(src, hm.end())
     if m is None:
         return None
@@ -1050,8 +1050,8 @@ def _fast_if(parser, src, hm, block):
 
 def _fast_aggregate(name: str):
     def run(parser, src, hm, block):
-        from .format import OpState
-        from ..ir.core import Region
+        from ...text.format import OpState
+        from ...ir.core import Region
         m = _AGG.match(src, hm.end())
         if m is None or (m.group(3) is not None) != (name == "cuda_tile.scan"):
             return None
@@ -1072,7 +1072,7 @@ def _fast_aggregate(name: str):
         state.result_types["results"] = out_types
         state.attrs["dim"] = IntegerAttr(int(m.group(2)), I32)
         if name == "cuda_tile.scan":
-            from ..types import I1
+            from .types import I1
             state.attrs["reverse"] = IntegerAttr(1 if m.group(3) == "true" else 0, I1)
         state.attrs["identities"] = ids
         _enter_region(parser, m.start(8))
@@ -1116,7 +1116,7 @@ def _memory_attrs(order: str, scope: Optional[str], hints: Optional[str],
         attrs["memory_scope"] = MemoryScope.from_keyword(scope)
     if hints is not None:
         def parse_hints(text):
-            from .parser import Parser
+            from ...text.parser import Parser
             return Parser(text, fast=False).parse_optimization_hints_body()
         h = _cached("hints", hints, parse_hints)
         if h is None:
@@ -1185,7 +1185,7 @@ def _fast_store_view(spec: OpSpec) -> FastFormat:
 
 def _fast_make_view(type_cls_name: str):
     def make(spec: OpSpec) -> FastFormat:
-        from .. import types as T
+        from . import types as T
         cls = getattr(T, type_cls_name)
         regex = re.compile(rf"{_WS}({_NAME})(?!{_WS}\{{){_WS}:{_WS}({TYPE_PATTERN})" + _END)
         ff = FastFormat(regex, spec, [(0, "tensor_view", False)], None)
@@ -1221,8 +1221,8 @@ _GENERIC = re.compile(
 
 
 def _dict_text(text: str):
-    from .parser import Parser
-    from .lexer import EOF
+    from ...text.parser import Parser
+    from ...text.lexer import EOF
     p = Parser(text, fast=False)
     d = p.parse_attr_dict_body()
     return d if p.tok == EOF else None
@@ -1234,7 +1234,7 @@ def _function_type(text: str):
 
 
 def _try_generic(parser, hm, name, block):
-    from .parser import OP_NAME_ALIASES, normalize_attributes
+    from ...text.parser import OP_NAME_ALIASES, normalize_attributes
     name = OP_NAME_ALIASES.get(name, name)
     spec = OP_REGISTRY.get(name)
     if spec is None or spec.regions:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import ClassVar, Iterable, Optional, Sequence
 
-from .attrs import PaddingValue
-from .dtypes import FLOAT_FORMATS
+from .attributes import PaddingValue
+from ...ir.dtypes import FLOAT_FORMATS
 
 __all__ = [
     "Type", "ElementType", "IntegerType", "FloatType", "PointerType", "TileType", "TensorViewType",
@@ -65,7 +65,7 @@ class Type:
         return f"<type {self._full}>"
 
     def __reduce__(self):
-        from .text.parser import parse_type
+        from ...text.parser import parse_type
         return (parse_type, (self._full,))
 
     # Interning makes identity the structural equality.

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Optional
 
-from ..attrs import (IEEE_ROUNDING_MODES, AtomicRMWMode, DictionaryAttr, IntegerAttr,
+from .attributes import (IEEE_ROUNDING_MODES, AtomicRMWMode, DictionaryAttr, IntegerAttr,
                      MemoryOrderingSemantics, OptimizationHintsAttr, RoundingMode)
-from ..diagnostics import ERROR, WARNING, Diagnostic
-from ..locations import CallSiteLoc, DILoc, FileLineColLoc, FusedLoc, NameLoc
-from ..verify import _CURRENT
-from ..types import (BF16, F16, F32, F64, I1, I32, I64, TF32, FloatType, IntegerType,
+from ...ir.diagnostics import ERROR, WARNING, Diagnostic
+from ...ir.locations import CallSiteLoc, DILoc, FileLineColLoc, FusedLoc, NameLoc
+from ...ir.verify import _CURRENT
+from .types import (BF16, F16, F32, F64, I1, I32, I64, TF32, FloatType, IntegerType,
                      TensorViewType, TileType, TileViewType, Type)
 
 RM = RoundingMode
@@ -308,7 +308,7 @@ def _di_loc(loc):
 
 
 def _subprogram(scope):
-    from ..attrs import DILexicalBlockAttr, DISubprogramAttr
+    from .attributes import DILexicalBlockAttr, DISubprogramAttr
     while scope is not None:
         if isinstance(scope, DISubprogramAttr):
             return scope
@@ -321,8 +321,8 @@ def _subprogram(scope):
 
 def verify_function_debug_info(op):
     """Rules 1, 2 and 6: a function's own location."""
-    from ..attrs import DISubprogramAttr
-    from ..locations import CallSiteLoc
+    from .attributes import DISubprogramAttr
+    from ...ir.locations import CallSiteLoc
     loc = op.loc
     if isinstance(loc, CallSiteLoc):
         return (f"invalid function debug info location: {loc.generic()}. Function location must "
@@ -399,8 +399,8 @@ def verify_module_debug_info(module):
 
 def verify_assume_predicate(op) -> Optional[str]:
     """``verifyWithAssumeOp`` of div_by / same_elements / bounded (cuda-tile's wording)."""
-    from ..attrs import BoundedAttr, DivByAttr, SameElementsAttr
-    from ..types import PointerType
+    from .attributes import BoundedAttr, DivByAttr, SameElementsAttr
+    from .types import PointerType
     pred = op.attributes.get("predicate")
     t = op.results[0].type if op.results else None
     if isinstance(pred, DivByAttr):

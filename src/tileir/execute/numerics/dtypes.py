@@ -24,7 +24,7 @@ import ml_dtypes
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ...dtypes import FLOAT_FORMATS, INT_BITS, NUMPY_DTYPES, FloatFormat
+from ...ir.dtypes import FLOAT_FORMATS, INT_BITS, NUMPY_DTYPES, FloatFormat
 
 __all__ = [
     "FloatFormat", "INT_TYPES", "FLOAT_TYPES", "ELEMENT_TYPES",

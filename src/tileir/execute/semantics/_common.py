@@ -6,7 +6,7 @@ from typing import Callable
 
 import numpy as np
 
-from ...dtypes import INT_BITS, NUMPY_DTYPES, unsigned_dtype
+from ...ir.dtypes import INT_BITS, NUMPY_DTYPES, unsigned_dtype
 from ..plan import element_name, storage_dtype
 
 __all__ = ["elementwise", "element_name", "storage_dtype", "enum_keyword", "is_signed",

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...attrs import DenseElementsAttr
+from ...dialects.cuda_tile.attributes import DenseElementsAttr
 from .. import numerics as N
 from ..errors import UndefinedBehaviorError
 from ..plan import LOWERINGS, YIELD, lowering

@@ -18,8 +18,8 @@ import sys
 
 import numpy as np
 
-from ...attrs import BoundedAttr, DivByAttr, SameElementsAttr
-from ...types import PointerType, TensorViewType, TileType
+from ...dialects.cuda_tile.attributes import BoundedAttr, DivByAttr, SameElementsAttr
+from ...dialects.cuda_tile.types import PointerType, TensorViewType, TileType
 from .. import numerics as N
 from ..errors import AssumptionViolation, UnsupportedError
 from ..printf import Spec, format_printf, parse_format

@@ -17,7 +17,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ..execute.errors import ArgumentError, GridError, LaunchError, UnsupportedError
+from ...execute.errors import ArgumentError, GridError, LaunchError, UnsupportedError
 from ._cutile import require_cutile
 from ._params import (ListSpec, TupleSpec, ArraySpec, ConstSpec, PreparedArray, classify,
                       parameter_nodes, spec_needs_v2)
@@ -71,7 +71,7 @@ def default_bytecode_version() -> str:
     (13.3+) and tileir can read."""
     global _DEFAULT_VERSION
     if _DEFAULT_VERSION is None:
-        from ..bytecode import supported_versions
+        from ...bytecode import supported_versions
         ours = sorted((v for v in supported_versions() if (v.major, v.minor) >= (13, 3)),
                       reverse=True)
         candidates = [f"{v.major}.{v.minor}" for v in ours] or ["13.3"]
@@ -200,10 +200,10 @@ def _entry_names(module) -> list[str]:
 
 def _build(kernel, specs, version: str, ct) -> CompiledKernel:
     from cuda.tile.compilation import export_kernel
-    from .. import read_bytecode
-    from ..bytecode import BytecodeError
-    from ..diagnostics import DiagnosticError
-    from ..execute import compile_kernel
+    from ... import read_bytecode
+    from ...bytecode import BytecodeError
+    from ...ir.diagnostics import DiagnosticError
+    from ...execute import compile_kernel
 
     name = _kernel_name(kernel)
     sig = _signature(specs, ct)

@@ -32,7 +32,7 @@ from typing import Any, Optional
 import ml_dtypes
 import numpy as np
 
-from ..execute.errors import ArgumentError
+from ...execute.errors import ArgumentError
 
 __all__ = ["Leaf", "TupleNode", "parameter_nodes", "classify", "ArraySpec", "ScalarSpec",
            "ConstSpec", "ListSpec", "TupleSpec", "PreparedArray", "as_cpu_array",

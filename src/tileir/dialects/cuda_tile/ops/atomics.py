@@ -4,23 +4,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..attrs import AtomicRMWMode, MemoryOrderingSemantics, MemoryScope
-from ..ir.core import Operation
-from ..ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, Result
+from ..attributes import AtomicRMWMode, MemoryOrderingSemantics, MemoryScope
+from ....ir.core import Operation
+from ....ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, Result
 from ..types import (FloatType, GatherScatterViewType, IntegerType, PartitionViewType,
                      StridedViewType, TileViewType)
 from .base import CudaTileOp
-from .constraints import AnyTile, I1Tile, IntTile, PointerTile, TileView, Token
+from ..constraints import AnyTile, I1Tile, IntTile, PointerTile, TileView, Token
 from .memory import LoadPtrTkoOp
-from .traits import AllShapesMatch, AllTypesMatch
-from .verify_util import bitwidth, dims, verify_atomic_ordering, verify_atomic_rmw_mode
+from ....ir.traits import AllShapesMatch, AllTypesMatch
+from ..verify_util import bitwidth, dims, verify_atomic_ordering, verify_atomic_rmw_mode
 from .views import (_parse_optionals, _parse_view_and_indices, _print_index_types,
                     finish_view_store, print_memory_attributes)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..text.format import OpState
-    from ..text.parser import Parser
-    from ..text.printer import OpPrinter
+    from ....text.format import OpState
+    from ....text.parser import Parser
+    from ....text.printer import OpPrinter
 
 ORDERING = Attr("memory_ordering_semantics", MemoryOrderingSemantics)
 SCOPE = Attr("memory_scope", MemoryScope)

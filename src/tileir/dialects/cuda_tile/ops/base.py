@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..ir.opdef import OpBase
+from ....ir.opdef import OpBase
 
 __all__ = ["CudaTileOp", "TYPE_FMT", "UNARY_FMT", "BINARY_FMT"]
 

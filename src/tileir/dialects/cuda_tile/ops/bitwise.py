@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..ir.opdef import Operand, Result
+from ....ir.opdef import Operand, Result
 from .base import BINARY_FMT, CudaTileOp
-from .constraints import IntTile
-from .traits import AllTypesMatch, Pure
+from ..constraints import IntTile
+from ....ir.traits import AllTypesMatch, Pure
 
 
 class _BitwiseBinary(CudaTileOp):

@@ -4,21 +4,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..attrs import UNIT
-from ..ir.core import Operation, Region
-from ..ir.opdef import VARIADIC, Attr, Operand, RegionDef, Result
+from ..attributes import UNIT
+from ....ir.core import Operation, Region
+from ....ir.opdef import VARIADIC, Attr, Operand, RegionDef, Result
 from .base import CudaTileOp
-from .constraints import ANY, CudaTileAny, I1Tile, ScalarI1, ScalarInt
-from .traits import (AffineScope, AllTypesMatch, NoRegionArguments, ParentOneOf, ReturnLike,
+from ..constraints import ANY, CudaTileAny, I1Tile, ScalarI1, ScalarInt
+from ....ir.traits import (AffineScope, AllTypesMatch, NoRegionArguments, ParentOneOf, ReturnLike,
                      RecursiveMemoryEffects, SingleBlockImplicitTerminator, Terminator, Pure)
-from ..diagnostics import Diagnostic, ERROR
-from ..verify import op_error
-from .verify_util import type_list, verify_loop_iter_values, verify_no_view_results
+from ....ir.diagnostics import Diagnostic, ERROR
+from ....ir.verify import op_error
+from ..verify_util import type_list, verify_loop_iter_values, verify_no_view_results
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..text.format import OpState
-    from ..text.parser import Parser
-    from ..text.printer import OpPrinter
+    from ....text.format import OpState
+    from ....text.parser import Parser
+    from ....text.printer import OpPrinter
 
 _TERMINATOR_FMT = "attr-dict ($operands^ `:` custom<CudaTileType>(type($operands)))?"
 
@@ -229,7 +229,7 @@ def _parse_assignment_list(parser: "Parser") -> tuple[list, list]:
 
 def _control_flow_region(parser: "Parser", state: "OpState", entry_args: list,
                          terminator: str) -> Region:
-    from .directives import ensure_terminator
+    from ..directives import ensure_terminator
     region = Region()
     parser.parse_region_into(region, None, isolated=False, dialect="cuda_tile",
                              entry_args=entry_args)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ..attrs import IntegerOverflow, RoundingMode, Signedness
-from ..ir.opdef import Attr, Operand, Result
+from ..attributes import IntegerOverflow, RoundingMode, Signedness
+from ....ir.opdef import Attr, Operand, Result
 from .base import CudaTileOp
-from .constraints import (ExtTruncInt, FloatTile, IntTile, IntTileInt64, NumberTile,
+from ..constraints import (ExtTruncInt, FloatTile, IntTile, IntTileInt64, NumberTile,
                           PointerTile)
-from .traits import AllShapesMatch, Pure
+from ....ir.traits import AllShapesMatch, Pure
 from ..types import F8E8M0FNU
-from .verify_util import IEEE_MODES, bitwidth, invalid_rounding_message
+from ..verify_util import IEEE_MODES, bitwidth, invalid_rounding_message
 
 _CAST_FMT = ("$source attr-dict `:` custom<CudaTileType>(type($source)) `->` "
              "custom<CudaTileType>(type($result))")

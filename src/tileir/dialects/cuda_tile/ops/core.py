@@ -4,21 +4,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..attrs import DenseElementsAttr, SymbolVisibility, i64_attr
-from ..ir.opdef import Attr, Operand, RegionDef, Result, VARIADIC
+from ..attributes import DenseElementsAttr, SymbolVisibility, i64_attr
+from ....ir.opdef import Attr, Operand, RegionDef, Result, VARIADIC
 from ..types import I1, PointerType
 from .base import CudaTileOp
-from .constraints import (AnyTile, I1Tile, I8Tile, IntTile, NumberTile, PackSource,
+from ..constraints import (AnyTile, I1Tile, I8Tile, IntTile, NumberTile, PackSource,
                           PointerTile, ScalarI32, ScalarPointer, UnpackedTile)
-from .traits import (AllElementTypesMatch, AllRanksMatch, AllShapesMatch, AllTypesMatch,
+from ....ir.traits import (AllElementTypesMatch, AllRanksMatch, AllShapesMatch, AllTypesMatch,
                      IsolatedFromAbove, NoRegionArguments, Pure, SameOperandsAndResultElementType,
                      SameOperandsAndResultShape, SameOperandsShape, SingleBlock,
                      SingleBlockImplicitTerminator, SingleBlockNoTerminator, Symbol, SymbolTable,
                      InferResultTypes, ParentOneOf, RecursiveMemoryEffects)
-from ..diagnostics import Diagnostic, ERROR, WARNING
+from ....ir.diagnostics import Diagnostic, ERROR, WARNING
 from ..types import BF16, F16, F4E2M1FN, I32, TF32, TileType
-from ..verify import nearest_symbol_table, symbol_lookup
-from .verify_util import bitwidth, dims, verify_module_debug_info
+from ....ir.verify import nearest_symbol_table, symbol_lookup
+from ..verify_util import bitwidth, dims, verify_module_debug_info
 
 
 class ModuleOp(CudaTileOp):
@@ -544,7 +544,7 @@ def _verify_aggregate(op, matching_results: bool):
 
 
 def _verify_aggregate_region(op):
-    from .traits import Pure
+    from ....ir.traits import Pure
     n = len(op.operands)
     block = op.regions[0].blocks[0]
     if not block.ops:

@@ -8,27 +8,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
-from ..attrs import ArrayAttr, DictionaryAttr, OptimizationHintsAttr, StringAttr, TypeAttr, format_symbol
-from ..ir.core import Operation, Region
-from ..ir.opdef import Attr, RegionDef
+from ..attributes import ArrayAttr, DictionaryAttr, OptimizationHintsAttr, StringAttr, TypeAttr, format_symbol
+from ....ir.core import Operation, Region
+from ....ir.opdef import Attr, RegionDef
 from ..types import FunctionType
 from .base import CudaTileOp
-from .traits import FunctionLike, IsolatedFromAbove, SingleBlockImplicitTerminator
+from ....ir.traits import FunctionLike, IsolatedFromAbove, SingleBlockImplicitTerminator
 from ..types import TileType
-from .verify_util import (ENTRY_HINTS, verify_function_body_debug_info,
+from ..verify_util import (ENTRY_HINTS, verify_function_body_debug_info,
                           verify_function_debug_info, verify_optimization_hints)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..text.format import OpState
-    from ..text.parser import Parser
-    from ..text.printer import OpPrinter
+    from ....text.format import OpState
+    from ....text.parser import Parser
+    from ....text.printer import OpPrinter
 
 _FUNC_ATTRS = ("sym_name", "function_type", "arg_attrs", "res_attrs", "optimization_hints")
 
 
 def parse_function(parser: "Parser", state: "OpState", *, allow_hints: bool) -> Operation:
     """Parse the part of a function op after its name."""
-    from .directives import ensure_terminator
+    from ..directives import ensure_terminator
     name = parser.parse_symbol_name()
     state.attrs["sym_name"] = StringAttr(name)
     parser.expect("(")
@@ -58,7 +58,7 @@ def parse_function(parser: "Parser", state: "OpState", *, allow_hints: bool) -> 
             attrs = DictionaryAttr.of(parser.parse_attr_dict_body())
         loc = None
         if parser.tok == "loc":
-            from ..text.parser import _LocHolder
+            from ....text.parser import _LocHolder
             holder = _LocHolder()
             parser.parse_trailing_location(holder)
             loc = holder.loc

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from ..attrs import ComparisonPredicate, IntegerOverflow, RoundingMode, Signedness
-from ..ir.constraints import TileOf
-from ..ir.opdef import Attr, Operand, Result
+from ..attributes import ComparisonPredicate, IntegerOverflow, RoundingMode, Signedness
+from ....ir.constraints import TileOf
+from ....ir.opdef import Attr, Operand, Result
 from ..types import I8, I32
 from .base import BINARY_FMT, UNARY_FMT, CudaTileOp
-from .constraints import I1Tile, IntTile
-from .traits import (AllElementTypesMatch, AllRanksMatch, AllShapesMatch, AllTypesMatch, Pure,
+from ..constraints import I1Tile, IntTile
+from ....ir.traits import (AllElementTypesMatch, AllRanksMatch, AllShapesMatch, AllTypesMatch, Pure,
                      SameOperandsAndResultShape, TypesMatchWith, i1_same_shape)
 from .floating_point import _mma_shapes
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ..attrs import MemoryOrderingSemantics, MemoryScope
-from ..ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, Result
+from ..attributes import MemoryOrderingSemantics, MemoryScope
+from ....ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, Result
 from ..types import PointerType, TileType
 from .base import CudaTileOp
-from .constraints import AnyTile, I1Tile, NumberTile, PointerTile, ScalarPointer, Token
-from .traits import Pure, TypesMatchWith
+from ..constraints import AnyTile, I1Tile, NumberTile, PointerTile, ScalarPointer, Token
+from ....ir.traits import Pure, TypesMatchWith
 from ..types import FloatType, IntegerType, TF32
-from .verify_util import (PTR_HINTS, then_verify, verify_memory_model_load,
+from ..verify_util import (PTR_HINTS, then_verify, verify_memory_model_load,
                           verify_memory_model_store, verify_optimization_hints)
 
 ORDERING = Attr("memory_ordering_semantics", MemoryOrderingSemantics)

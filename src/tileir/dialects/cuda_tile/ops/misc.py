@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ..ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, Result
+from ....ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, Result
 from .base import CudaTileOp
-from .constraints import ANY, AnyTile, Token
-from .traits import AllTypesMatch
-from .verify_util import verify_assume_predicate
+from ..constraints import ANY, AnyTile, Token
+from ....ir.traits import AllTypesMatch
+from ..verify_util import verify_assume_predicate
 
 
 class AssumeOp(CudaTileOp):
@@ -23,7 +23,7 @@ class AssumeOp(CudaTileOp):
     def asm_result_names(self):
         # NVIDIA: "assume_" + the name the producer's OpAsmOpInterface gives the value (possibly
         # none: "assume_"); "assume" for block arguments and producers without the interface.
-        from ..text.printer import asm_result_names, has_asm_interface
+        from ....text.printer import asm_result_names, has_asm_interface
         value = self.operands[0] if self.operands else None
         producer = getattr(value, "owner", None)
         if producer is None or not hasattr(producer, "results") or \

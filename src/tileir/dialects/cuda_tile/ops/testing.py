@@ -5,10 +5,10 @@ bytecode conformance tests exercise attributes, operands and results added in a 
 
 from __future__ import annotations
 
-from ..attrs import TileEnum, i32_attr
-from ..ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, Result
+from ..attributes import TileEnum, i32_attr
+from ....ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, Result
 from .base import CudaTileOp
-from .constraints import AnyTile, Token
+from ..constraints import AnyTile, Token
 
 
 class BytecodeTestPriority(TileEnum):

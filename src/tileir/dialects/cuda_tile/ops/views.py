@@ -8,23 +8,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
-from ..attrs import MemoryOrderingSemantics, MemoryScope
-from ..ir.core import Operation
-from ..ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, Result
+from ..attributes import MemoryOrderingSemantics, MemoryScope
+from ....ir.core import Operation
+from ....ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, Result
 from ..types import (TOKEN, GatherScatterViewType, PartitionViewType, PointerType,
                      StridedViewType, TensorViewType, TileType, TileViewType)
 from .base import CudaTileOp
-from .constraints import (AnyTile, GatherScatterView, IntTile, PartitionView, ScalarInt,
+from ..constraints import (AnyTile, GatherScatterView, IntTile, PartitionView, ScalarInt,
                           ScalarPointer, StridedView, TensorView, TileView, Token)
 from .memory import HINTS, OPT_SCOPE, ORDERING
-from .traits import Pure
-from .verify_util import (VIEW_HINTS, then_verify, verify_memory_model_load,
+from ....ir.traits import Pure
+from ..verify_util import (VIEW_HINTS, then_verify, verify_memory_model_load,
                           verify_memory_model_store, verify_optimization_hints)
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..text.format import OpState
-    from ..text.parser import Parser
-    from ..text.printer import OpPrinter
+    from ....text.format import OpState
+    from ....text.parser import Parser
+    from ....text.printer import OpPrinter
 
 
 # ---------------------------------------------------------------------------------------------
@@ -388,7 +388,7 @@ class GetIndexSpaceShapeOp(CudaTileOp):
 
 def parse_memory_attributes(parser: "Parser", state: "OpState") -> None:
     """``ORDER [SCOPE]`` keywords (cuda-tile's parseMemoryAttributes)."""
-    from ..diagnostics import ERROR, Diagnostic
+    from ....ir.diagnostics import ERROR, Diagnostic
     off = parser.offset
     prefix = parser.op_prefix()
     if parser.at_identifier():
@@ -447,7 +447,7 @@ def _parse_optionals(parser: "Parser", state: "OpState", hints: bool = True) -> 
             state.spec.name)
     if hints and parser.tok == "inbounds":
         # 13.4: ``inbounds = [true, false]``, one flag per index
-        from ..attrs import DenseArrayAttr
+        from ..attributes import DenseArrayAttr
         parser.i += 1
         parser.expect("=")
         parser.expect("[")
