@@ -14,10 +14,10 @@ import contextlib
 import numpy as np
 from hypothesis import strategies as st
 
-from tileir.dialects.cuda_tile.attributes import DICompileUnitAttr, DIFileAttr, DILexicalBlockAttr, DISubprogramAttr
+from tileir.dialects.cuda_tile.attributes import (DICompileUnitAttr, DIFileAttr, DILexicalBlockAttr,
+                                                 DILoc, DISubprogramAttr)
 from tileir.dialects.cuda_tile.builder import Builder
-from tileir.ir.locations import (UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, FusedLoc,
-                              NameLoc)
+from tileir.ir.locations import UNKNOWN_LOC, CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
 from tileir.dialects.cuda_tile.types import TileType
 
 INT_ELEMENTS = ["i1", "i8", "i16", "i32", "i64"]

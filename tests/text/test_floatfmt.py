@@ -15,7 +15,7 @@ import tileir
 from tileir.dialects.cuda_tile.attributes import DenseElementsAttr
 from tileir.ir.dtypes import numpy_dtype
 from tileir.dialects.cuda_tile.ops.core import constant_name
-from tileir.text.floatfmt import float_bits, float_from_bits, float_from_text, format_float
+from tileir.ir.floatfmt import float_bits, float_from_bits, float_from_text, format_float
 from tileir.dialects.cuda_tile.types import ELEMENT_TYPES, TileType
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "floats"

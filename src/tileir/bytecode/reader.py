@@ -20,7 +20,8 @@ from ..dialects.cuda_tile.attributes import (ArrayAttr, BoundedAttr, DenseArrayA
                      FloatAttr, IntegerAttr, OptimizationHintsAttr, SameElementsAttr, StringAttr,
                      SymbolRefAttr, SymbolVisibility, TypeAttr, UNIT)
 from ..ir.core import Block, BlockArgument, Operation, OpResult, Region
-from ..ir.locations import UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, Location
+from ..ir.locations import UNKNOWN_LOC, CallSiteLoc, FileLineColLoc, Location
+from ..dialects.cuda_tile.attributes import DILoc
 from ..dialects.cuda_tile.types import I1, I32, I64, TOKEN, FloatType, FunctionType, IntegerType, TileType
 from ._dense import FLOAT_BITS, DenseBudget, bits_to_float, raw_to_dense
 from ._codegen import make_decoder

@@ -2,7 +2,6 @@
 
 from .core import Block, BlockArgument, IRError, Operation, OpResult, Region, Value
 from .opdef import OP_REGISTRY, OpBase, OpSpec, lookup_op, make_op
-from ..dialects.cuda_tile.builder import Builder
 
 __all__ = ["Block", "BlockArgument", "IRError", "Operation", "OpResult", "Region", "Value",
-           "OP_REGISTRY", "OpBase", "OpSpec", "lookup_op", "make_op", "Builder"]
+           "OP_REGISTRY", "OpBase", "OpSpec", "lookup_op", "make_op"]

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Callable, Optional, Sequence
 
-from ..dialects.cuda_tile.types import ElementType, TileType, Type
+from .types import Type
 
-__all__ = ["TypeConstraint", "AnyType", "TypeIs", "TileOf", "Pred", "AnyOf", "ANY_TYPE"]
+__all__ = ["TypeConstraint", "AnyType", "TypeIs", "Pred", "AnyOf", "ANY_TYPE"]
 
 
 class TypeConstraint:
@@ -85,51 +85,3 @@ class AnyOf(TypeConstraint):
         return any(o.check(t) for o in self.options)
 
 
-class TileOf(TypeConstraint):
-    """``tile`` with an element type from ``elements`` and optionally a rank from ``ranks``.
-
-    ``elements`` holds element types, or the :class:`PointerType` class for "Pointer type"."""
-
-    __slots__ = ("elements", "ranks", "element_summary", "_cache")
-
-    def __init__(self, elements: Sequence, ranks: Optional[Sequence[int]] = None,
-                 element_names: Optional[Sequence[str]] = None,
-                 prefix: Optional[str] = None) -> None:
-        self.elements = tuple(elements)
-        self.ranks = tuple(ranks) if ranks is not None else None
-        names = element_names or [e.name if isinstance(e, ElementType) else "Pointer type"
-                                  for e in self.elements]
-        self.element_summary = " or ".join(names)
-        if prefix is None:
-            prefix = "tile" if ranks is None else "/".join(f"{r}D" for r in ranks) + " tile"
-        buildable = None
-        if self.ranks == (0,) and len(self.elements) == 1 and isinstance(self.elements[0], ElementType):
-            buildable = TileType((), self.elements[0])
-        super().__init__(f"{prefix} of {self.element_summary} values", buildable)
-        self._cache: dict = {}
-
-    def check(self, t: Type) -> bool:
-        try:
-            return self._cache[t]
-        except KeyError:
-            pass
-        ok = self._check(t)
-        if len(self._cache) < 4096:
-            self._cache[t] = ok
-        return ok
-
-    def _check(self, t: Type) -> bool:
-        if not isinstance(t, TileType):
-            return False
-        if self.ranks is not None and t.rank not in self.ranks:
-            return False
-        return self.element_ok(t.element)
-
-    def element_ok(self, el: Type) -> bool:
-        for e in self.elements:
-            if isinstance(e, type):
-                if isinstance(el, e):
-                    return True
-            elif el is e:
-                return True
-        return False

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Sequence
 
-from ..dialects.cuda_tile.attributes import Attribute
+from .attributes import Attribute
 from .locations import UNKNOWN_LOC, Location
-from ..dialects.cuda_tile.types import Type
+from .types import Type
 
 if TYPE_CHECKING:  # pragma: no cover
     from .opdef import OpSpec

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..dialects.cuda_tile.types import Type
+from .types import Type
 from .opdef import SINGLE, OpSpec
 
 __all__ = ["TypeState", "infer_types"]

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..dialects.cuda_tile.attributes import Attribute, DIAttr, quote_string
+from .attributes import Attribute, quote_string
 
 __all__ = ["Location", "UnknownLoc", "UNKNOWN_LOC", "FileLineColLoc", "NameLoc", "CallSiteLoc",
-           "FusedLoc", "DILoc", "file_line_col"]
+           "FusedLoc", "file_line_col"]
 
 
 class Location(Attribute):
@@ -116,23 +116,3 @@ class FusedLoc(Location):
             if found is not None:
                 return found
         return None
-
-
-@dataclass(frozen=True, slots=True)
-class DILoc(Location):
-    """``#cuda_tile.di_loc<loc("f.py":3:4) in #subprogram>``: a position with a debug scope."""
-
-    source: FileLineColLoc
-    scope: DIAttr
-
-    def body(self, ref=None) -> str:
-        if ref is None:
-            return f"#cuda_tile.di_loc<loc({self.source.body()}) in {self.scope.generic()}>"
-        # with aliases (``-mlir-print-debuginfo``) the source location prints as its alias
-        source = ref(self.source)
-        if not source.startswith("#"):
-            source = f"loc({source})"
-        return f"#cuda_tile.di_loc<{source} in {ref(self.scope)}>"
-
-    def file_line_col(self) -> FileLineColLoc:
-        return self.source

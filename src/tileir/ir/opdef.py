@@ -18,17 +18,19 @@ Example::
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, Sequence
+from typing import Any, Callable, ClassVar, Optional, Sequence
 
-from ..dialects.cuda_tile.attributes import Attribute, TileEnum
+from .attributes import Attribute, EnumAttr
 from .constraints import ANY_TYPE, TypeConstraint
 from .core import Operation, Value
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..text.format import CompiledFormat
-
 __all__ = ["Operand", "Result", "Attr", "RegionDef", "OpSpec", "OpBase", "OP_REGISTRY",
-           "lookup_op", "SINGLE", "OPTIONAL", "VARIADIC", "version_tuple", "Trait"]
+           "lookup_op", "SINGLE", "OPTIONAL", "VARIADIC", "version_tuple", "Trait",
+           "FORMAT_COMPILERS"]
+
+#: The assembly-format compiler, ``(format_text, spec) -> compiled format``; ``tileir.text``
+#: registers its engine here when imported (the core knows no syntax).
+FORMAT_COMPILERS: list[Callable[[str, "OpSpec"], Any]] = []
 
 SINGLE, OPTIONAL, VARIADIC = "single", "optional", "variadic"
 
@@ -92,8 +94,8 @@ class Attr:
     check: Optional[Callable[[Any], bool]] = None
 
     @property
-    def enum(self) -> Optional[type[TileEnum]]:
-        return self.kind if isinstance(self.kind, type) and issubclass(self.kind, TileEnum) else None
+    def enum(self) -> Optional[type[EnumAttr]]:
+        return self.kind if isinstance(self.kind, type) and issubclass(self.kind, EnumAttr) else None
 
     @property
     def is_unit(self) -> bool:
@@ -145,17 +147,17 @@ class OpSpec:
     attr_by_name: dict[str, Attr] = field(default_factory=dict)
     operand_index: dict[str, int] = field(default_factory=dict)
     result_index: dict[str, int] = field(default_factory=dict)
-    _format: Optional["CompiledFormat"] = None
+    _format: Any = None
     #: number of operand groups that are optional or variadic
     n_dynamic_operands: int = 0
     n_dynamic_results: int = 0
     testing: bool = False
 
     @property
-    def format(self) -> Optional["CompiledFormat"]:
+    def format(self) -> Any:
+        """The compiled assembly format (a ``tileir.text.format.CompiledFormat``), if any."""
         if self._format is None and self.format_text is not None:
-            from ..text.format import compile_format
-            self._format = compile_format(self.format_text, self)
+            self._format = FORMAT_COMPILERS[0](self.format_text, self)
         return self._format
 
     def has_trait(self, trait_type: type) -> bool:

@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, Callable, Optional, Sequence
 from .diagnostics import ERROR, Diagnostic
 from .core import Operation
 from .opdef import SINGLE, Trait
-from ..dialects.cuda_tile.types import I1, TileType, Type
+from .types import Type
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..text.format import OpState
+    from .infer import TypeState as OpState
 
 __all__ = [
     "Pure", "Terminator", "ReturnLike", "IsolatedFromAbove", "SymbolTable", "Symbol",
@@ -38,7 +38,7 @@ __all__ = [
     "AllTypesMatch", "AllShapesMatch", "AllRanksMatch", "AllElementTypesMatch",
     "SameOperandsAndResultShape", "SameOperandsAndResultElementType", "SameOperandsShape",
     "TypesMatchWith", "named_types", "Marker", "FunctionLike", "AffineScope",
-    "InferResultTypes", "NoMemoryEffect", "RecursiveMemoryEffects", "group_getter",
+    "InferResultTypes", "HasOnlyGraphRegion", "NoMemoryEffect", "RecursiveMemoryEffects", "group_getter",
 ]
 
 
@@ -59,6 +59,10 @@ NoMemoryEffect = Marker("NoMemoryEffect")
 RecursiveMemoryEffects = Marker("RecursiveMemoryEffects")
 ReturnLike = Marker("ReturnLike")
 Symbol = Marker("Symbol")
+#: MLIR's RegionKindInterface "graph" kind (modules): no dominance check after the op.
+HasOnlyGraphRegion = Marker("HasOnlyGraphRegion")
+
+
 class _FunctionLike(Trait):
     """MLIR's FunctionOpInterface verification: argument/result attribute arrays and the entry
     block's arguments agree with ``function_type``."""
@@ -66,7 +70,7 @@ class _FunctionLike(Trait):
     PHASE = "trait"
 
     def verify(self, op):
-        from ..dialects.cuda_tile.attributes import ArrayAttr, DictionaryAttr
+        from .attributes import ArrayAttr, DictionaryAttr
         ftype = op.attributes["function_type"].value
         for what, key, n in (("argument", "arg_attrs", len(ftype.inputs)),
                              ("result", "res_attrs", len(ftype.results))):
@@ -501,13 +505,6 @@ class InferResultTypes(Trait):
                 + ", ".join(f"'{t}'" for t in actual), op.loc)
             return [first, failed]
         return None
-
-
-def i1_same_shape(t: Type) -> Optional[Type]:
-    """``tile<SxE>`` -> ``tile<Sxi1>`` (cmpi/cmpf results)."""
-    if isinstance(t, TileType):
-        return TileType(t.shape, I1)
-    return None
 
 
 class SymbolTable(Trait):

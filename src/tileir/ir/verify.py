@@ -26,16 +26,17 @@ op), a :class:`Diagnostic`, or a list of Diagnostics (failing if any of them is 
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Any, Callable, Optional
 
-from ..dialects.cuda_tile.attributes import enum_member_since
+from .attributes import enum_member_since
 from .diagnostics import ERROR, WARNING, Diagnostic, DiagnosticError, SourceManager
 from .core import Operation
 from .opdef import OPTIONAL, SINGLE, VARIADIC, OpSpec, version_tuple
 from .locations import UNKNOWN_LOC
 
 __all__ = ["verify", "verify_op_tree", "VerifyOptions", "VerifyFailure", "current_options",
-           "verify_symbol_table", "op_error", "NONFATAL"]
+           "verify_symbol_table", "op_error", "NONFATAL", "register_type_verifier",
+           "TYPE_VERSION_CHECKS", "ATTR_KINDS", "ENUM_SUMMARIES", "OP_TEXT"]
 
 BUILTIN_MODULE = "builtin.module"
 
@@ -91,11 +92,13 @@ class _Plan:
     __slots__ = ("required", "_sizes", "ssa_regions", "terminator", "nregions", "nresults", "results_dynamic", "noperands", "operands_dynamic",
                  "structural", "attrs", "operand_checks", "result_checks", "region_checks",
                  "invariant", "traits", "region_traits", "verify", "verify_regions", "isolated",
+                 "no_terminator", "symbol_table",
                  "fixed_operands", "fixed_results")
 
     def __init__(self, spec: OpSpec) -> None:
         from .opdef import OpBase
-        from .traits import IsolatedFromAbove, Terminator, _GroupTrait
+        from .traits import (HasOnlyGraphRegion, IsolatedFromAbove, SingleBlockNoTerminator,
+                             SymbolTable, Terminator, _GroupTrait)
         self.terminator = any(isinstance(t, Terminator) for t in spec.traits)
         self.nregions = len(spec.regions)
         self.nresults = sum(1 for r in spec.results if r.kind == SINGLE)
@@ -121,7 +124,9 @@ class _Plan:
                                OpBase.verify_regions else None)
         self.isolated = any(isinstance(t, IsolatedFromAbove) for t in spec.traits)
         #: isolated ops with SSA-CFG regions (functions): dominance is checked after them
-        self.ssa_regions = self.isolated and spec.name != "cuda_tile.module"
+        self.ssa_regions = self.isolated and HasOnlyGraphRegion not in spec.traits
+        self.no_terminator = any(isinstance(t, SingleBlockNoTerminator) for t in spec.traits)
+        self.symbol_table = SymbolTable in spec.traits
 
 
     def sizes(self, op: Operation, spec: OpSpec) -> list:
@@ -283,7 +288,7 @@ class _Verifier:
         spec = op.SPEC
         if spec is None:
             return True  # unregistered ops and builtin.module
-        return spec.name == "cuda_tile.module"
+        return _plan(spec).no_terminator
 
     def verify_entrance(self, op: Operation, spec: OpSpec, plan: _Plan) -> bool:
         report = self.report
@@ -428,7 +433,6 @@ class _Verifier:
                                         f"{r.since} but is being used and targeting {text}. "
                                         "Cannot serialize to older bytecode version when newer "
                                         "features are used.")
-        from ..dialects.cuda_tile.type_verify import type_version_error
         types = [r.type for r in op.results]
         for region in op.regions:
             for block in region.blocks:
@@ -437,9 +441,10 @@ class _Verifier:
         if ftype is not None and hasattr(ftype, "value"):
             types.append(ftype.value)
         for t in types:
-            msg = type_version_error(t, target, text)
-            if msg:
-                return Diagnostic(ERROR, msg, UNKNOWN_LOC)
+            for type_version_error in TYPE_VERSION_CHECKS:
+                msg = type_version_error(t, target, text)
+                if msg:
+                    return Diagnostic(ERROR, msg, UNKNOWN_LOC)
         return None
 
 
@@ -528,10 +533,45 @@ def _dominance_error(op: Operation, index: int, value) -> Diagnostic:
     return diag
 
 
-def _TYPE_ERRORS(t):
-    from ..dialects.cuda_tile.type_verify import deep_type_error
-    globals()["_TYPE_ERRORS"] = deep_type_error
-    return deep_type_error(t)
+def _TYPE_ERRORS(t) -> Optional[str]:  # rebound by register_type_verifier
+    return None
+
+
+#: The registered dialect type checks, ``check(type) -> message or None`` (type invariants such
+#: as a tile's power-of-two shape), run on every result and block argument type.
+_TYPE_VERIFIERS: list[Callable[[Any], Optional[str]]] = []
+
+
+def register_type_verifier(check: Callable[[Any], Optional[str]]) -> None:
+    """Add a dialect's type check (see :data:`_TYPE_VERIFIERS`)."""
+    _TYPE_VERIFIERS.append(check)
+    checks = tuple(_TYPE_VERIFIERS)
+    if len(checks) == 1:
+        globals()["_TYPE_ERRORS"] = checks[0]
+        return
+
+    def all_checks(t):
+        for c in checks:
+            msg = c(t)
+            if msg:
+                return msg
+        return None
+    globals()["_TYPE_ERRORS"] = all_checks
+
+
+#: ``check(type, target_version_tuple, target_text) -> message or None``: a dialect's check
+#: that a type exists in the targeted (bytecode) version.
+TYPE_VERSION_CHECKS: list[Callable[[Any, tuple, str], Optional[str]]] = []
+
+#: Attribute kinds a dialect adds to the :class:`~tileir.ir.opdef.Attr` kinds checked here:
+#: ``kind -> (is_valid(value), ODS constraint summary)``.
+ATTR_KINDS: dict[str, tuple[Callable[[Any], bool], str]] = {}
+
+#: Enum class name -> the ODS summary in "failed to satisfy constraint: <summary>".
+ENUM_SUMMARIES: dict[str, str] = {}
+
+#: The generic-form printer for ops quoted in diagnostics (``tileir.text`` registers it).
+OP_TEXT: list[Callable[[Operation], str]] = []
 
 
 def _builtin_module_check(op: Operation) -> Optional[str]:
@@ -563,8 +603,7 @@ def _might_be_terminator(op: Operation) -> bool:
 
 def _op_text(op: Operation) -> str:
     try:
-        from ..text.printer import print_op
-        text = print_op(op, generic=True).strip()
+        text = OP_TEXT[0](op).strip()
         return ("\n" + text) if "\n" in text else text
     except Exception:  # pragma: no cover - printing a broken op
         return f"'{op.name}'"
@@ -599,8 +638,8 @@ def _segment_check(op: Operation, spec: OpSpec) -> Optional[str]:
 def _attr_checker(attr):
     """``(check(value) -> bool, constraint description)`` for an attribute declaration: a fast
     predicate for the common kinds, else the general :func:`check_attribute_kind`."""
-    from ..dialects.cuda_tile.attributes import UNIT, IntegerAttr, StringAttr
-    from ..dialects.cuda_tile.types import I1, I32, I64
+    from .attributes import UNIT, IntegerAttr, StringAttr
+    from .types import I1, I32, I64
     kind = attr.kind
     enum = attr.enum
     desc = attr.summary
@@ -608,7 +647,7 @@ def _attr_checker(attr):
     base = None
     if enum is not None:
         base = lambda v, e=enum: v.__class__ is e  # noqa: E731
-        desc = desc or _ENUM_SUMMARIES.get(enum.__name__, enum.__name__)
+        desc = desc or ENUM_SUMMARIES.get(enum.__name__, enum.__name__)
     elif kind == "unit":
         base = lambda v: v is UNIT  # noqa: E731
         desc = desc or "unit attribute"
@@ -621,15 +660,14 @@ def _attr_checker(attr):
         base = lambda v: v.__class__ is StringAttr  # noqa: E731
         desc = desc or "string attribute"
     elif kind == "dense":
-        from ..dialects.cuda_tile.attributes import DenseElementsAttr
+        from .attributes import DenseElementsAttr
         base = lambda v: v.__class__ is DenseElementsAttr  # noqa: E731
         desc = desc or "dense typed elements attribute"
-    elif kind == "predicate":
-        from ..dialects.cuda_tile.attributes import AssumePredicate
-        base = lambda v: isinstance(v, AssumePredicate)  # noqa: E731
-        desc = desc or "AssumePredicateAttrInterface instance"
+    elif kind in ATTR_KINDS:
+        base, summary = ATTR_KINDS[kind]
+        desc = desc or summary
     elif kind == "array":
-        from ..dialects.cuda_tile.attributes import ArrayAttr
+        from .attributes import ArrayAttr
         base = lambda v: v.__class__ is ArrayAttr  # noqa: E731
         desc = desc or "array attribute"
     if base is None:
@@ -645,17 +683,16 @@ def _attr_checker(attr):
 
 def check_attribute_kind(attr, value) -> Optional[str]:
     """Check an attribute value against its declaration; return the ODS message on mismatch."""
-    from ..dialects.cuda_tile.attributes import (ArrayAttr, AssumePredicate, DenseArrayAttr, DenseElementsAttr,
-                        DictionaryAttr, IntegerAttr, OptimizationHintsAttr, StringAttr,
-                        SymbolRefAttr, TypeAttr, UNIT)
-    from ..dialects.cuda_tile.types import FunctionType, I1, I32, I64
+    from .attributes import (UNIT, ArrayAttr, DenseArrayAttr, DenseElementsAttr, DictionaryAttr,
+                             IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr)
+    from .types import I1, I32, I64, FunctionType
     kind = attr.kind
     ok = True
     desc = attr.summary
     enum = attr.enum
     if enum is not None:
         ok = isinstance(value, enum)
-        desc = desc or _ENUM_SUMMARIES.get(enum.__name__, enum.__name__)
+        desc = desc or ENUM_SUMMARIES.get(enum.__name__, enum.__name__)
     elif kind == "unit":
         ok = value is UNIT
         desc = desc or "unit attribute"
@@ -686,12 +723,10 @@ def check_attribute_kind(attr, value) -> Optional[str]:
     elif isinstance(kind, str) and kind.startswith("array_i"):
         ok = isinstance(value, DenseArrayAttr) and value.element == kind[6:]
         desc = desc or f"{kind[6:]} dense array attribute"
-    elif kind == "hints":
-        ok = isinstance(value, OptimizationHintsAttr)
-        desc = desc or ""
-    elif kind == "predicate":
-        ok = isinstance(value, AssumePredicate)
-        desc = desc or "AssumePredicateAttrInterface instance"
+    elif kind in ATTR_KINDS:
+        is_valid, summary = ATTR_KINDS[kind]
+        ok = is_valid(value)
+        desc = desc or summary
     elif kind == "dict_array":
         ok = isinstance(value, ArrayAttr) and all(isinstance(v, DictionaryAttr) for v in value)
         desc = desc or "Array of dictionary attributes"
@@ -705,14 +740,6 @@ def check_attribute_kind(attr, value) -> Optional[str]:
     return f"attribute '{attr.name}' failed to satisfy constraint: {desc}"
 
 
-_ENUM_SUMMARIES = {
-    "Signedness": "signedness", "IntegerOverflow": "integer overflow",
-    "RoundingMode": "rounding mode", "ComparisonOrdering": "comparison_ordering",
-    "ComparisonPredicate": "cmp_predicate", "AtomicRMWMode": "",
-    "MemoryScope": "memory scope", "MemoryOrderingSemantics": "memory ordering semantics",
-    "PaddingValue": "load padding value for out of bound access",
-    "SymbolVisibility": "symbol visibility",
-}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -725,7 +752,10 @@ def _symbol_name(op: Operation) -> Optional[str]:
 
 
 def _is_symbol_table(op: Operation) -> bool:
-    return op.name in ("cuda_tile.module", BUILTIN_MODULE)
+    spec = op.SPEC
+    if spec is None:
+        return op.name == BUILTIN_MODULE
+    return _plan(spec).symbol_table
 
 
 def symbol_lookup(table: Operation, name: str) -> Optional[Operation]:

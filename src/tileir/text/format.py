@@ -20,7 +20,7 @@ from ..dialects.cuda_tile.attributes import (UNIT, ArrayAttr, Attribute, DenseAr
                      SymbolRefAttr, TileEnum, format_symbol)
 from ..ir.core import Operation, Region
 from ..ir.infer import TypeState, infer_types
-from ..ir.opdef import OPTIONAL, SINGLE, VARIADIC, Attr, OpSpec, make_op
+from ..ir.opdef import FORMAT_COMPILERS, OPTIONAL, SINGLE, VARIADIC, Attr, OpSpec, make_op
 from ..dialects.cuda_tile.types import I32, I64, Type
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -892,3 +892,6 @@ def _print_elements(printer: "OpPrinter", op: Operation, fmt: CompiledFormat, el
                     append(lit.spaced)
         else:  # pragma: no cover
             raise AssertionError(el)
+
+
+FORMAT_COMPILERS.append(compile_format)

@@ -23,8 +23,8 @@ from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError, SourceFile, Sou
 from ..ir.core import Block, Operation, Region, Value
 from ..ir.limits import MAX_REGION_DEPTH
 from ..ir.opdef import OP_REGISTRY, OpSpec, make_op
-from ..ir.locations import (UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, FusedLoc, Location,
-                         NameLoc)
+from ..ir.locations import UNKNOWN_LOC, CallSiteLoc, FileLineColLoc, FusedLoc, Location, NameLoc
+from ..dialects.cuda_tile.attributes import DILoc
 from ..dialects.cuda_tile.types import (BF16, ELEMENT_TYPES, F64, I1, I64, TOKEN, BuiltinType, ElementType,
                      FunctionType, GatherScatterViewType, PartitionViewType, PointerType,
                      StridedViewType, TensorViewType, TileType, Type)
@@ -955,7 +955,7 @@ class Parser:
             typ = type_hint
         if isinstance(typ, ElementType) and typ.is_float:
             if t.startswith("0x") and not is_float:
-                from .floatfmt import float_from_bits
+                from ..ir.floatfmt import float_from_bits
                 if neg:
                     raise self.error("hexadecimal float literal should not have a leading minus",
                                      off)
@@ -1716,7 +1716,7 @@ def scalar_literal(parser: Parser, leaf, el: ElementType):
             raise parser.error("integer constant out of range for type", off)
         return v
     # floats
-    from .floatfmt import _BIT_WIDTH, float_from_bits, float_from_text
+    from ..ir.floatfmt import _BIT_WIDTH, float_from_bits, float_from_text
     if text.startswith("0x"):
         if neg:
             raise parser.error("hexadecimal float literal should not have a leading minus", off)

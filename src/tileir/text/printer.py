@@ -15,7 +15,8 @@ from typing import Optional
 
 from ..dialects.cuda_tile.attributes import DIAttr, format_named_attr
 from ..ir.core import Block, Operation, Region, Value
-from ..ir.locations import UNKNOWN_LOC, CallSiteLoc, DILoc, FusedLoc, Location, NameLoc
+from ..ir.locations import UNKNOWN_LOC, CallSiteLoc, FusedLoc, Location, NameLoc
+from ..dialects.cuda_tile.attributes import DILoc
 from .format import print_format
 
 __all__ = ["print_op", "OpPrinter"]

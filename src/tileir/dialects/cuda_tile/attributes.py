@@ -1,20 +1,23 @@
-"""Attributes and enums of the cuda_tile dialect, plus the MLIR builtin attributes it uses.
+"""Attributes and enums of the cuda_tile dialect; the MLIR builtin attributes it uses come from
+:mod:`tileir.ir.attributes` and are re-exported here.
 
 Attributes are immutable values with structural equality.  ``str(attr)`` is the generic MLIR
-spelling (``#cuda_tile.rounding<zero>``, ``42 : i64``, ``"text"``, ``array<i32: 1, 0>``); ops with a
-custom syntax print their attributes through the op's format instead.
+spelling (``#cuda_tile.rounding<zero>``, ``#cuda_tile.div_by<8>``); ops with a custom syntax
+print their attributes through the op's format instead.
 """
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Optional
+from typing import ClassVar, Optional
 
-import numpy as np
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .types import Type
+from ...ir.locations import FileLineColLoc, Location
+from ...ir.attributes import (UNIT, ArrayAttr, Attribute, DenseArrayAttr,  # noqa: F401
+                              DenseElementsAttr, DictionaryAttr, EnumAttr, FloatAttr, IntegerAttr,
+                              OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr,
+                              attr_without_type, bool_attr, format_attr_name, format_named_attr,
+                              format_symbol, i32_attr, i64_attr, quote_string, register_enum,
+                              ENUM_MEMBER_SINCE, enum_member_since)
 
 __all__ = [
     "Attribute", "TileEnum", "Signedness", "IntegerOverflow", "RoundingMode", "ComparisonOrdering",
@@ -23,54 +26,19 @@ __all__ = [
     "IntegerAttr", "FloatAttr", "StringAttr", "UnitAttr", "UNIT", "TypeAttr", "ArrayAttr",
     "DenseArrayAttr", "DictionaryAttr", "SymbolRefAttr", "DenseElementsAttr",
     "OptimizationHintsAttr", "DivByAttr", "SameElementsAttr", "BoundedAttr", "AssumePredicate",
-    "DIFileAttr", "DICompileUnitAttr", "DISubprogramAttr", "DILexicalBlockAttr", "OpaqueAttr",
+    "DIFileAttr", "DILoc", "DICompileUnitAttr", "DISubprogramAttr", "DILexicalBlockAttr", "OpaqueAttr",
     "quote_string", "bool_attr", "i64_attr", "i32_attr",
 ]
-
-
-class Attribute:
-    """Base class of all attributes."""
-
-    __slots__ = ()
-
-    def generic(self) -> str:
-        """The generic MLIR spelling of this attribute."""
-        raise NotImplementedError(type(self).__name__)
-
-    def __str__(self) -> str:
-        return self.generic()
 
 
 # ---------------------------------------------------------------------------------------------
 # Enums
 # ---------------------------------------------------------------------------------------------
 
-class TileEnum(Attribute, enum.IntEnum):
-    """An enum of the dialect.  The keyword is the lower-cased member name; the integer is the
-    value the bytecode stores.  ``MNEMONIC`` is the attribute mnemonic of the generic form
-    (``#cuda_tile.rounding<zero>``); enums without one are plain ``i32`` integers there."""
-
-    @property
-    def keyword(self) -> str:
-        return self.name.lower()
-
-    @classmethod
-    def from_keyword(cls, keyword: str) -> Optional["TileEnum"]:
-        """The member spelled ``keyword`` (exactly: keywords are case-sensitive, as in MLIR)."""
-        member = cls.__members__.get(keyword.upper())
-        return member if member is not None and member.keyword == keyword else None
-
-    @classmethod
-    def keywords(cls) -> list[str]:
-        return [m.keyword for m in cls]
-
-    def generic(self) -> str:
-        mnemonic = _MNEMONICS.get(type(self))
-        if mnemonic is None:
-            return f"{int(self)} : i32"
-        return f"#cuda_tile.{mnemonic}<{self.keyword}>"
-
-    __str__ = generic
+class TileEnum(EnumAttr):
+    """An enum of the cuda_tile dialect (see :class:`~tileir.ir.attributes.EnumAttr`); those in
+    ``_MNEMONICS`` spell ``#cuda_tile.<mnemonic><keyword>`` in the generic form, the others are
+    plain ``i32`` integers there."""
 
 
 class Signedness(TileEnum):
@@ -96,19 +64,8 @@ class RoundingMode(TileEnum):
     NEAREST_AWAY = 7          # bytecode 13.4: ftof only (round to nearest, ties away from zero)
 
 
-#: Enum members that Tile IR gained after 13.1, keyed by (enum class, value) because members
-#: of different IntEnums compare equal by value: the first version that has each.  Older
-#: bytecode cannot encode them (the verifier's target-version check and the writer refuse them;
-#: the reader of an older file treats the value as invalid, as that version's reader does).
-_MEMBER_SINCE: dict = {(RoundingMode, RoundingMode.NEAREST_AWAY.value): "13.4"}
-
-
-def enum_member_since(value) -> Optional[str]:
-    """The Tile IR version that introduced enum member ``value``; None for 13.1's members and
-    for anything that is not an enum member."""
-    if not isinstance(value, TileEnum):
-        return None
-    return _MEMBER_SINCE.get((type(value), value.value))
+#: Enum members that Tile IR gained after 13.1 (see :func:`enum_member_since`).
+ENUM_MEMBER_SINCE[(RoundingMode, RoundingMode.NEAREST_AWAY.value)] = "13.4"
 
 
 #: The IEEE-754 rounding modes, in the order NVIDIA's messages list them.
@@ -178,268 +135,8 @@ _MNEMONICS: dict[type, str] = {
 
 #: ``#cuda_tile.<mnemonic><keyword>`` -> enum class.
 ENUMS_BY_MNEMONIC: dict[str, type[TileEnum]] = {m: cls for cls, m in _MNEMONICS.items()}
-
-
-# ---------------------------------------------------------------------------------------------
-# Builtin attributes
-# ---------------------------------------------------------------------------------------------
-
-def quote_string(text: str | bytes) -> str:
-    """Quote a string as MLIR prints it (llvm::printEscapedString): printable ASCII kept,
-    ``\\`` doubled, ``"`` and every other byte as ``\\XX`` (upper-case hex)."""
-    data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text
-    if data.isascii() and data.isalnum():
-        return '"' + data.decode() + '"'
-    out = ['"']
-    for b in data:
-        if b == 0x5C:
-            out.append("\\\\")
-        elif 0x20 <= b < 0x7F and b != 0x22:
-            out.append(chr(b))
-        else:
-            out.append("\\" + format(b, "02X"))
-    out.append('"')
-    return "".join(out)
-
-
-@dataclass(frozen=True, slots=True)
-class IntegerAttr(Attribute):
-    """An integer (or ``i1`` boolean) with its type; default type i64 like MLIR."""
-
-    value: int
-    type: "Type"
-
-    def generic(self) -> str:
-        from .types import I1
-        if self.type is I1:
-            return "true" if self.value else "false"
-        return f"{self.value} : {self.type}"
-
-
-@dataclass(frozen=True, slots=True)
-class FloatAttr(Attribute):
-    value: float
-    type: "Type"
-
-    def generic(self) -> str:
-        from ...text.floatfmt import format_float
-        return f"{format_float(self.value, self.type.name)} : {self.type}"
-
-
-@dataclass(frozen=True, slots=True)
-class StringAttr(Attribute):
-    value: str
-
-    def generic(self) -> str:
-        return quote_string(self.value)
-
-
-class _Unit(Attribute):
-    __slots__ = ()
-
-    def generic(self) -> str:
-        return "unit"
-
-    def __repr__(self) -> str:
-        return "UNIT"
-
-
-#: The unit attribute (presence flag).
-UNIT = _Unit()
-UnitAttr = _Unit
-
-
-@dataclass(frozen=True, slots=True)
-class TypeAttr(Attribute):
-    value: "Type"
-
-    def generic(self) -> str:
-        return str(self.value)
-
-
-@dataclass(frozen=True, slots=True)
-class ArrayAttr(Attribute):
-    value: tuple
-
-    def generic(self) -> str:
-        return "[" + ", ".join(a.generic() for a in self.value) + "]"
-
-    def __iter__(self):
-        return iter(self.value)
-
-    def __len__(self) -> int:
-        return len(self.value)
-
-
-@dataclass(frozen=True, slots=True)
-class DenseArrayAttr(Attribute):
-    """``array<i32: 1, 2>``: a dense array of integers (or bools, or floats) of one element type."""
-
-    element: str
-    value: tuple
-
-    def generic(self) -> str:
-        if not self.value:
-            return f"array<{self.element}>"
-        if self.element == "i1":
-            body = ", ".join("true" if v else "false" for v in self.value)
-        else:
-            body = ", ".join(str(v) for v in self.value)
-        return f"array<{self.element}: {body}>"
-
-
-@dataclass(frozen=True, slots=True)
-class DictionaryAttr(Attribute):
-    """A dictionary kept sorted by name, as MLIR does."""
-
-    entries: tuple  # tuple[tuple[str, Attribute], ...]
-
-    @staticmethod
-    def of(mapping: dict) -> "DictionaryAttr":
-        return DictionaryAttr(tuple(sorted(mapping.items())))
-
-    def get(self, name: str, default=None):
-        for k, v in self.entries:
-            if k == name:
-                return v
-        return default
-
-    def as_dict(self) -> dict:
-        return dict(self.entries)
-
-    def generic(self) -> str:
-        return "{" + ", ".join(format_named_attr(k, v) for k, v in self.entries) + "}"
-
-
-def format_attr_name(name: str) -> str:
-    """Attribute names print bare when they are identifiers, quoted otherwise."""
-    import re
-    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", name):
-        return name
-    return quote_string(name)
-
-
-def format_named_attr(name: str, value: Attribute) -> str:
-    if value is UNIT:
-        return format_attr_name(name)
-    return f"{format_attr_name(name)} = {value.generic()}"
-
-
-def format_symbol(name: str) -> str:
-    import re
-    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$.]*", name):
-        return "@" + name
-    return "@" + quote_string(name)
-
-
-@dataclass(frozen=True, slots=True)
-class SymbolRefAttr(Attribute):
-    """``@name`` (optionally ``@root::@nested``)."""
-
-    root: str
-    nested: tuple = ()
-
-    def generic(self) -> str:
-        return "::".join(format_symbol(n) for n in (self.root, *self.nested))
-
-
-#: id(attr) -> (attr, printed element list): dense bodies are printed once
-_DENSE_BODIES: dict = {}
-
-
-class DenseElementsAttr(Attribute):
-    """A dense constant: a NumPy array (in the element type's storage dtype) and its tile type.
-
-    Printed by the cuda_tile ops as ``<f32: [1.0, 2.0]>`` and in generic form as
-    ``dense<[1.0, 2.0]> : !cuda_tile.tile<2xf32>``; an array whose elements are all equal
-    prints as a splat."""
-
-    __slots__ = ("type", "array", "_splat")
-
-    def __init__(self, type: "Type", array: np.ndarray) -> None:
-        self.type = type
-        self.array = array
-        self._splat: Optional[bool] = None
-
-    @property
-    def element(self):
-        return self.type.element
-
-    @property
-    def is_splat(self) -> bool:
-        if self._splat is None:
-            a = self.array
-            if a.size <= 1:
-                self._splat = True
-            else:
-                flat = a.reshape(-1)
-                if flat.dtype.kind == "f" or flat.dtype.kind == "V" or flat.dtype.itemsize <= 2:
-                    raw = np.ascontiguousarray(flat).view(np.uint8).reshape(flat.size, -1)
-                    self._splat = bool((raw == raw[0]).all())
-                else:
-                    self._splat = bool((flat == flat[0]).all())
-        return self._splat
-
-    def __eq__(self, other: Any) -> bool:
-        return (isinstance(other, DenseElementsAttr) and self.type == other.type
-                and self.array.shape == other.array.shape
-                and np.ascontiguousarray(self.array).tobytes()
-                == np.ascontiguousarray(other.array).tobytes())
-
-    def __hash__(self) -> int:
-        return hash((self.type, np.ascontiguousarray(self.array).tobytes()))
-
-    def __repr__(self) -> str:
-        return f"DenseElementsAttr({self.body()} : {self.type})"
-
-    def _fmt_element(self, v) -> str:
-        el = self.type.element
-        name = getattr(el, "name", None)
-        if name == "i1":
-            return "true" if bool(v) else "false"
-        if getattr(el, "is_integer", False):
-            return str(int(v))
-        from ...text.floatfmt import format_float
-        return format_float(v, name)
-
-    def body(self) -> str:
-        """The element list: a scalar for a splat, otherwise nested ``[...]`` lists (computed
-        once: attributes are immutable)."""
-        text = _DENSE_BODIES.get(id(self))
-        if text is not None and text[0] is self:
-            return text[1]
-        a = self.array
-        if self.is_splat and a.size >= 1:
-            body = self._fmt_element(a.reshape(-1)[0])
-        else:
-            body = self._nested(a)
-        if len(_DENSE_BODIES) > 4096:
-            _DENSE_BODIES.clear()
-        _DENSE_BODIES[id(self)] = (self, body)
-        return body
-
-    def _elements_text(self, a: np.ndarray) -> list:
-        el = self.type.element
-        name = getattr(el, "name", None)
-        if name == "i1":
-            return ["true" if v else "false" for v in a.tolist()]
-        if getattr(el, "is_integer", False):
-            return [str(int(v)) for v in a.tolist()]
-        from ...text.floatfmt import format_float
-        return [format_float(v, name) for v in a]
-
-    def _nested(self, a: np.ndarray) -> str:
-        if a.ndim == 0:
-            return self._fmt_element(a[()])
-        if a.ndim == 1:
-            return "[" + ", ".join(self._elements_text(a)) + "]"
-        return "[" + ", ".join(self._nested(sub) for sub in a) + "]"
-
-    def generic(self) -> str:
-        return f"dense<{self.body()}> : {self.type}"
-
-    def element_text(self) -> str:
-        return self.type.element.short
+for _cls, _mnemonic in _MNEMONICS.items():
+    register_enum(_cls, "cuda_tile", _mnemonic)
 
 
 @dataclass(frozen=True, slots=True)
@@ -468,19 +165,6 @@ class OptimizationHintsAttr(Attribute):
             if k == arch:
                 return v
         return None
-
-
-def attr_without_type(attr: Attribute) -> str:
-    """MLIR's ``printAttributeWithoutType``: ``2`` for ``2 : i64``, ``1.5`` for ``1.5 : f32``."""
-    if isinstance(attr, IntegerAttr):
-        from .types import I1
-        if attr.type is I1:
-            return "true" if attr.value else "false"
-        return str(attr.value)
-    if isinstance(attr, FloatAttr):
-        from ...text.floatfmt import format_float
-        return format_float(attr.value, attr.type.name)
-    return attr.generic()
 
 
 class AssumePredicate(Attribute):
@@ -604,29 +288,20 @@ class DILexicalBlockAttr(DIAttr):
 
 
 @dataclass(frozen=True, slots=True)
-class OpaqueAttr(Attribute):
-    """An attribute we do not model (another dialect's, or builtin forms we keep verbatim)."""
+class DILoc(Location):
+    """``#cuda_tile.di_loc<loc("f.py":3:4) in #subprogram>``: a position with a debug scope."""
 
-    text: str
+    source: FileLineColLoc
+    scope: DIAttr
 
-    def generic(self) -> str:
-        return self.text
+    def body(self, ref=None) -> str:
+        if ref is None:
+            return f"#cuda_tile.di_loc<loc({self.source.body()}) in {self.scope.generic()}>"
+        # with aliases (``-mlir-print-debuginfo``) the source location prints as its alias
+        source = ref(self.source)
+        if not source.startswith("#"):
+            source = f"loc({source})"
+        return f"#cuda_tile.di_loc<{source} in {ref(self.scope)}>"
 
-
-# ---------------------------------------------------------------------------------------------
-# Small constructors
-# ---------------------------------------------------------------------------------------------
-
-def bool_attr(value: bool) -> IntegerAttr:
-    from .types import I1
-    return IntegerAttr(1 if value else 0, I1)
-
-
-def i64_attr(value: int) -> IntegerAttr:
-    from .types import I64
-    return IntegerAttr(int(value), I64)
-
-
-def i32_attr(value: int) -> IntegerAttr:
-    from .types import I32
-    return IntegerAttr(int(value), I32)
+    def file_line_col(self) -> FileLineColLoc:
+        return self.source

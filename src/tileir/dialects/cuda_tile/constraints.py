@@ -2,11 +2,63 @@
 
 from __future__ import annotations
 
-from ...ir.constraints import AnyOf, AnyType, Pred, TileOf, TypeIs
+from typing import Optional, Sequence
+
+from ...ir.constraints import AnyOf, AnyType, Pred, TypeConstraint, TypeIs
 from .types import (BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64, I1, I4, I8,
                      I16, I32, I64, TF32, BuiltinType, ElementType, GatherScatterViewType,
                      PartitionViewType, PointerType, StridedViewType, TensorViewType,
                      TileType, TileViewType, TokenType, Type)
+
+class TileOf(TypeConstraint):
+    """``tile`` with an element type from ``elements`` and optionally a rank from ``ranks``.
+
+    ``elements`` holds element types, or the :class:`PointerType` class for "Pointer type"."""
+
+    __slots__ = ("elements", "ranks", "element_summary", "_cache")
+
+    def __init__(self, elements: Sequence, ranks: Optional[Sequence[int]] = None,
+                 element_names: Optional[Sequence[str]] = None,
+                 prefix: Optional[str] = None) -> None:
+        self.elements = tuple(elements)
+        self.ranks = tuple(ranks) if ranks is not None else None
+        names = element_names or [e.name if isinstance(e, ElementType) else "Pointer type"
+                                  for e in self.elements]
+        self.element_summary = " or ".join(names)
+        if prefix is None:
+            prefix = "tile" if ranks is None else "/".join(f"{r}D" for r in ranks) + " tile"
+        buildable = None
+        if self.ranks == (0,) and len(self.elements) == 1 and isinstance(self.elements[0], ElementType):
+            buildable = TileType((), self.elements[0])
+        super().__init__(f"{prefix} of {self.element_summary} values", buildable)
+        self._cache: dict = {}
+
+    def check(self, t: Type) -> bool:
+        try:
+            return self._cache[t]
+        except KeyError:
+            pass
+        ok = self._check(t)
+        if len(self._cache) < 4096:
+            self._cache[t] = ok
+        return ok
+
+    def _check(self, t: Type) -> bool:
+        if not isinstance(t, TileType):
+            return False
+        if self.ranks is not None and t.rank not in self.ranks:
+            return False
+        return self.element_ok(t.element)
+
+    def element_ok(self, el: Type) -> bool:
+        for e in self.elements:
+            if isinstance(e, type):
+                if isinstance(el, e):
+                    return True
+            elif el is e:
+                return True
+        return False
+
 
 INTS = (I1, I8, I16, I32, I64)
 BASE_FLOATS = (F16, BF16, F32, F64)
@@ -61,3 +113,10 @@ ExtTruncInt = TileOf(INTS + (I4,))
 #: unpack result: any number tile incl. i4
 UnpackedTile = TileOf(NUMBERS + (I4,))
 PackSource = TileOf(NUMBERS + (I4,))
+
+
+def i1_same_shape(t: Type) -> Optional[Type]:
+    """``tile<SxE>`` -> ``tile<Sxi1>`` (cmpi/cmpf results)."""
+    if isinstance(t, TileType):
+        return TileType(t.shape, I1)
+    return None

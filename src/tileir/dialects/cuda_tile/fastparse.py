@@ -308,7 +308,7 @@ def _fast_dense(el, body: str, typ):
         mask = (1 << w) - 1
         arr = np.array([((v & mask) ^ half) - half for v in vals], dtype=np.int64).astype(dt)
     else:
-        from ...text.floatfmt import float_from_bits, float_from_text
+        from ...ir.floatfmt import float_from_bits, float_from_text
         if any(t in ("true", "false") for t in toks):
             return None
         hexes = ["0x" in t for t in toks]

@@ -1,20 +1,23 @@
 """The CUDA Tile IR type system (spec §5) plus the types NVIDIA added up to 13.3.
 
-Types are immutable and interned: constructing the same type twice returns the same object, so
-``is`` and ``==`` agree and types can be used as dictionary keys cheaply.  Every type prints in two
-spellings: the *short* form used inside ops (``tile<4xf32>``) and the *full* form used in the
-generic syntax and in diagnostics (``!cuda_tile.tile<4xf32>``).  ``str(t)`` is the full form.
+The element types (§5.1) are MLIR's builtin integer and float types (:mod:`tileir.ir.types`,
+re-exported here); this module adds the cuda_tile types, interned like every :class:`Type`.
+Every type prints in two spellings: the *short* form used inside ops (``tile<4xf32>``) and the
+*full* form used in the generic syntax and in diagnostics (``!cuda_tile.tile<4xf32>``).
+``str(t)`` is the full form.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, Iterable, Optional, Sequence
+from typing import Iterable, Optional, Sequence
 
+from ...ir.types import (BF16, ELEMENT_TYPES, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32,
+                         F64, I1, I4, I8, I16, I32, I64, TF32, BuiltinType, ElementType,
+                         FloatType, FunctionType, IntegerType, Type, element_type)
 from .attributes import PaddingValue
-from ...ir.dtypes import FLOAT_FORMATS
 
 __all__ = [
-    "Type", "ElementType", "IntegerType", "FloatType", "PointerType", "TileType", "TensorViewType",
+    "Type", "CudaTileType", "ElementType", "IntegerType", "FloatType", "PointerType", "TileType", "TensorViewType",
     "TileViewType", "PartitionViewType", "StridedViewType", "GatherScatterViewType", "TokenType",
     "FunctionType", "BuiltinType", "DYNAMIC", "ELEMENT_TYPES", "element_type", "TYPE_SINCE",
     "I1", "I4", "I8", "I16", "I32", "I64", "F16", "BF16", "F32", "TF32", "F64",
@@ -24,124 +27,19 @@ __all__ = [
 #: Marker for a dynamic extent or stride (``?``) in a tensor view.
 DYNAMIC = None
 
-_INTERNED: dict = {}
-
-
-class Type:
-    """Base of all types.  Subclasses define ``_make_short`` and are constructed via ``_intern``."""
-
-    __slots__ = ("_short", "_full", "__weakref__")
-    #: True for types spelled with the ``!cuda_tile.`` dialect prefix in their full form.
-    DIALECT: ClassVar[bool] = True
-
-    @classmethod
-    def _intern(cls, key: tuple, *fields):
-        full_key = (cls, key)
-        found = _INTERNED.get(full_key)
-        if found is not None:
-            return found
-        obj = object.__new__(cls)
-        obj._init(*fields)
-        obj._short = obj._make_short()
-        obj._full = ("!cuda_tile." + obj._short) if cls.DIALECT else obj._short
-        _INTERNED[full_key] = obj
-        return obj
-
-    def _init(self, *fields) -> None:  # pragma: no cover - overridden
-        pass
-
-    def _make_short(self) -> str:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-    @property
-    def short(self) -> str:
-        """The short spelling used inside cuda_tile ops, e.g. ``tile<4xf32>``."""
-        return self._short
-
-    def __str__(self) -> str:
-        return self._full
-
-    def __repr__(self) -> str:
-        return f"<type {self._full}>"
-
-    def __reduce__(self):
-        from ...text.parser import parse_type
-        return (parse_type, (self._full,))
-
-    # Interning makes identity the structural equality.
-    __eq__ = object.__eq__
-    __hash__ = object.__hash__
-
-
-# ---------------------------------------------------------------------------------------------
-# Element types (§5.1)
-# ---------------------------------------------------------------------------------------------
-
-class ElementType(Type):
-    """A scalar element type: a signless integer or a floating-point format."""
-
-    __slots__ = ("name", "width")
-    DIALECT = False
-
-    name: str
-    width: int
-
-    def _init(self, name: str, width: int) -> None:
-        self.name = name
-        self.width = width
-
-    def _make_short(self) -> str:
-        return self.name
-
-    @property
-    def is_integer(self) -> bool:
-        return isinstance(self, IntegerType)
-
-    @property
-    def is_float(self) -> bool:
-        return isinstance(self, FloatType)
-
-
-class IntegerType(ElementType):
-    """A signless integer type ``iN``; signedness is chosen by each operation."""
-
-    __slots__ = ()
-
-    def __new__(cls, width: int) -> "IntegerType":
-        return cls._intern((width,), f"i{width}", width)
-
-
-class FloatType(ElementType):
-    """A floating-point element type (IEEE or one of NVIDIA's alternative formats)."""
-
-    __slots__ = ()
-    _WIDTHS = {name: f.bits for name, f in FLOAT_FORMATS.items()}
-
-    def __new__(cls, name: str) -> "FloatType":
-        return cls._intern((name,), name, cls._WIDTHS[name])
-
-
-I1, I4, I8, I16, I32, I64 = (IntegerType(w) for w in (1, 4, 8, 16, 32, 64))
-F16, BF16, F32, TF32, F64 = (FloatType(n) for n in ("f16", "bf16", "f32", "tf32", "f64"))
-F8E4M3FN, F8E5M2, F8E8M0FNU, F4E2M1FN = (
-    FloatType(n) for n in ("f8E4M3FN", "f8E5M2", "f8E8M0FNU", "f4E2M1FN"))
-
-#: Every element type by its spelling.
-ELEMENT_TYPES: dict[str, ElementType] = {
-    t.name: t for t in (I1, I4, I8, I16, I32, I64, F16, BF16, F32, TF32, F64,
-                        F8E4M3FN, F8E5M2, F8E8M0FNU, F4E2M1FN)}
-
-
-def element_type(name: str) -> ElementType:
-    """Look up an element type by spelling (``"f32"``, ``"i8"``, ``"f8E4M3FN"``...)."""
-    return ELEMENT_TYPES[name]
-
 
 # ---------------------------------------------------------------------------------------------
 # Pointers and tiles (§5.2, §5.3.1)
 # ---------------------------------------------------------------------------------------------
 
-class PointerType(Type):
+class CudaTileType(Type):
+    """Base of the cuda_tile types (full form ``!cuda_tile.<short>``)."""
+
+    __slots__ = ()
+    DIALECT = "cuda_tile"
+
+
+class PointerType(CudaTileType):
     """``ptr<E>``: a 64-bit address of a value of element type ``E``."""
 
     __slots__ = ("pointee",)
@@ -166,7 +64,7 @@ def _dims(shape: Iterable[Optional[int]]) -> str:
     return "".join(("?" if d is None else str(d)) + "x" for d in shape)
 
 
-class TileType(Type):
+class TileType(CudaTileType):
     """``tile<D0x...xE>``: a value tensor with a static shape; rank 0 is a scalar."""
 
     __slots__ = ("shape", "element", "rank", "numel")
@@ -210,7 +108,7 @@ def scalar(element: Type | str) -> TileType:
     return tile((), element)
 
 
-class TokenType(Type):
+class TokenType(CudaTileType):
     """``token``: an ordering edge between memory operations (not a runtime value)."""
 
     __slots__ = ()
@@ -229,7 +127,7 @@ TOKEN = TokenType()
 # Views (§5.3.2, §5.3.3 and the 13.3 strided / gather-scatter views)
 # ---------------------------------------------------------------------------------------------
 
-class TensorViewType(Type):
+class TensorViewType(CudaTileType):
     """``tensor_view<SxE, strides=[...]>``: a strided tensor in global memory; ``None`` = ``?``."""
 
     __slots__ = ("element", "shape", "strides", "rank")
@@ -261,7 +159,7 @@ class TensorViewType(Type):
         return None not in self.shape and None not in self.strides
 
 
-class TileViewType(Type):
+class TileViewType(CudaTileType):
     """Common base of the views that split a tensor view into tiles (the ``TileView`` class)."""
 
     __slots__ = ("tile_shape", "tensor_view", "padding_value")
@@ -375,51 +273,6 @@ class GatherScatterViewType(TileViewType):
     def _make_short(self) -> str:
         return (f"gather_scatter_view<tile=({'x'.join(map(str, self.tile_shape))}), "
                 f"{self._padding_text()}{_nested(self.tensor_view)}, sparse_dim={self.sparse_dim}>")
-
-
-# ---------------------------------------------------------------------------------------------
-# Function types and foreign (builtin / other dialect) types
-# ---------------------------------------------------------------------------------------------
-
-class FunctionType(Type):
-    """``(inputs) -> (results)``: the signature of an entry or test function."""
-
-    __slots__ = ("inputs", "results")
-    DIALECT = False
-    inputs: tuple[Type, ...]
-    results: tuple[Type, ...]
-
-    def __new__(cls, inputs: Sequence[Type], results: Sequence[Type]) -> "FunctionType":
-        inputs, results = tuple(inputs), tuple(results)
-        return cls._intern((inputs, results), inputs, results)
-
-    def _init(self, inputs, results) -> None:
-        self.inputs = inputs
-        self.results = results
-
-    def _make_short(self) -> str:
-        ins = ", ".join(str(t) for t in self.inputs)
-        if len(self.results) == 1 and not isinstance(self.results[0], FunctionType):
-            return f"({ins}) -> {self.results[0]}"
-        return f"({ins}) -> (" + ", ".join(str(t) for t in self.results) + ")"
-
-
-class BuiltinType(Type):
-    """A type of another dialect or MLIR's builtin dialect (``index``, ``tensor<4xf32>``,
-    ``!foo.bar``), kept verbatim.  cuda_tile ops reject them in verification."""
-
-    __slots__ = ("text",)
-    DIALECT = False
-    text: str
-
-    def __new__(cls, text: str) -> "BuiltinType":
-        return cls._intern((text,), text)
-
-    def _init(self, text: str) -> None:
-        self.text = text
-
-    def _make_short(self) -> str:
-        return self.text
 
 
 #: The bytecode/dialect version in which each non-13.1 type appeared.

@@ -11,7 +11,8 @@ from typing import Callable, Iterable, Optional
 from .attributes import (IEEE_ROUNDING_MODES, AtomicRMWMode, DictionaryAttr, IntegerAttr,
                      MemoryOrderingSemantics, OptimizationHintsAttr, RoundingMode)
 from ...ir.diagnostics import ERROR, WARNING, Diagnostic
-from ...ir.locations import CallSiteLoc, DILoc, FileLineColLoc, FusedLoc, NameLoc
+from ...ir.locations import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
+from .attributes import DILoc
 from ...ir.verify import _CURRENT
 from .types import (BF16, F16, F32, F64, I1, I32, I64, TF32, FloatType, IntegerType,
                      TensorViewType, TileType, TileViewType, Type)

@@ -14,7 +14,7 @@ from ....ir.traits import (AllElementTypesMatch, AllRanksMatch, AllShapesMatch, 
                      IsolatedFromAbove, NoRegionArguments, Pure, SameOperandsAndResultElementType,
                      SameOperandsAndResultShape, SameOperandsShape, SingleBlock,
                      SingleBlockImplicitTerminator, SingleBlockNoTerminator, Symbol, SymbolTable,
-                     InferResultTypes, ParentOneOf, RecursiveMemoryEffects)
+                     InferResultTypes, ParentOneOf, RecursiveMemoryEffects, HasOnlyGraphRegion)
 from ....ir.diagnostics import Diagnostic, ERROR, WARNING
 from ..types import BF16, F16, F4E2M1FN, I32, TF32, TileType
 from ....ir.verify import nearest_symbol_table, symbol_lookup
@@ -29,7 +29,8 @@ class ModuleOp(CudaTileOp):
     MNEMONIC, OPCODE, GROUP = "module", 0x4B, "Core"
     ATTRIBUTES = (Attr("sym_name", "symbol"), Attr("producer", "str", optional=True, since="13.3"))
     REGIONS = (RegionDef("body", "maxsized1"),)
-    TRAITS = (IsolatedFromAbove(), NoRegionArguments(), SingleBlockNoTerminator(), SymbolTable)
+    TRAITS = (IsolatedFromAbove(), NoRegionArguments(), SingleBlockNoTerminator(), SymbolTable,
+              HasOnlyGraphRegion)
     FORMAT = "$sym_name attr-dict-with-keyword $body"
 
     @property

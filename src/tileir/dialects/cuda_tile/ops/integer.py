@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from ..attributes import ComparisonPredicate, IntegerOverflow, RoundingMode, Signedness
-from ....ir.constraints import TileOf
+from ..constraints import TileOf, i1_same_shape
 from ....ir.opdef import Attr, Operand, Result
 from ..types import I8, I32
 from .base import BINARY_FMT, UNARY_FMT, CudaTileOp
 from ..constraints import I1Tile, IntTile
 from ....ir.traits import (AllElementTypesMatch, AllRanksMatch, AllShapesMatch, AllTypesMatch, Pure,
-                     SameOperandsAndResultShape, TypesMatchWith, i1_same_shape)
+                     SameOperandsAndResultShape, TypesMatchWith)
 from .floating_point import _mma_shapes
 
 OVERFLOW = Attr("overflow", IntegerOverflow, default=IntegerOverflow.NONE)

@@ -26,7 +26,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..ir.dtypes import APFLOAT_BITS, FLOAT_FORMATS, NUMPY_DTYPES, numpy_dtype
+from .dtypes import APFLOAT_BITS, FLOAT_FORMATS, NUMPY_DTYPES, numpy_dtype
 
 __all__ = ["format_float", "hex_bits", "float_from_text", "float_from_bits", "float_bits",
            "PRECISION_BITS", "round_to_format", "apfloat_to_string"]
