@@ -8,7 +8,8 @@ import pytest
 import tileir
 from tileir.ir.diagnostics import DiagnosticError
 from tileir.ir.opdef import OP_REGISTRY
-from tileir.text import parse_disasm, parse_module, print_op
+from tileir.dialects.cuda_tile.syntax import parse_disasm
+from tileir.text import parse_module, print_op
 
 from opcases import MODULE_LEVEL, SIGNATURE, cases
 

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 import tileir
 from tileir.ir.locations import UNKNOWN_LOC
+from tileir.dialects.cuda_tile.syntax import parse_disasm
 from tileir.text.printer import disasm_root
 from tileir.text import parse_module, print_op
 
@@ -61,7 +62,7 @@ def test_disasm_layout_fixed_point(data):
     disasm_root(module).loc = UNKNOWN_LOC
     for debug in (False, True):
         text = print_op(module, disasm=True, debuginfo=debug)
-        assert print_op(tileir.text.parse_disasm(text), disasm=True, debuginfo=debug) == text
+        assert print_op(parse_disasm(text), disasm=True, debuginfo=debug) == text
 
 
 @SETTINGS

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 import tileir
-from tileir.text import parse_disasm, print_op
+from tileir.dialects.cuda_tile.syntax import parse_disasm
+from tileir.text import print_op
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "tileirdisasm"
 NOTES = Path(os.environ.get("TILEIR_NVIDIA_SAMPLES", "/work/notes/nvidia"))

@@ -77,11 +77,11 @@ SEED_TEXTS = [
 
 def seed_corpus(versions: Iterable[str] = ("13.1", "13.2", "13.3", "13.4")) -> list:
     """Valid bytecode files to mutate: the seed texts in every version they encode in."""
-    import tileir
+    from ..text import parse_module
     from . import BytecodeWriteError, write_bytecode
     out = []
     for text in SEED_TEXTS:
-        module = tileir.parse(text)
+        module = parse_module(text)
         for v in versions:
             try:
                 out.append(write_bytecode(module, v))

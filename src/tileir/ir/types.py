@@ -79,8 +79,7 @@ class Type:
         return f"<type {self._full}>"
 
     def __reduce__(self):
-        from ...text.parser import parse_type
-        return (parse_type, (self._full,))
+        return (type_from_text, (self._full,))
 
     # Interning makes identity the structural equality.
     __eq__ = object.__eq__

@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from ..dialects.cuda_tile.attributes import (UNIT, ArrayAttr, Attribute, DenseArrayAttr, IntegerAttr, StringAttr,
-                     SymbolRefAttr, TileEnum, format_symbol)
+from ..ir.attributes import (ENUM_MNEMONICS, UNIT, ArrayAttr, Attribute, DenseArrayAttr, EnumAttr,
+                             IntegerAttr, StringAttr, SymbolRefAttr, format_symbol)
 from ..ir.core import Operation, Region
 from ..ir.infer import TypeState, infer_types
 from ..ir.opdef import FORMAT_COMPILERS, OPTIONAL, SINGLE, VARIADIC, Attr, OpSpec, make_op
-from ..dialects.cuda_tile.types import I32, I64, Type
+from ..ir.types import I32, I64, Type
+from .registry import ATTR_KIND_PARSERS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .parser import Parser
@@ -346,11 +347,12 @@ def parse_attr_value(parser: "Parser", decl: Attr) -> Attribute:
     kind = decl.kind
     enum = decl.enum
     if enum is not None:
-        from ..dialects.cuda_tile.attributes import _MNEMONICS
-        if enum in _MNEMONICS:
+        spelled = ENUM_MNEMONICS.get(enum)
+        if spelled is not None:
+            dialect = spelled.partition(".")[0]
             parser.expect("<")
             member = parser.parse_enum_keyword(
-                enum, lambda word: f"expected ::mlir::cuda_tile::{enum.__name__} to be one of: "
+                enum, lambda word: f"expected ::mlir::{dialect}::{enum.__name__} to be one of: "
                                    f"{', '.join(enum.keywords())}")
             parser.expect(">")
             return member
@@ -378,8 +380,7 @@ def parse_attr_value(parser: "Parser", decl: Attr) -> Attribute:
         if t and t[0] == '"':
             return StringAttr(parser.parse_string("string"))
         off = parser.offset
-        from ..dialects.cuda_tile.directives import _starts_attribute
-        if _starts_attribute(parser):
+        if starts_attribute(parser):
             parser.parse_attribute()
             raise parser.error("invalid kind of attribute specified", off)
         raise parser.error("expected attribute value")
@@ -392,16 +393,33 @@ def parse_attr_value(parser: "Parser", decl: Attr) -> Attribute:
         values = parser.parse_comma_list(parser.parse_integer, "]")
         parser.expect("]")
         return DenseArrayAttr(kind[-3:], tuple(values))
-    if kind == "hints":
-        return parser.parse_optimization_hints_body()
+    kind_parser = ATTR_KIND_PARSERS.get(kind)
+    if kind_parser is not None:
+        return kind_parser(parser)
     return parser.parse_attribute()
+
+
+_ATTR_KEYWORDS = frozenset(("true", "false", "unit", "dense", "array", "affine_map",
+                            "affine_set", "loc", "distinct", "strided", "sparse"))
+_BUILTIN_TYPE_WORD = re.compile(r"[su]?i[0-9]+|f[0-9]+\w*")
+
+
+def starts_attribute(parser: "Parser") -> bool:
+    """Whether MLIR's parseOptionalAttribute would parse an attribute at the current token."""
+    tok = parser.tok
+    if not tok:
+        return False
+    c = tok[0]
+    if c in "#[{@\"-" or c.isdigit() or tok in _ATTR_KEYWORDS:
+        return True
+    # a builtin type is a type attribute
+    return tok in ("index", "none", "bf16", "tf32") or bool(_BUILTIN_TYPE_WORD.fullmatch(tok))
 
 
 def print_attr_value(decl: Attr, value: Attribute) -> str:
     enum = decl.enum
-    if enum is not None and isinstance(value, TileEnum):
-        from ..dialects.cuda_tile.attributes import _MNEMONICS
-        if enum in _MNEMONICS:
+    if enum is not None and isinstance(value, EnumAttr):
+        if enum in ENUM_MNEMONICS:
             return f"<{value.keyword}>"
         return value.keyword
     kind = decl.kind
@@ -648,7 +666,6 @@ def compile_printer(fmt: CompiledFormat, spec: OpSpec) -> Callable:
     """Generate a Python function that prints ``spec``'s custom form as
     :func:`print_format_interpreted` does, with the spacing decisions and the element kinds
     resolved once (the printer's hot path)."""
-    from ..dialects.cuda_tile.attributes import _MNEMONICS
     env: dict = {"_anchor_present": _anchor_present, "_pav": print_attr_value,
                  "_CUSTOM": CUSTOM_DIRECTIVES, "_spec": spec, "_referenced":
                  frozenset(fmt.referenced_attrs) | {"operandSegmentSizes"}}
@@ -717,7 +734,7 @@ def compile_printer(fmt: CompiledFormat, spec: OpSpec) -> Callable:
                     lines.append(f"{ind}v = attrs.get({el.name!r})")
                     enum = decl.enum
                     if enum is not None:
-                        fmt_ = "'<' + v.keyword + '>'" if enum in _MNEMONICS else "v.keyword"
+                        fmt_ = "'<' + v.keyword + '>'" if enum in ENUM_MNEMONICS else "v.keyword"
                         lines.append(f"{ind}if v is not None:")
                         lines.append(f"{ind}    s += {fmt_} if isinstance(v, {const(enum)}) "
                                      f"else _pav({const(decl)}, v)")

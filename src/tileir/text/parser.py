@@ -14,26 +14,22 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from ..dialects.cuda_tile.attributes import (ENUMS_BY_MNEMONIC, UNIT, ArrayAttr, Attribute, BoundedAttr, DenseArrayAttr,
-                     DenseElementsAttr, DICompileUnitAttr, DIFileAttr, DILexicalBlockAttr,
-                     DictionaryAttr, DISubprogramAttr, DivByAttr, FloatAttr, IntegerAttr,
-                     OpaqueAttr, OptimizationHintsAttr, SameElementsAttr, StringAttr,
-                     SymbolRefAttr, TypeAttr)
+from ..ir.attributes import (ENUMS_BY_NAME, UNIT, ArrayAttr, Attribute, DenseArrayAttr,
+                             DenseElementsAttr, DictionaryAttr, FloatAttr, IntegerAttr, OpaqueAttr,
+                             StringAttr, SymbolRefAttr, TypeAttr)
 from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError, SourceFile, SourceManager
 from ..ir.core import Block, Operation, Region, Value
 from ..ir.limits import MAX_REGION_DEPTH
 from ..ir.opdef import OP_REGISTRY, OpSpec, make_op
 from ..ir.locations import UNKNOWN_LOC, CallSiteLoc, FileLineColLoc, FusedLoc, Location, NameLoc
-from ..dialects.cuda_tile.attributes import DILoc
-from ..dialects.cuda_tile.types import (BF16, ELEMENT_TYPES, F64, I1, I64, TOKEN, BuiltinType, ElementType,
-                     FunctionType, GatherScatterViewType, PartitionViewType, PointerType,
-                     StridedViewType, TensorViewType, TileType, Type)
-from ..dialects.cuda_tile.type_verify import verify_type
-from ..dialects.cuda_tile.fastparse import _Mismatch as _FastMismatch
-from ..dialects.cuda_tile.fastparse import try_fast_op
+from ..ir.types import (BF16, ELEMENT_TYPES, F64, I1, I64, BuiltinType, ElementType, FunctionType,
+                        Type)
 from .lexer import EOF, tokenize, unescape_string
+from .registry import (DENSE_BUILDERS, DIALECT_ATTR_PARSERS, DIALECT_TYPE_PARSERS, ENUM_DESCRIPTIONS,
+                       FAST_OP_PARSERS, FAST_PATH_MISMATCH, ISOLATED_OPS, KEYWORD_TYPES,
+                       OP_NAME_ALIASES, default_dialect_for)
 
-__all__ = ["Parser", "ParseError", "parse_module", "parse_disasm", "parse_type",
+__all__ = ["Parser", "ParseError", "parse_module", "parse_type",
            "parse_attribute", "ParseOptions", "BUILTIN_MODULE"]
 
 BUILTIN_MODULE = "builtin.module"
@@ -55,22 +51,8 @@ class ParseOptions:
         self.implicit_module = implicit_module
 
 
-#: Other spellings of ops: ``fpowf`` is how NVIDIA's 13.4 tools print ``pow`` (ERRATA 6),
-#: ``print`` the 13.1 name of ``print_tko`` (ERRATA 3).
-OP_NAME_ALIASES = {"cuda_tile.fpowf": "cuda_tile.pow", "cuda_tile.print": "cuda_tile.print_tko"}
-
-#: Ops whose bodies are isolated from SSA values defined above them.
-_ISOLATED = {"cuda_tile.module", "cuda_tile.entry", "cuda_tile.testing$func", BUILTIN_MODULE}
-
-#: Shared cache: type text (as written) -> type.
-_TYPE_CACHE: dict[str, Type] = {}
-
-_SHORT_TYPE_KEYWORDS = ("tile", "ptr", "tensor_view", "partition_view", "strided_view",
-                        "gather_scatter_view", "token")
+ISOLATED_OPS.add(BUILTIN_MODULE)
 _BUILTIN_SHAPED = ("tensor", "vector", "memref", "complex", "tuple")
-_DIMS_RE = re.compile(r"\s*((?:(?:[0-9]+|\?)\s*x\s*)*)")
-_INT_RE = re.compile(r"-?[0-9]+")
-_WS_RE = re.compile(r"\s*")
 _SKIP_WS = re.compile(r"(?:\s|//[^\n]*)*")
 #: a line holding only a region's closing brace
 _CLOSE = re.compile(r"(?:\s|//[^\n]*)*\}[ \t]*(?://[^\n]*)?(?=\n|$)")
@@ -120,7 +102,8 @@ class Parser:
         #: and the rest is tokenized lazily, a logical line at a time ("windows"); any error
         #: makes :func:`parse_module` parse the whole buffer again in the plain mode, which
         #: tokenizes everything up front and reports the diagnostics.
-        self.fast = fast
+        self.fast = fast and bool(FAST_OP_PARSERS)
+        self._fast_op = FAST_OP_PARSERS[0] if FAST_OP_PARSERS else None
         self.n = len(text)
         # for the fast path's locations
         self._line_starts = self.source.line_starts
@@ -402,27 +385,6 @@ class Parser:
             return op
         return top
 
-    def parse_disasm_top_level(self, module_name: str = "kernels") -> Operation:
-        """Parse what NVIDIA's ``tileirdisasm`` prints: the ops of a ``cuda_tile.module`` body
-        at top level (``global``/``entry`` without the ``cuda_tile.`` prefix), alias definitions
-        anywhere, and an optional ``// Producer: ...`` first line.  Returns the
-        ``cuda_tile.module`` (named like NVIDIA's bytecode reader names it, ``@kernels``)."""
-        attrs: dict = {"sym_name": StringAttr(module_name)}
-        first = self.src.split("\n", 1)[0]
-        if first.startswith("// Producer: "):
-            attrs["producer"] = StringAttr(first[len("// Producer: "):])
-        module = make_op("cuda_tile.module", attributes=attrs, regions=1, loc=UNKNOWN_LOC)
-        block = module.regions[0].add_block()
-        self.scopes.append(_Scope(True))
-        self.default_dialect.append("cuda_tile")
-        try:
-            self._parse_top_level_ops(block)
-        finally:
-            self.default_dialect.pop()
-        self.finish_scope(self.scopes.pop())
-        self.resolve_deferred_locations()
-        return module
-
     def _parse_top_level_ops(self, block: Block) -> None:
         """Parse ops into ``block`` and alias definitions, up to the end of the buffer."""
         while True:
@@ -586,7 +548,7 @@ class Parser:
     def parse_operation(self, block: Block) -> Operation:
         if self.fast:
             pos = self.offs[self.i] if self.i < len(self.toks) - 1 else self.win_end
-            done = try_fast_op(self, pos, block)
+            done = self._fast_op(self, pos, block)
             if done is not None:
                 op, end = done
                 if end is not None:
@@ -626,7 +588,7 @@ class Parser:
         self.expect_keyword("loc")
         self.expect("(")
         t = self.toks[self.i]
-        if t and t[0] == "#" and not t.startswith("#cuda_tile."):
+        if t and t[0] == "#" and not self.is_dialect_attribute(t):
             self.i += 1
             alias = self.attr_aliases.get(t)
             if alias is None:
@@ -707,9 +669,9 @@ class Parser:
         spec = OP_REGISTRY.get(name)
         if spec is None and not self.options.allow_unregistered and name != BUILTIN_MODULE:
             dialect = name.split(".", 1)[0] if "." in name else ""
-            if dialect == "cuda_tile":
+            if dialect and any(n.startswith(dialect + ".") for n in OP_REGISTRY):
                 raise self.error(f"unregistered operation '{name}' found in dialect "
-                                 "('cuda_tile') that does not allow unknown operations", name_off)
+                                 f"('{dialect}') that does not allow unknown operations", name_off)
             raise self.error(f"operation being parsed with an unregistered dialect. If this is "
                              f"intended, please use -allow-unregistered-dialect with the MLIR "
                              f"tool used", name_off)
@@ -728,8 +690,8 @@ class Parser:
             self.i += 1
             while True:
                 region = Region()
-                isolated = name in _ISOLATED
-                dialect = "cuda_tile" if name.startswith("cuda_tile.") else self.default_dialect[-1]
+                isolated = name in ISOLATED_OPS
+                dialect = default_dialect_for(name, self.default_dialect[-1])
                 self.parse_region_into(region, None, isolated=isolated, dialect=dialect,
                                        generic=True, counted=name != BUILTIN_MODULE)
                 regions.append(region)
@@ -795,7 +757,7 @@ class Parser:
             while True:
                 if self.fast and self.i >= len(self.toks) - 1:
                     target = block if block is not None else Block()
-                    done = try_fast_op(self, self.win_end, target)
+                    done = self._fast_op(self, self.win_end, target)
                     if done is not None:
                         if block is None:
                             block = region.append_block(target)
@@ -1011,17 +973,11 @@ class Parser:
         self.expect(":")
         type_off = self.offset
         typ = self.parse_type()
-        if isinstance(typ, TileType) and not isinstance(typ.element, ElementType):
-            # MLIR reads the elements of other element types as strings
-            leaf = literal
-            while isinstance(leaf, list) and leaf:
-                leaf = leaf[0]
-            got = (("-" if leaf[1] else "") + leaf[0]) if isinstance(leaf, tuple) else "]"
-            raise self.error(f"expected string token, got {got}", lt)
-        if not isinstance(typ, TileType):
-            # not a cuda_tile constant: keep the literal verbatim
+        build = DENSE_BUILDERS.get(type(typ))
+        if build is None:
+            # no dialect models constants of this type: keep the literal verbatim
             return OpaqueAttr(f"dense<{self.src[lit_start:lit_end].strip()}> : {typ}")
-        return build_dense(self, literal, typ, lt)
+        return build(self, literal, typ, lt)
 
     def parse_literal_tree(self):
         """Parse a (possibly nested) list of scalar literal tokens for a dense constant.
@@ -1040,10 +996,16 @@ class Parser:
         self.i += 1
         return (t, neg, off)
 
+    def is_dialect_attribute(self, tok: str) -> bool:
+        """Whether ``#tok`` names an attribute of a dialect with a registered attribute parser
+        (else it is an alias, or another dialect's attribute kept verbatim)."""
+        dialect, dot, _ = tok[1:].partition(".")
+        return bool(dot) and (dialect in DIALECT_ATTR_PARSERS or tok[1:] in ENUMS_BY_NAME)
+
     def parse_hash_attribute(self) -> Attribute:
         t = self.toks[self.i]
         off = self.offset
-        if not t.startswith("#cuda_tile."):
+        if not self.is_dialect_attribute(t):
             if t in self.attr_aliases:
                 self.i += 1
                 return self.attr_aliases[t]
@@ -1051,11 +1013,7 @@ class Parser:
                 return OpaqueAttr(self.take_balanced_text())
             raise self.error(f"undefined symbol alias id '{t[1:]}'")
         self.i += 1
-        mnemonic = t[len("#cuda_tile."):]
-        return self.parse_cuda_tile_attribute(mnemonic, off)
-
-    def parse_cuda_tile_attribute(self, mnemonic: str, off: int) -> Attribute:
-        enum_cls = ENUMS_BY_MNEMONIC.get(mnemonic)
+        enum_cls = ENUMS_BY_NAME.get(t[1:])
         if enum_cls is not None:
             self.expect("<")
             member = self.parse_enum_keyword(
@@ -1063,114 +1021,8 @@ class Parser:
                                        f"{', '.join(enum_cls.keywords())}")
             self.expect(">")
             return member
-        if mnemonic == "optimization_hints":
-            return self.parse_optimization_hints_body()
-        if mnemonic in ("div_by", "same_elements", "bounded"):
-            return self.parse_assume_predicate_body(mnemonic)
-        if mnemonic == "di_file":
-            self.expect("<")
-            name = self.parse_string()
-            self.expect_keyword("in")
-            directory = self.parse_string()
-            self.expect(">")
-            return DIFileAttr(name, directory)
-        if mnemonic in ("di_compile_unit", "di_subprogram", "di_lexical_block"):
-            return self.parse_di_struct(mnemonic, off)
-        if mnemonic == "di_loc":
-            return self.parse_di_loc_body()
-        raise self.error(f"unknown attribute `{mnemonic}` in dialect `cuda_tile`", off)
-
-    def parse_optimization_hints_body(self, op_name: Optional[str] = None) -> OptimizationHintsAttr:
-        """``<arch = {k = v, ...}, ...>`` (the part after ``optimization_hints``).  ``op_name``
-        prefixes errors as MLIR's custom-op parser does (``custom op '<op>' ...``)."""
-        self.expect("<")
-        entries = []
-        keys: set = set()
-        prefix = f"custom op '{op_name}' " if op_name else ""
-
-        def one():
-            t = self.toks[self.i]
-            if t and t[0] == '"':
-                key = self.parse_string()
-            else:
-                key = self.parse_keyword("valid keyword or string")
-            self.expect("=")
-            value = self.parse_attribute()
-            if key in keys:
-                raise self.error(f"{prefix}duplicate optimization_hints key `{key}`")
-            if not isinstance(value, DictionaryAttr):
-                raise self.error(f"{prefix}expected dictionary attribute for optimization_hints "
-                                 f"entry `{key}` got value={value.generic()}")
-            keys.add(key)
-            entries.append((key, value))
-        self.parse_comma_list(one, ">")
-        self.expect(">")
-        # a dictionary in NVIDIA's attribute: keys sorted
-        return OptimizationHintsAttr(tuple(sorted(entries, key=lambda kv: kv[0])))
-
-    def parse_assume_predicate_body(self, mnemonic: str) -> Attribute:
-        self.expect("<")
-        if mnemonic == "div_by":
-            divisor = self.parse_integer()
-            every = along = None
-            if self.consume(","):
-                self.expect_keyword("every")
-                every = self.parse_integer()
-                self.expect_keyword("along")
-                along = self.parse_integer()
-            self.expect(">")
-            return DivByAttr(divisor, every, along)
-        if mnemonic == "same_elements":
-            self.expect("[")
-            values = self.parse_comma_list(self.parse_integer, "]")
-            self.expect("]")
-            self.expect(">")
-            return SameElementsAttr(tuple(values))
-        bounds = []
-        for k in range(2):
-            if self.consume("?"):
-                bounds.append(None)
-            else:
-                bounds.append(self.parse_integer())
-            if k == 0:
-                self.expect(",")
-        self.expect(">")
-        return BoundedAttr(bounds[0], bounds[1])
-
-    def parse_di_struct(self, mnemonic: str, off: int) -> Attribute:
-        self.expect("<")
-        fields: dict = {}
-        kinds = _DI_FIELDS[mnemonic]
-
-        def one():
-            key_off = self.offset
-            key = self.parse_keyword("field name")
-            if key not in kinds or key in fields:
-                raise self.error(f"duplicate or unknown struct parameter name: {key}", key_off)
-            self.expect("=")
-            kind = kinds[key]
-            value_off = self.offset
-            if kind is int:
-                fields[key] = self.parse_integer()
-                return
-            t = self.toks[self.i]
-            value = self.parse_string() if t and t[0] == '"' else self.parse_attribute()
-            if not isinstance(value, kind):
-                raise self.error("invalid kind of attribute specified", value_off)
-            fields[key] = value
-        self.parse_comma_list(one, ">")
-        self.expect(">")
-        try:
-            if mnemonic == "di_compile_unit":
-                return DICompileUnitAttr(fields["file"])
-            if mnemonic == "di_subprogram":
-                return DISubprogramAttr(fields["file"], fields["line"], fields["name"],
-                                        fields["linkageName"], fields["compileUnit"],
-                                        fields.get("scopeLine"))
-            return DILexicalBlockAttr(fields["scope"], fields["file"], fields["line"],
-                                      fields.get("column"))
-        except KeyError as exc:
-            raise self.error(f"struct is missing required parameter: {exc.args[0]}", off)
+        dialect, _, mnemonic = t[1:].partition(".")
+        return DIALECT_ATTR_PARSERS[dialect](self, mnemonic, off)
 
     # ------------------------------------------------------------------------------------------
     # Locations
@@ -1180,7 +1032,7 @@ class Parser:
         self.expect_keyword("loc")
         self.expect("(")
         t = self.toks[self.i]
-        if t and t[0] == "#" and not t.startswith("#cuda_tile."):
+        if t and t[0] == "#" and not self.is_dialect_attribute(t):
             self.i += 1
             loc = self.attr_aliases.get(t)
             if loc is None:
@@ -1237,9 +1089,11 @@ class Parser:
                 child = self.parse_location_body()
                 self.expect(")")
             return NameLoc(name, child)
-        if t == "#cuda_tile.di_loc":
-            self.i += 1
-            return self.parse_di_loc_body()
+        if t and t[0] == "#" and self.is_dialect_attribute(t):
+            loc = self.parse_hash_attribute()  # a dialect's location attribute
+            if isinstance(loc, Location):
+                return loc
+            raise self.error("expected location instance", off)
         if t and t[0] == "#":
             self.i += 1
             loc = self.attr_aliases.get(t)
@@ -1247,24 +1101,6 @@ class Parser:
                 return loc
             raise self.error(f"expected location instance", off)
         raise self.error("expected location instance")
-
-    def parse_di_loc_body(self) -> DILoc:
-        self.expect("<")
-        off = self.offset
-        t = self.toks[self.i]
-        if t and t[0] == "#" and not t.startswith("#cuda_tile."):
-            self.i += 1
-            source = self.attr_aliases.get(t)
-            if source is None:
-                raise self.error(f"undefined symbol alias id '{t[1:]}'", off)
-        else:
-            source = self.parse_location_literal()
-        if not isinstance(source, FileLineColLoc):
-            raise self.error("expected a file location", off)
-        self.expect_keyword("in")
-        scope = self.parse_attribute()
-        self.expect(">")
-        return DILoc(source, scope)
 
     # ------------------------------------------------------------------------------------------
     # Types
@@ -1308,9 +1144,11 @@ class Parser:
         if c == "(":
             return self.parse_function_type()
         if c == "!":
-            if t.startswith("!cuda_tile."):
-                word = t[len("!cuda_tile."):]
-                return self._parse_dialect_type(word, off, off + len(t))
+            dialect, dot, word = t[1:].partition(".")
+            if dot:
+                hook = DIALECT_TYPE_PARSERS.get(dialect)
+                if hook is not None:
+                    return hook(self, word, off, off + len(t))
             if t in self.type_aliases:
                 self.i += 1
                 return self.type_aliases[t]
@@ -1325,8 +1163,9 @@ class Parser:
             if el is not None:
                 self.i += 1
                 return el
-            if t in _SHORT_TYPE_KEYWORDS:
-                return self._parse_dialect_type(t, off, off + len(t))
+            hook = KEYWORD_TYPES.get(t)
+            if hook is not None:
+                return hook(self, t, off)
             if t in _BUILTIN_SHAPED and self.peek() == "<":
                 return BuiltinType(self.take_balanced_text())
             if t in ("index", "none") or re.fullmatch(r"[iu]i?[0-9]+|si[0-9]+|f[0-9]+.*|bf16", t):
@@ -1353,279 +1192,13 @@ class Parser:
             results = [self.parse_type()]
         return FunctionType(inputs, results)
 
-    def _parse_dialect_type(self, word: str, off: int, word_end: int) -> Type:
-        if word == "token":
-            self.i += 1
-            return TOKEN
-        if self.peek() != "<":
-            self.i += 1
-            raise self.error(f"unknown type in dialect cuda_tile: {word}" if word not in
-                             _SHORT_TYPE_KEYWORDS else "expected '<'", self.offs[self.i])
-        end = self._balanced_end(self.offs[self.i + 1])
-        text = self.src[off:end]
-        typ = _TYPE_CACHE.get(text)
-        if typ is None:
-            typ = TypeTextParser(self, word_end).parse_body(word, end)
-            if len(_TYPE_CACHE) < 100000:
-                _TYPE_CACHE[text] = typ
-        self._skip_to_offset(end)
-        return typ
-
-
-#: the parameters of the debug-info attributes written as ``struct(params)``, and their kinds
-_DI_FIELDS = {
-    "di_compile_unit": {"file": DIFileAttr},
-    "di_subprogram": {"file": DIFileAttr, "line": int, "name": str, "linkageName": str,
-                      "compileUnit": DICompileUnitAttr, "scopeLine": int},
-    "di_lexical_block": {"scope": (DISubprogramAttr, DILexicalBlockAttr), "file": DIFileAttr,
-                         "line": int, "column": int},
-}
-
 
 class _LocHolder:
     loc = None
 
 
 def _enum_desc(enum_cls) -> str:
-    return {"Signedness": "signedness"}.get(enum_cls.__name__, enum_cls.__name__)
-
-
-# ---------------------------------------------------------------------------------------------
-# Type bodies: tile<...>, tensor_view<...>, ... parsed from the raw text
-# ---------------------------------------------------------------------------------------------
-
-class TypeTextParser:
-    """Parses the ``<...>`` body of a cuda_tile type directly from the source text."""
-
-    def __init__(self, parser: Parser, pos: int) -> None:
-        self.p = parser
-        self.src = parser.src
-        self.pos = pos
-
-    def error(self, message: str, pos: Optional[int] = None) -> ParseError:
-        return self.p.error(message, self.pos if pos is None else pos)
-
-    def ws(self) -> None:
-        self.pos = _WS_RE.match(self.src, self.pos).end()
-
-    def lit(self, text: str) -> None:
-        self.ws()
-        if not self.src.startswith(text, self.pos):
-            raise self.error(f"expected '{text}'")
-        self.pos += len(text)
-
-    def try_lit(self, text: str) -> bool:
-        self.ws()
-        if self.src.startswith(text, self.pos):
-            self.pos += len(text)
-            return True
-        return False
-
-    def word(self) -> str:
-        self.ws()
-        m = re.compile(r"!?[A-Za-z_][A-Za-z0-9_$.]*").match(self.src, self.pos)
-        if not m:
-            raise self.error("expected valid keyword")
-        self.pos = m.end()
-        return m.group()
-
-    def integer(self) -> int:
-        self.ws()
-        m = _INT_RE.match(self.src, self.pos)
-        if not m:
-            raise self.error("expected integer value")
-        self.pos = m.end()
-        return int(m.group())
-
-    def int_or_dynamic(self) -> Optional[int]:
-        self.ws()
-        if self.src.startswith("?", self.pos):
-            self.pos += 1
-            return None
-        return self.integer()
-
-    def dims(self) -> list[Optional[int]]:
-        """``4x?x8x`` prefix of a shaped type (each dim followed by ``x``)."""
-        out: list[Optional[int]] = []
-        while True:
-            self.ws()
-            m = re.compile(r"([0-9]+|\?)\s*x").match(self.src, self.pos)
-            if not m:
-                return out
-            # "0x..." could be a hex literal; dims never are, but guard "x" followed by
-            # nothing sensible
-            self.pos = m.end()
-            out.append(None if m.group(1) == "?" else int(m.group(1)))
-
-    def element_type(self) -> Type:
-        self.ws()
-        start = self.pos
-        w = self.word()
-        el = ELEMENT_TYPES.get(w)
-        if el is not None:
-            return el
-        if w.startswith("!cuda_tile."):
-            w = w[len("!cuda_tile."):]
-        if w in _SHORT_TYPE_KEYWORDS:
-            return self.body(w)
-        if w in ("index",) or re.fullmatch(r"[iu]i?[0-9]+|si[0-9]+|f[0-9]+\w*", w):
-            return BuiltinType(w)
-        raise self.error(f"unknown type: {w}" if False else "expected non-function type", start)
-
-    def body(self, word: str) -> Type:
-        start = self.pos
-        typ = self._body(word)
-        msg = verify_type(typ)
-        if msg:
-            raise self.error(msg, start)
-        return typ
-
-    def _body(self, word: str) -> Type:
-        if word == "token":
-            return TOKEN
-        self.lit("<")
-        if word == "ptr":
-            pointee = self.element_type()
-            self.lit(">")
-            return PointerType(pointee)
-        if word == "tile":
-            dims_at = self.pos
-            dims = self.dims()
-            if any(d is None for d in dims):
-                raise self.error("expected static shape", dims_at)
-            el = self.element_type()
-            self.lit(">")
-            return TileType(dims, el)
-        if word == "tensor_view":
-            dims = self.dims()
-            el = self.element_type()
-            strides: list = []
-            if not dims:
-                if self.try_lit(","):
-                    self.ws()
-                    if self.src.startswith("strides", self.pos):
-                        self.pos += len("strides")
-                        raise self.error("strides must not be provided for 0-d tiles")
-                    raise self.error("unexpected token after element type in 0-d tensor_view")
-            else:
-                if not self.try_lit(","):
-                    raise self.error("expected 'strides'")
-                self.lit("strides")
-                self.lit("=")
-                self.ws()
-                if not self.src.startswith("[", self.pos):
-                    raise self.error("expected '[' in strides array")
-                self.pos += 1
-                while True:
-                    self.ws()
-                    at = self.pos
-                    if self.src.startswith("?", self.pos):
-                        self.pos += 1
-                        strides.append(None)
-                    else:
-                        m = _INT_RE.match(self.src, self.pos)
-                        if not m:
-                            raise self.error("expected either 64-bit integer or question mark")
-                        self.pos = m.end()
-                        v = int(m.group())
-                        if v <= 0:
-                            raise self.error(f"expected strictly positive integer, got {v}", at)
-                        strides.append(v)
-                    if not self.try_lit(","):
-                        break
-                self.lit("]")
-            self.lit(">")
-            return TensorViewType(el, dims, strides)
-        if word in ("partition_view", "strided_view", "gather_scatter_view"):
-            return self.view_body(word)
-        raise self.error(f"unknown type in dialect cuda_tile: {word}")
-
-    def int_list(self, open_: str, close: str) -> list[int]:
-        self.lit(open_)
-        out: list[int] = []
-        if self.try_lit(close):
-            return out
-        out.append(self.integer())
-        while self.try_lit(","):
-            out.append(self.integer())
-        self.lit(close)
-        return out
-
-    def tile_shape(self) -> list[int]:
-        self.lit("tile")
-        self.lit("=")
-        self.lit("(")
-        self.ws()
-        out: list[int] = []
-        if self.try_lit(")"):
-            return out
-        # '2x2x4' is one token-ish run
-        m = re.compile(r"[0-9]+(?:\s*x\s*[0-9]+)*").match(self.src, self.pos)
-        if not m:
-            raise self.error("expected integer value")
-        out = [int(x) for x in re.split(r"\s*x\s*", m.group())]
-        dims_at = self.pos
-        self.pos = m.end()
-        self.lit(")")
-        for i, v in enumerate(out):
-            if v <= 0 or v > 2147483647:
-                raise self.error(f"tile dimension {i} exceeds i32 limitations (got {v}, expected "
-                                 "strictly positive and less than or equal to 2147483647)",
-                                 dims_at)
-        return out
-
-    def view_body(self, word: str) -> Type:
-        from ..dialects.cuda_tile.attributes import PaddingValue
-        tile_shape = self.tile_shape()
-        traversal = None
-        padding = None
-        dim_map = None
-        sparse_dim = None
-        self.lit(",")
-        if word == "strided_view":
-            self.lit("traversal_strides")
-            self.lit("=")
-            traversal = self.int_list("[", "]")
-            self.lit(",")
-        self.ws()
-        if self.src.startswith("padding_value", self.pos):
-            self.pos += len("padding_value")
-            self.lit("=")
-            kw_at = self.pos
-            kw = self.word()
-            padding = PaddingValue.from_keyword(kw)
-            if padding is None:
-                raise self.error(f"expected padding_value to be one of: "
-                                 f"{', '.join(PaddingValue.keywords())}", kw_at)
-            self.lit(",")
-        tv = self.element_type()
-        if not isinstance(tv, TensorViewType):
-            raise self.error(f"expected 'tensor_view' type, but got '{tv}'")
-        while self.try_lit(","):
-            self.ws()
-            key_at = self.pos
-            key = self.word()
-            self.lit("=")
-            if key == "dim_map":
-                dim_map = self.int_list("[", "]")
-            elif key == "sparse_dim" and word == "gather_scatter_view":
-                sparse_dim = self.integer()
-            else:
-                raise self.error(f"unexpected parameter '{key}'", key_at)
-        self.lit(">")
-        if word == "partition_view":
-            return PartitionViewType(tile_shape, tv, dim_map, padding)
-        if word == "strided_view":
-            return StridedViewType(tile_shape, traversal, tv, dim_map, padding)
-        if sparse_dim is None:
-            raise self.error("expected 'sparse_dim'")
-        return GatherScatterViewType(tile_shape, tv, sparse_dim, padding)
-
-    def parse_body(self, word: str, end: int) -> Type:
-        typ = self.body(word)
-        if self.pos != end:
-            raise self.error("expected '>'")
-        return typ
+    return ENUM_DESCRIPTIONS.get(enum_cls, enum_cls.__name__)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1658,7 +1231,9 @@ def _flatten(tree) -> list:
     return out
 
 
-def build_dense(parser: Parser, tree, typ: TileType, offset: int) -> DenseElementsAttr:
+def build_dense(parser: Parser, tree, typ: Type, offset: int) -> DenseElementsAttr:
+    """A dense constant of shaped type ``typ`` (with ``shape`` and ``element``) from a literal
+    tree (see ``Parser.parse_literal_tree``)."""
     """Check a parsed literal tree against ``typ`` and build the constant."""
     from ..ir.dtypes import numpy_dtype
     shape = _literal_shape(tree, parser, offset)
@@ -1774,21 +1349,26 @@ def _limits_as_errors(parser: Parser):
         raise parser.error("integer literal has too many digits") from None
 
 
-def _run(text: str, source: SourceFile, options: ParseOptions, entry: str, fast: bool):
+def _entry(parser: Parser, entry) -> Callable[[], Operation]:
+    """``entry``: a ``Parser`` method name, or a function of the parser (a dialect's entry)."""
+    return getattr(parser, entry) if isinstance(entry, str) else (lambda: entry(parser))
+
+
+def _run(text: str, source: SourceFile, options: ParseOptions, entry, fast: bool):
     """Parse with ``Parser.<entry>``; in fast mode any trouble means a plain re-parse (which
     tokenizes everything and reports the diagnostics)."""
     if fast:
         parser = Parser(text, source, options, fast=True)
         try:
-            op = getattr(parser, entry)()
+            op = _entry(parser, entry)()
             if not parser.pending_diags:
                 return op, parser
-        except (ParseError, IndexError, RecursionError, ValueError, _FastMismatch):
+        except (ParseError, IndexError, RecursionError, ValueError, *FAST_PATH_MISMATCH):
             pass
     parser = Parser(text, source, options)
     try:
         with _limits_as_errors(parser):
-            return getattr(parser, entry)(), parser
+            return _entry(parser, entry)(), parser
     except ParseError as exc:
         # MLIR may report more than one error before giving up (e.g. parseKeyword's own error,
         # then the custom parser's); they were collected in pending_diags
@@ -1797,7 +1377,7 @@ def _run(text: str, source: SourceFile, options: ParseOptions, entry: str, fast:
 
 
 def _parse(text: str, filename: str, line_offset: int, sources: Optional[SourceManager],
-           options: ParseOptions, entry: str, fast: bool) -> Operation:
+           options: ParseOptions, entry, fast: bool) -> Operation:
     source = SourceFile(filename, text, line_offset)
     if sources is None:
         sources = SourceManager()
@@ -1826,14 +1406,6 @@ def parse_module(text: str, filename: str = "<string>", *, allow_unregistered: b
     ``fast=False`` skips the one-regex-per-op fast path (same result, slower)."""
     return _parse(text, filename, line_offset, sources,
                   ParseOptions(allow_unregistered, implicit_module), "parse_top_level", fast)
-
-
-def parse_disasm(text: str, filename: str = "<string>", *,
-                 sources: Optional[SourceManager] = None, fast: bool = True) -> Operation:
-    """Parse ``tileirdisasm`` output (a module body without the module line) into a
-    ``cuda_tile.module``; :func:`tileir.text.printer.print_op` with ``disasm=True`` prints it
-    back identically."""
-    return _parse(text, filename, 0, sources, ParseOptions(), "parse_disasm_top_level", fast)
 
 
 def parse_type(text: str) -> Type:

@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from ..dialects.cuda_tile.attributes import DIAttr, format_named_attr
+from ..ir.attributes import format_named_attr
 from ..ir.core import Block, Operation, Region, Value
 from ..ir.locations import UNKNOWN_LOC, CallSiteLoc, FusedLoc, Location, NameLoc
-from ..dialects.cuda_tile.attributes import DILoc
+from .registry import DISASM_FORMS, PRINT_NAME_ALIASES
 from .format import print_format
 
 __all__ = ["print_op", "OpPrinter"]
@@ -276,32 +276,28 @@ class _Aliases:
         lines = []
         for attr in self.sorted:
             if isinstance(attr, Location):
-                if isinstance(attr, DILoc):
-                    body = attr.body(self.ref)
+                if hasattr(attr, "alias_definition"):  # a dialect's location attribute
+                    body = attr.alias_definition(self.ref)
                 else:
                     body = f"loc({loc_body(attr, self.ref)})"
             else:
-                body = "#cuda_tile." + attr.body(self.ref)
+                body = attr.alias_definition(self.ref)
             lines.append(f"{self.names[attr]} = {body}")
         return lines
 
 
 def _alias_children(attr) -> list:
-    if isinstance(attr, DILoc):
-        return [attr.source, attr.scope]
+    """What ``attr`` refers to that gets an alias too (dialect attributes printed through an
+    alias define ``alias_children()`` and ``alias_definition(ref)``)."""
+    dialect_children = getattr(attr, "alias_children", None)
+    if dialect_children is not None:
+        return dialect_children()
     if isinstance(attr, CallSiteLoc):
         return [attr.callee, attr.caller]
     if isinstance(attr, NameLoc):
         return [attr.child] if attr.child is not None else []
     if isinstance(attr, FusedLoc):
         return list(attr.locations)
-    if isinstance(attr, DIAttr):
-        out = []
-        for name in ("file", "compile_unit", "scope"):
-            v = getattr(attr, name, None)
-            if isinstance(v, DIAttr):
-                out.append(v)
-        return out
     return []
 
 
@@ -312,12 +308,12 @@ def loc_body(loc: Location, ref) -> str:
     if isinstance(loc, NameLoc):
         if loc.child is None:
             return loc.body()
-        from ..dialects.cuda_tile.attributes import quote_string
+        from ..ir.attributes import quote_string
         return f"{quote_string(loc.name)}({ref(loc.child)})"
     if isinstance(loc, FusedLoc):
         meta = "" if loc.metadata is None else f"<{loc.metadata.generic()}>"
         return f"fused{meta}[" + ", ".join(ref(l) for l in loc.locations) + "]"
-    if isinstance(loc, DILoc):
+    if hasattr(loc, "alias_definition"):  # a dialect's location attribute
         return loc.body(ref)
     return loc.body()
 
@@ -468,7 +464,7 @@ class OpPrinter:
 
     def op_name(self, op: Operation) -> str:
         if self.disasm:
-            alias = DISASM_MNEMONICS.get(op.name)
+            alias = PRINT_NAME_ALIASES.get(op.name)
             if alias is not None:
                 return alias
         dialect = self.default_dialect[-1]
@@ -496,7 +492,7 @@ class OpPrinter:
         text = "module"
         name = op.attributes.get("sym_name")
         if name is not None:
-            from ..dialects.cuda_tile.attributes import format_symbol
+            from ..ir.attributes import format_symbol
             text += " " + format_symbol(name.value)
         attrs = self.attr_dict_text(op, {"sym_name"}, with_keyword=True)
         text += attrs
@@ -508,7 +504,7 @@ class OpPrinter:
         return text + " " + region
 
     def generic_text(self, op: Operation) -> str:
-        from ..dialects.cuda_tile.attributes import DenseArrayAttr, quote_string
+        from ..ir.attributes import DenseArrayAttr, quote_string
         parts = [quote_string(op.name), "(", ", ".join(self.value_name(v) for v in op.operands),
                  ")"]
         spec = op.SPEC
@@ -569,14 +565,12 @@ class OpPrinter:
         return "\n".join(out) + "\n"
 
     def print_disasm(self, module: Operation) -> str:
-        """The body of a ``cuda_tile.module`` laid out as NVIDIA's ``tileirdisasm`` prints it:
-        no module line, the ops at column 0, one after another; a producer string as a first
-        comment line; location aliases (``-g``) at the end."""
-        out = []
-        producer = module.attributes.get("producer")
-        if producer is not None:
-            out.append(f"// Producer: {producer.value}")
-        self.default_dialect.append("cuda_tile")
+        """The body of a container op (``cuda_tile.module``) laid out as a disassembler prints it
+        (NVIDIA's ``tileirdisasm``): no module line, the ops at column 0, one after another;
+        the container's header comment lines (:data:`~tileir.text.registry.DISASM_FORMS`)
+        first; location aliases (``-g``) at the end."""
+        out = list(DISASM_FORMS[module.name](module)) if module.name in DISASM_FORMS else []
+        self.default_dialect.append(module.name.partition(".")[0])
         try:
             for region in module.regions:
                 for block in region.blocks:
@@ -595,16 +589,13 @@ class OpPrinter:
         return text
 
 
-#: Mnemonics NVIDIA's tileirdisasm (13.4) prints differently from cuda-tile-opt (13.3 sources).
-DISASM_MNEMONICS = {"cuda_tile.pow": "fpowf"}
-
-
 def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False,
              disasm: bool = False) -> str:
     """Print ``op`` (normally a module) as text.
 
-    ``disasm=True`` prints a ``cuda_tile.module`` (or a builtin module holding one) the way
-    NVIDIA's ``tileirdisasm`` does: the module's body only, ``pow`` spelled ``fpowf``."""
+    ``disasm=True`` prints a container op of :data:`~tileir.text.registry.DISASM_FORMS` (a
+    ``cuda_tile.module``, or a builtin module holding one) the way a disassembler does (NVIDIA's
+    ``tileirdisasm``): the module's body only, op names through ``PRINT_NAME_ALIASES``."""
     if disasm:
         op = disasm_root(op)
     import gc
@@ -618,10 +609,10 @@ def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False,
 
 
 def disasm_root(op: Operation) -> Operation:
-    """The ``cuda_tile.module`` whose body ``print_op(..., disasm=True)`` prints."""
-    if op.name != "cuda_tile.module":
+    """The container op (``cuda_tile.module``) whose body ``print_op(..., disasm=True)`` prints."""
+    if op.name not in DISASM_FORMS:
         body = [o for r in op.regions for b in r.blocks for o in b.ops]
-        modules = [o for o in body if o.name == "cuda_tile.module"]
+        modules = [o for o in body if o.name in DISASM_FORMS]
         if len(modules) == 1 and len(body) == 1:
             return modules[0]
     return op

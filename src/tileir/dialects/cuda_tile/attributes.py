@@ -233,6 +233,15 @@ class DIAttr(Attribute):
     def generic(self) -> str:
         return "#cuda_tile." + self.body(lambda a: a.generic())
 
+    # the printer's alias protocol (``tileir.text.printer``): what to alias first, and the
+    # text of ``#alias = <definition>``
+    def alias_children(self) -> list:
+        return [v for v in (getattr(self, n, None) for n in ("file", "compile_unit", "scope"))
+                if isinstance(v, DIAttr)]
+
+    def alias_definition(self, ref) -> str:
+        return "#cuda_tile." + self.body(ref)
+
 
 @dataclass(frozen=True, slots=True)
 class DIFileAttr(DIAttr):
@@ -305,3 +314,9 @@ class DILoc(Location):
 
     def file_line_col(self) -> FileLineColLoc:
         return self.source
+
+    def alias_children(self) -> list:
+        return [self.source, self.scope]
+
+    def alias_definition(self, ref) -> str:
+        return self.body(ref)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 from .attributes import (IEEE_ROUNDING_MODES, AssumePredicate, ComparisonOrdering,
                      ComparisonPredicate, RoundingMode, Signedness, SymbolVisibility)
 from ...ir.core import Block, Region
-from ...text.format import CUSTOM_DIRECTIVES, CustomDirective, group_values
+from ...text.format import CUSTOM_DIRECTIVES, CustomDirective, group_values, starts_attribute
 from .types import TileType
 
 RM = RoundingMode
@@ -112,21 +111,7 @@ CUSTOM_DIRECTIVES["SymbolVisibility"] = _keyword_enum(
 
 # -- assume predicates ---------------------------------------------------------------------------
 
-_ATTR_KEYWORDS = frozenset(("true", "false", "unit", "dense", "array", "affine_map",
-                            "affine_set", "loc", "distinct", "strided", "sparse"))
-
-
-def _starts_attribute(parser) -> bool:
-    """Whether MLIR's parseOptionalAttribute would parse an attribute at the current token."""
-    tok = parser.tok
-    if not tok:
-        return False
-    c = tok[0]
-    if c in "#[{@\"-" or c.isdigit() or tok in _ATTR_KEYWORDS:
-        return True
-    # a builtin type is a type attribute
-    return tok in ("index", "none", "bf16", "tf32") or bool(
-        re.fullmatch(r"[su]?i[0-9]+|f[0-9]+\w*", tok))
+_starts_attribute = starts_attribute
 
 
 def _parse_assume(parser, state, args) -> bool:
@@ -141,7 +126,8 @@ def _parse_assume(parser, state, args) -> bool:
             raise parser.error(f"{parser.op_prefix()}expected assume predicate attribute", off)
     elif tok in ("div_by", "same_elements", "bounded"):
         parser.i += 1
-        attr = parser.parse_assume_predicate_body(tok)
+        from .syntax import parse_assume_predicate_body
+        attr = parse_assume_predicate_body(parser, tok)
     elif parser.at_identifier():
         raise parser.error(f"{parser.op_prefix()}unknown assume predicate attribute: {tok} "
                            "(expected 'div_by', 'same_elements', or 'bounded')", off)

@@ -74,7 +74,7 @@ def reset_caches() -> None:
         ff = spec.__dict__.get("_fast")
         if isinstance(ff, FastFormat):
             ff.cache.clear()
-    from ...text.parser import _TYPE_CACHE
+    from .syntax import _TYPE_CACHE
     _TYPE_CACHE.clear()
 
 
@@ -227,7 +227,8 @@ def _attr_pattern(decl) -> tuple[str, Callable]:
         def hints(s):
             from ...text.parser import Parser
             p = Parser(s, fast=False)
-            return p.parse_optimization_hints_body()
+            from .syntax import parse_optimization_hints_body
+            return parse_optimization_hints_body(p)
         return rf"{_WS}(<[^<>\n]*>)", lambda s: _cached("hints", s, hints)
     raise _Unsupported(kind)
 
@@ -1117,7 +1118,8 @@ def _memory_attrs(order: str, scope: Optional[str], hints: Optional[str],
     if hints is not None:
         def parse_hints(text):
             from ...text.parser import Parser
-            return Parser(text, fast=False).parse_optimization_hints_body()
+            from .syntax import parse_optimization_hints_body
+            return parse_optimization_hints_body(Parser(text, fast=False))
         h = _cached("hints", hints, parse_hints)
         if h is None:
             return None

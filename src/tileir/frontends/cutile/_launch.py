@@ -200,8 +200,7 @@ def _entry_names(module) -> list[str]:
 
 def _build(kernel, specs, version: str, ct) -> CompiledKernel:
     from cuda.tile.compilation import export_kernel
-    from ... import read_bytecode
-    from ...bytecode import BytecodeError
+    from ...bytecode import BytecodeError, read_bytecode
     from ...ir.diagnostics import DiagnosticError
     from ...execute import compile_kernel
 

@@ -6,5 +6,6 @@ from .. import dialect  # noqa: F401  (registers type checks and attribute kinds
 from . import (atomics, bitwise, control_flow, conversions, core, floating_point,  # noqa: F401
                functions, integer, memory, misc, testing, views)
 from .base import CudaTileOp
+from .. import syntax  # noqa: F401,E402  (registers the dialect's text syntax)
 
 __all__ = ["CudaTileOp"]

@@ -78,8 +78,9 @@ def parse_function(parser: "Parser", state: "OpState", *, allow_hints: bool) -> 
     if allow_hints and parser.tok == "optimization_hints":
         parser.i += 1
         parser.expect("=")
-        state.attrs["optimization_hints"] = parser.parse_optimization_hints_body(
-            state.spec.name)
+        from ..syntax import parse_optimization_hints_body
+        state.attrs["optimization_hints"] = parse_optimization_hints_body(
+            parser, state.spec.name)
     if parser.tok == "attributes":
         parser.i += 1
         state.attrs.update(parser.parse_attr_dict_body())

@@ -443,8 +443,9 @@ def _parse_optionals(parser: "Parser", state: "OpState", hints: bool = True) -> 
     if hints and parser.tok == "optimization_hints":
         parser.i += 1
         parser.expect("=")
-        state.attrs["optimization_hints"] = parser.parse_optimization_hints_body(
-            state.spec.name)
+        from ..syntax import parse_optimization_hints_body
+        state.attrs["optimization_hints"] = parse_optimization_hints_body(
+            parser, state.spec.name)
     if hints and parser.tok == "inbounds":
         # 13.4: ``inbounds = [true, false]``, one flag per index
         from ..attributes import DenseArrayAttr
