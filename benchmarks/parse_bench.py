@@ -2,7 +2,7 @@
 
     python benchmarks/parse_bench.py [--ops N] [--repeat R] [--profile parse|print|verify]
 
-The module is built with the builder API (``tileir.ir.builder``): entries of ~1,000 ops each
+The module is built with the builder API (``tileir.dialects.cuda_tile.builder``): entries of ~1,000 ops each
 mixing splat constants, iota, integer and float arithmetic, comparisons, selects, assumes,
 conversions, views with loads/stores, pointer loads, ``for`` loops with carried values, ``if``/``else`` and
 ``reduce`` regions (every op counts, nested ones too).  It prints ops/s for
@@ -170,7 +170,7 @@ def main(argv=None) -> int:
     def cold(fn):
         """Each run starts from empty caches (parsed sub-texts, printed constants)."""
         def run():
-            from tileir.dialects.cuda_tile import attrs
+            from tileir.ir import attributes as attrs
             from tileir.dialects.cuda_tile import fastparse
             fastparse.reset_caches()
             attrs._DENSE_BODIES.clear()

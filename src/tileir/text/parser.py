@@ -52,7 +52,7 @@ class ParseOptions:
 
 
 ISOLATED_OPS.add(BUILTIN_MODULE)
-_BUILTIN_SHAPED = ("tensor", "vector", "memref", "complex", "tuple")
+_BUILTIN_NUMBER_TYPE = re.compile(r"[iu]i?[0-9]+|si[0-9]+|f[0-9]+.*|bf16")
 _SKIP_WS = re.compile(r"(?:\s|//[^\n]*)*")
 #: a line holding only a region's closing brace
 _CLOSE = re.compile(r"(?:\s|//[^\n]*)*\}[ \t]*(?://[^\n]*)?(?=\n|$)")
@@ -1165,10 +1165,11 @@ class Parser:
                 return el
             hook = KEYWORD_TYPES.get(t)
             if hook is not None:
-                return hook(self, t, off)
-            if t in _BUILTIN_SHAPED and self.peek() == "<":
-                return BuiltinType(self.take_balanced_text())
-            if t in ("index", "none") or re.fullmatch(r"[iu]i?[0-9]+|si[0-9]+|f[0-9]+.*|bf16", t):
+                typ = hook(self, t, off)
+                if typ is not None:
+                    return typ
+            if _BUILTIN_NUMBER_TYPE.fullmatch(t):
+                # builtin integer and float types we do not model (i7, si32, f80...): verbatim
                 self.i += 1
                 return BuiltinType(t)
             if self.custom_ops[-1]:

@@ -38,9 +38,11 @@ DIALECT_TYPE_PARSERS: dict[str, Callable[["Parser", str, int, int], "Type"]] = {
 #: Dialects without an entry keep their attributes verbatim (``OpaqueAttr``).
 DIALECT_ATTR_PARSERS: dict[str, Callable[["Parser", str, int], "Attribute"]] = {}
 
-#: Types spelled by a bare keyword (``f32``, ``index``, ``tile<...>`` inside cuda_tile ops):
-#: keyword -> ``parse(parser, word, offset) -> Type``, called at the keyword token.  The
-#: builtin integer and float keywords (``i32``, ``f16``...) are known without an entry.
+#: Types spelled by a bare keyword (``index``, ``memref<...>``, ``tile<...>`` inside cuda_tile
+#: ops): keyword -> ``parse(parser, word, offset) -> Type or None``, called at the keyword
+#: token; ``None`` (consuming nothing) means "not a type here" and the parser goes on as if the
+#: keyword were unknown.  The builtin integer and float types (``i32``, ``f16``, ``si8``...)
+#: are known without an entry.
 KEYWORD_TYPES: dict[str, Callable[["Parser", str, int], "Type"]] = {}
 
 #: Other spellings of op names, accepted by the parser: alias -> the op's full name.
