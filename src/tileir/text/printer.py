@@ -129,10 +129,10 @@ class _NameState:
             stack.append((region, self.next_value, self.next_arg, self.next_conflict, 1))
         while stack:
             region, nv, na, nc, depth = stack.pop()
-            self.next_value, self.next_conflict = nv, nc
             if not self.generic:
-                # mlir-opt's generic form numbers block arguments with one running counter
-                self.next_arg = na
+                # mlir-opt's generic form numbers values and block arguments with running
+                # counters; the custom form restarts them in each sibling region
+                self.next_value, self.next_arg, self.next_conflict = nv, na, nc
             del self.used[depth:]
             self.used.append(set())
             self._number_region(region)

@@ -12,9 +12,10 @@ from ...ir.traits import (ParentOneOf, Pure, RecursiveMemoryEffects, ReturnLike,
                           SingleBlockNoTerminator,
                           SingleBlockImplicitTerminator, Terminator)
 from . import syntax
-from .branch import check_edge, terminator_of
+from .branch import check_edge, op_diag, terminator_of
 from .common import ANY, I1_TYPE, INDEX, SIGNLESS_INT_OR_INDEX, is_index
 from ...ir.constraints import Pred
+from ...ir.verify import op_error
 
 __all__ = ["ScfOp", "ConditionOp", "ExecuteRegionOp", "ForOp", "ForallOp", "InParallelOp",
            "IfOp", "IndexSwitchOp", "ParallelOp", "ReduceOp", "ReduceReturnOp", "WhileOp",
@@ -44,7 +45,7 @@ def _yield_edges(op, region, targets) -> str | None:
         return None
     values = _types(term.operands[1:] if term.name == "scf.condition" else term.operands)
     for name, inputs in targets:
-        msg = check_edge(f"Operation {term.name}", name, values, inputs)
+        msg = check_edge(op, term, f"Operation {term.name}", name, values, inputs)
         if msg:
             return msg
     return None
@@ -92,7 +93,7 @@ class ReduceReturnOp(ScfOp):
             return None
         want = block.args[0].type
         if want != self.operands[0].type:
-            return f"must have type {want} (the type of the reduction inputs)"
+            return f"must have type '{want}' (the type of the reduction inputs)"
         return None
 
 
@@ -106,6 +107,13 @@ class ReduceOp(ScfOp):
     parse_custom = staticmethod(syntax.parse_reduce)
     print_custom = staticmethod(syntax.print_reduce)
 
+    def verify_op(self):
+        for i, region in enumerate(self.regions):
+            if len(region.blocks) != 1:
+                return (f"region #{i} ('reductions') failed to verify constraint: region with 1 "
+                        "blocks")
+        return None
+
     def verify_regions(self):
         for i, region in enumerate(self.regions):
             if i >= len(self.operands) or not region.blocks:
@@ -115,7 +123,8 @@ class ReduceOp(ScfOp):
             if not block.ops:
                 return f"{i}-th reduction has an empty body"
             if len(block.args) != 2 or any(a.type != t for a in block.args):
-                return f"expected two block arguments with type {t} in the {i}-th reduction region"
+                return (f"expected two block arguments with type '{t}' in the {i}-th reduction "
+                        "region")
             if block.ops[-1].name != "scf.reduce.return":
                 return "reduction bodies must be terminated with an 'scf.reduce.return' op"
         return None
@@ -129,6 +138,13 @@ class InParallelOp(ScfOp):
     TRAITS = (Pure, Terminator(), ParentOneOf("scf.forall"), SingleBlockNoTerminator())
     parse_custom = staticmethod(syntax.parse_in_parallel)
     print_custom = staticmethod(syntax.print_in_parallel)
+
+    def verify_op(self):
+        region = self.regions[0]
+        if region.blocks and region.blocks[0].ops:
+            # no op tileir registers implements ParallelCombiningOpInterface
+            return "expected only ParallelCombiningOpInterface ops"
+        return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -164,7 +180,8 @@ class ForOp(ScfOp):
         if not args or args[0].type != self.operands[0].type:
             return "expected induction variable to be same type as bounds and step"
         iter_types = _types(args[1:])
-        return (check_edge("parent", "Region #0", _types(self.operands[3:]), iter_types)
+        return (check_edge(self, self, "parent", "Region #0", _types(self.operands[3:]),
+                           iter_types)
                 or _yield_edges(self, self.regions[0], [("Region #0", iter_types),
                                                         ("parent", _types(self.results))]))
 
@@ -214,7 +231,7 @@ class ForallOp(ScfOp):
     print_custom = staticmethod(syntax.print_forall)
 
     def verify_op(self):
-        rank = len(self.attributes["staticUpperBound"].value)
+        rank = len(self.attributes["staticLowerBound"].value)
         outs = self.outputs
         if len(self.results) != len(outs):
             return f"produces {len(self.results)} results, but has only {len(outs)} outputs"
@@ -236,7 +253,7 @@ class ForallOp(ScfOp):
             msg = syntax.verify_mixed_list(what, rank, self.attributes[attr].value,
                                            getattr(self, group))
             if msg:
-                return msg
+                return op_error(self, msg)
         return None
 
 
@@ -299,17 +316,19 @@ class WhileOp(ScfOp):
     print_custom = staticmethod(syntax.print_while)
 
     def verify_op(self):
-        before = terminator_of(self.regions[0])
-        if before is None or before.name != "scf.condition":
-            return "expects the 'before' region to terminate with 'scf.condition'"
-        after = terminator_of(self.regions[1])
-        if after is None or after.name != "scf.yield":
-            return "expects the 'after' region to terminate with 'scf.yield'"
+        for region, which, name in ((self.regions[0], "before", "scf.condition"),
+                                    (self.regions[1], "after", "scf.yield")):
+            term = terminator_of(region)
+            if term is None or term.name != name:
+                message = f"expects the '{which}' region to terminate with '{name}'"
+                if term is None:
+                    return message
+                return op_diag(self, message, "terminator here", term)
         return None
 
     def verify_regions(self):
         before, after = (_types(_entry_args(r)) for r in self.regions)
-        return (check_edge("parent", "Region #0", _types(self.operands), before)
+        return (check_edge(self, self, "parent", "Region #0", _types(self.operands), before)
                 or _yield_edges(self, self.regions[0], [("Region #1", after),
                                                         ("parent", _types(self.results))])
                 or _yield_edges(self, self.regions[1], [("Region #0", before)]))
@@ -364,7 +383,7 @@ class ExecuteRegionOp(ScfOp):
         results = _types(self.results)
         for block in self.regions[0].blocks:
             if block.ops and block.ops[-1].name == "scf.yield":
-                msg = check_edge("Operation scf.yield", "parent",
+                msg = check_edge(self, block.ops[-1], "Operation scf.yield", "parent",
                                  _types(block.ops[-1].operands), results)
                 if msg:
                     return msg
@@ -403,9 +422,11 @@ class IndexSwitchOp(ScfOp):
                 got = term.name if term is not None else "nothing"
                 return f"expected region to end with scf.yield, but got {got}"
             if len(term.operands) != len(self.results):
-                return (f"expected each region to return {len(self.results)} values, but "
-                        f"{name} returns {len(term.operands)}")
+                return op_diag(self, f"expected each region to return {len(self.results)} "
+                               f"values, but {name} returns {len(term.operands)}",
+                               "see yield operation here", term)
             for i, (r, v) in enumerate(zip(self.results, term.operands)):
                 if r.type != v.type:
-                    return f"expected result #{i} of each region to be '{r.type}'"
+                    return op_diag(self, f"expected result #{i} of each region to be "
+                                   f"'{r.type}'", f"{name} returns '{v.type}' here", term)
         return None
