@@ -54,6 +54,7 @@ class ParseOptions:
 ISOLATED_OPS.add(BUILTIN_MODULE)
 _BUILTIN_NUMBER_TYPE = re.compile(r"[iu]i?[0-9]+|si[0-9]+|f[0-9]+.*|bf16")
 _DIMENSION = re.compile(r"\s*(\?|[0-9]+|\[\s*(?:[0-9]+|\?)\s*\])\s*x")
+_DIMENSION_NO_X = re.compile(r"\s*(?:\?|[0-9]+|\[\s*[0-9]+\s*\])\s*")
 _UNRANKED = re.compile(r"\s*\*\s*x")
 _SKIP_WS = re.compile(r"(?:\s|//[^\n]*)*")
 #: a line holding only a region's closing brace
@@ -1169,6 +1170,9 @@ class Parser:
                 sizes.append(int(text))
             flags.append(is_scalable)
             pos = m.end()
+        m = _DIMENSION_NO_X.match(src, pos)
+        if m and (scalable or "[" not in m.group()):
+            raise self.error("expected 'x' in dimension list", m.end())
         if sizes:
             self.resync_at(pos)
         return sizes, flags

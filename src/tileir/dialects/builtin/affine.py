@@ -287,6 +287,7 @@ class AffineMapAttr(Attribute):
     value: AffineMap
     #: printed through an alias ``#map``, ``#map1``... (MLIR's builtin alias)
     ALIAS = "map"
+    BUILTIN_ALIAS = True
 
     def generic(self) -> str:
         return f"affine_map<{self.value}>"
@@ -298,6 +299,7 @@ class IntegerSetAttr(Attribute):
 
     value: IntegerSet
     ALIAS = "set"
+    BUILTIN_ALIAS = True
 
     def generic(self) -> str:
         return f"affine_set<{self.value}>"

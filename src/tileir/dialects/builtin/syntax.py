@@ -12,12 +12,12 @@ import re
 from typing import Optional
 
 from ...ir.attributes import Attribute
-from ...ir.types import OTHER_FLOAT_WIDTHS, FloatType, IntegerType, Type
+from ...ir.types import OTHER_FLOAT_WIDTHS, FloatType, FunctionType, IntegerType, Type
 from ...text import registry
 from ...text.parser import Parser
 from .affine import (AffineMapAttr, IntegerSetAttr, parse_affine_map_body,
                      parse_integer_set_body)
-from .types import (INDEX, NONE, BuiltinDialectType, ComplexType, MemRefType, RankedTensorType,
+from .types import (INDEX, NONE, ComplexType, IndexType, MemRefType, NoneType, RankedTensorType,
                     SignedIntegerType, StridedLayoutAttr, TupleType, UnrankedMemRefType,
                     UnrankedTensorType, VectorType)
 
@@ -95,11 +95,17 @@ def parse_tuple(parser: Parser, word: str, offset: int) -> Optional[Type]:
 
 
 def _is_vector_element(t: Type) -> bool:
-    from ...ir.types import BuiltinType
-    if _is_int_or_float(t) or t is INDEX:
-        return True
-    # another dialect's type may implement VectorElementTypeInterface: accept it verbatim
-    return isinstance(t, BuiltinType) and not isinstance(t, BuiltinDialectType)
+    return _is_int_or_float(t) or t is INDEX
+
+
+def _is_memref_element(t: Type) -> bool:
+    return _is_int_or_float(t) or isinstance(t, (IndexType, ComplexType, VectorType, MemRefType,
+                                                 UnrankedMemRefType))
+
+
+def _is_tensor_element(t: Type) -> bool:
+    return not isinstance(t, (NoneType, RankedTensorType, UnrankedTensorType, MemRefType,
+                              UnrankedMemRefType, FunctionType))
 
 
 def parse_vector(parser: Parser, word: str, offset: int) -> Optional[Type]:
@@ -140,7 +146,10 @@ def parse_tensor(parser: Parser, word: str, offset: int) -> Optional[Type]:
     if not _open(parser):
         return None
     shape, _ = parser.parse_dimension_list(unranked=True)
+    elem_off = parser.offset
     elem = parser.parse_type()
+    if not _is_tensor_element(elem):
+        raise parser.error("invalid tensor element type", elem_off)
     if shape is None:
         _close(parser, "tensor")
         return UnrankedTensorType(elem)
@@ -160,7 +169,10 @@ def parse_memref(parser: Parser, word: str, offset: int) -> Optional[Type]:
     if not _open(parser):
         return None
     shape, _ = parser.parse_dimension_list(unranked=True)
+    elem_off = parser.offset
     elem = parser.parse_type()
+    if not _is_memref_element(elem):
+        raise parser.error("invalid memref element type", elem_off)
     layout: Optional[Attribute] = None
     space: Optional[Attribute] = None
     while parser.consume(","):
@@ -171,7 +183,9 @@ def parse_memref(parser: Parser, word: str, offset: int) -> Optional[Type]:
             space = attr
         else:
             raise parser.error("multiple memory spaces specified in memref type")
-    _close(parser, "memref")
+    if parser.tok != ">":
+        raise parser.error("expected ',' or '>' in memref type")
+    parser.i += 1
     if shape is None:
         return UnrankedMemRefType(elem, space)
     if isinstance(layout, AffineMapAttr) and layout.value.n_dims != len(shape):

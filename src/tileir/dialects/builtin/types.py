@@ -121,6 +121,10 @@ class ComplexType(BuiltinDialectType):
     def spell(self) -> str:
         return f"complex<{self.element_type}>"
 
+    def sub_elements(self) -> tuple:
+        """The types and attributes this type is made of (for the printer's alias walk)."""
+        return (self.element_type,)
+
 
 class _Shaped(BuiltinDialectType):
     """A type with a static or dynamic shape and an element type."""
@@ -128,6 +132,12 @@ class _Shaped(BuiltinDialectType):
     __slots__ = ("shape", "element_type")
     shape: tuple
     element_type: Type
+
+    def sub_elements(self) -> tuple:
+        """The types and attributes this type is made of (for the printer's alias walk)."""
+        return (self.element_type,) + tuple(getattr(self, name) for name in self._EXTRA)
+
+    _EXTRA: tuple = ()
 
     @property
     def rank(self) -> int:
@@ -174,6 +184,7 @@ class RankedTensorType(_Shaped):
 
     __slots__ = ("encoding",)
     encoding: Optional[Attribute]
+    _EXTRA = ("encoding",)
 
     def __new__(cls, shape: Sequence[Optional[int]], element_type: Type,
                 encoding: Optional[Attribute] = None) -> "RankedTensorType":
@@ -204,6 +215,9 @@ class UnrankedTensorType(BuiltinDialectType):
 
     def spell(self) -> str:
         return f"tensor<*x{self.element_type}>"
+
+    def sub_elements(self) -> tuple:
+        return (self.element_type,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +256,7 @@ class MemRefType(_Shaped):
     __slots__ = ("layout", "memory_space")
     layout: Optional[Attribute]
     memory_space: Optional[Attribute]
+    _EXTRA = ("layout", "memory_space")
 
     def __new__(cls, shape: Sequence[Optional[int]], element_type: Type,
                 layout: Optional[Attribute] = None,
@@ -314,6 +329,9 @@ class UnrankedMemRefType(BuiltinDialectType):
         space = "" if self.memory_space is None else ", " + attr_text(self.memory_space)
         return f"memref<*x{self.element_type}{space}>"
 
+    def sub_elements(self) -> tuple:
+        return (self.element_type, self.memory_space)
+
 
 class TupleType(BuiltinDialectType):
     """``tuple<T1, T2, ...>``."""
@@ -330,3 +348,6 @@ class TupleType(BuiltinDialectType):
 
     def spell(self) -> str:
         return "tuple<" + ", ".join(str(t) for t in self.types) + ">"
+
+    def sub_elements(self) -> tuple:
+        return self.types
