@@ -52,7 +52,7 @@ def lower(prog: Program):
 
 def compile(prog: Program, kernel: str):  # noqa: A001 - mirrors tileir.compile
     """A reusable kernel for function ``kernel`` (``.launch(args=[...], group_size=N)``)."""
-    from .launch import TinytcKernel
+    from .runtime import TinytcKernel
     return TinytcKernel(prog, kernel)
 
 
@@ -64,6 +64,6 @@ def launch(prog: Program, kernel: str, args: Sequence[Any] = (), group_size: int
 
 def __getattr__(name: str):
     if name == "Group":
-        from .launch import Group
+        from .runtime import Group
         return Group
     raise AttributeError(f"module 'tileir.tinytc' has no attribute {name!r}")
