@@ -219,7 +219,7 @@ class _FunctionLowering:
             return b.itof(v, signedness="unsigned" if s == "i1" else "signed",
                           rounding_mode="nearest_even", result_type=d)
         if is_float(s):
-            return b.ftoi(v, signedness="signed", rounding_mode="zero", result_type=d)
+            return b.ftoi(v, signedness="signed", rounding_mode="nearest_int_to_zero", result_type=d)
         ws, wd = int(s[1:]), int(d[1:])
         if wd > ws:
             return b.exti(v, signedness="unsigned" if s == "i1" else "signed", result_type=d)
