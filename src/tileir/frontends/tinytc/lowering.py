@@ -54,6 +54,18 @@ def _pow2(n: int) -> int:
     return p
 
 
+def _pieces(n: int) -> list:
+    """``n`` as (start, size) pieces of decreasing powers of two (56: 0+32, 32+16, 48+8)."""
+    out, start = [], 0
+    bit = 1 << max(n.bit_length() - 1, 0)
+    while bit:
+        if n & bit:
+            out.append((start, bit))
+            start += bit
+        bit >>= 1
+    return out
+
+
 def entry_signature(fn: Function) -> list[tuple[str, str]]:
     """The entry parameters of ``fn`` as ``(description, cuda_tile type)``, in order:
 
@@ -88,12 +100,26 @@ def entry_signature(fn: Function) -> list[tuple[str, str]]:
 
 
 @dataclass
+class Root:
+    """Where a memref lies inside an entry's memref argument: the argument's pointer, sizes
+    and strides, the argument mode of each of the memref's modes and the offset along every
+    argument mode (what ``subview`` keeps track of).  Tensor views over the argument are the
+    same for every tile block, so the executor loads all blocks' tiles in one go."""
+    base: object
+    shape: list
+    strides: list
+    modes: list
+    offsets: list
+
+
+@dataclass
 class MemrefVal:
     """A lowered memref: element type (tinytc), base pointer tile, sizes, strides."""
     element: str
     base: object
     shape: list
     strides: list
+    root: Optional[Root] = None
 
 
 @dataclass
@@ -300,7 +326,9 @@ class _FunctionLowering:
                     base = next(it)
                     shape = [s if s is not None else next(it) for s in t.shape]
                     strides = [s if s is not None else next(it) for s in t.strides]
-                    self.env[a] = MemrefVal(t.element, base, shape, strides)
+                    self.env[a] = MemrefVal(t.element, base, shape, strides,
+                                            Root(base, shape, strides, list(range(t.order)),
+                                                 [0] * t.order))
                 else:
                     m = t.memref
                     table = next(it)
@@ -429,7 +457,17 @@ class _FunctionLowering:
                 shape.append(self.dim_operand(size))
             strides.append(mem.strides[d])
         base = self.pointers(mem, offsets)
-        self.env[inst.results[0]] = MemrefVal(mem.element, base, shape, strides)
+        root = None
+        if mem.root is not None and not self.shape_of(base):
+            r = mem.root
+            roff = list(r.offsets)
+            modes = []
+            for d, (o, (_, size)) in enumerate(zip(offsets, inst.attrs["slices"])):
+                roff[r.modes[d]] = self.iadd(roff[r.modes[d]], o)
+                if size is not None:
+                    modes.append(r.modes[d])
+            root = Root(r.base, r.shape, r.strides, modes, roff)
+        self.env[inst.results[0]] = MemrefVal(mem.element, base, shape, strides, root)
 
     def op_expand(self, inst: Inst) -> None:
         mem: MemrefVal = self.env[inst.operands[0]]
@@ -780,7 +818,111 @@ class _FunctionLowering:
         return loop.results[0]
 
     def op_gemm(self, inst: Inst) -> None:
-        self.matrix_product(inst)
+        if not self.gemm_by_views(inst):
+            self.matrix_product(inst)
+
+    def view_piece(self, mem: MemrefVal, starts: tuple, sizes: tuple, el: str, store=None):
+        """Load (or, with ``store``, store) the block ``[starts, starts + sizes)`` of a
+        static-shaped memref through a partition view of its root argument."""
+        r = mem.root
+        rank = len(r.shape)
+        tile = [1] * rank
+        index = []
+        for d, (st, n) in enumerate(zip(starts, sizes)):
+            tile[r.modes[d]] = n
+        for rd in range(rank):
+            off = r.offsets[rd]
+            if rd in r.modes:
+                st = starts[r.modes.index(rd)]
+                off = self.iadd(off, st)
+            idx = self.idiv(off, tile[rd]) if tile[rd] > 1 else off
+            v = self.i64(idx)
+            index.append(self.b.trunci(v, result_type="i32"))
+        key = (id(r.base), tuple(tile))
+        tv = self.b.make_tensor_view(r.base, shape=r.shape, strides=r.strides)
+        pv = self.b.make_partition_view(tv, tile=tile)
+        shape2 = tuple(sizes)
+        if store is not None:
+            value = self.convert(store, el, mem.element)
+            value = self.b.reshape(value, result_type=_tile(tile, cuda_element(mem.element)))
+            self.b.store_view_tko(value, pv, index)
+            return None
+        del key
+        t, _ = self.b.load_view_tko(pv, index)
+        t = self.b.reshape(t, result_type=_tile(shape2, cuda_element(mem.element)))
+        return self.convert(t, mem.element, el)
+
+    def view_ok(self, mem: MemrefVal, pieces: list) -> bool:
+        """The memref can be read in ``pieces`` (per mode: (start, size) lists) by views."""
+        r = mem.root
+        if r is None or any(not isinstance(s, int) for s in mem.shape):
+            return False
+        for d, plist in enumerate(pieces):
+            off = r.offsets[r.modes[d]]
+            if not isinstance(off, int):
+                return False
+            if any((off + st) % n for st, n in plist):
+                return False
+        return True
+
+    def gemm_by_views(self, inst: Inst) -> bool:
+        """Static small gemm on memrefs that are (sub)views of arguments: exact power-of-two
+        pieces (56 = 32 + 16 + 8) loaded through partition views and multiplied with mmaf;
+        no masks, no padding.  False where this shape does not apply."""
+        alpha_op, a_val, b_val, beta_op, c_val = inst.operands
+        t_alpha, t_a, t_b, t_beta, t_c = inst.types
+        el = self.compute_type(inst)
+        if inst.attrs["atomic"] or not is_float(el):
+            return False
+        a, bm, out = self.env[a_val], self.env[b_val], self.env[c_val]
+        dims = list(out.shape) + [a.shape[0] if inst.attrs["ta"] == "t" else a.shape[1]]
+        if any(not isinstance(d, int) or not 0 < d <= 128 for d in dims):
+            return False
+        m_p, n_p, k_p = (_pieces(d) for d in dims)
+        ta, tb = inst.attrs["ta"] == "t", inst.attrs["tb"] == "t"
+        if not (self.view_ok(a, [k_p, m_p] if ta else [m_p, k_p])
+                and self.view_ok(bm, [n_p, k_p] if tb else [k_p, n_p])
+                and self.view_ok(out, [m_p, n_p])):
+            return False
+        alpha = None if isinstance(alpha_op, Imm) and alpha_op.value == 1 \
+            else self.scalar_arg(alpha_op, t_alpha, el)
+        beta = self.scalar_arg(beta_op, t_beta, el)
+
+        def operand(mem: MemrefVal, rows, cols, trans: bool, cache: dict):
+            key = (rows, cols)
+            if key not in cache:
+                if trans:
+                    t = self.view_piece(mem, (cols[0], rows[0]), (cols[1], rows[1]), el)
+                    t = self.b.permute(t, permutation=[1, 0],
+                                       result_type=_tile((rows[1], cols[1]), el))
+                else:
+                    t = self.view_piece(mem, (rows[0], cols[0]), (rows[1], cols[1]), el)
+                cache[key] = t
+            return cache[key]
+
+        a_tiles: dict = {}
+        b_tiles: dict = {}
+        zero_beta = isinstance(beta_op, Imm) and beta_op.value == 0
+        one_beta = isinstance(beta_op, Imm) and beta_op.value == 1
+        for mp in m_p:
+            for np_ in n_p:
+                acc = self.const(0, el, (mp[1], np_[1]))
+                for kp in k_p:
+                    acc = self.b.mmaf(operand(a, mp, kp, ta, a_tiles),
+                                      operand(bm, kp, np_, tb, b_tiles), acc)
+                shape = (mp[1], np_[1])
+                if alpha is not None:
+                    acc = self.mul(acc, self.bcast(alpha, shape), el)
+                if not zero_beta:
+                    old = self.view_piece(out, (mp[0], np_[0]), shape, el)
+                    if not one_beta:
+                        if not isinstance(beta_op, Imm):   # beta = 0 at run time: ignore C
+                            nz = self.bcast(self.convert(beta, el, "i1"), shape)
+                            old = self.b.select(nz, old, self.const(0, el, shape))
+                        old = self.mul(old, self.bcast(beta, shape), el)
+                    acc = self.add(acc, old, el)
+                self.view_piece(out, (mp[0], np_[0]), shape, el, store=acc)
+        return True
 
     def op_gemv(self, inst: Inst) -> None:
         self.matrix_product(inst)
