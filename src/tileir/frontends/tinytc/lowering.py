@@ -821,35 +821,43 @@ class _FunctionLowering:
         if not self.gemm_by_views(inst):
             self.matrix_product(inst)
 
-    def view_piece(self, mem: MemrefVal, starts: tuple, sizes: tuple, el: str, store=None):
+    def view_piece(self, mem: MemrefVal, starts: tuple, sizes: tuple, el: str, cache: dict,
+                   store=None):
         """Load (or, with ``store``, store) the block ``[starts, starts + sizes)`` of a
-        static-shaped memref through a partition view of its root argument."""
+        static-shaped memref through a partition view of its root argument.  ``cache`` keeps
+        the views and indices of one instruction (they are the same for all its pieces)."""
         r = mem.root
         rank = len(r.shape)
         tile = [1] * rank
-        index = []
-        for d, (st, n) in enumerate(zip(starts, sizes)):
+        for d, n in enumerate(sizes):
             tile[r.modes[d]] = n
+        index = []
         for rd in range(rank):
             off = r.offsets[rd]
             if rd in r.modes:
-                st = starts[r.modes.index(rd)]
-                off = self.iadd(off, st)
-            idx = self.idiv(off, tile[rd]) if tile[rd] > 1 else off
-            v = self.i64(idx)
-            index.append(self.b.trunci(v, result_type="i32"))
-        key = (id(r.base), tuple(tile))
-        tv = self.b.make_tensor_view(r.base, shape=r.shape, strides=r.strides)
-        pv = self.b.make_partition_view(tv, tile=tile)
-        shape2 = tuple(sizes)
+                off = self.iadd(off, starts[r.modes.index(rd)])
+            key = ("index", id(off), off if isinstance(off, int) else None, tile[rd])
+            if key not in cache:
+                if isinstance(off, int):
+                    cache[key] = self.const(off // tile[rd], "i32")
+                else:
+                    idx = self.idiv(off, tile[rd]) if tile[rd] > 1 else off
+                    cache[key] = self.b.trunci(idx, result_type="i32")
+            index.append(cache[key])
+        vkey = ("view", id(r.base), tuple(tile))
+        if vkey not in cache:
+            tkey = ("tensor", id(r.base))
+            if tkey not in cache:
+                cache[tkey] = self.b.make_tensor_view(r.base, shape=r.shape, strides=r.strides)
+            cache[vkey] = self.b.make_partition_view(cache[tkey], tile=tile)
+        pv = cache[vkey]
         if store is not None:
             value = self.convert(store, el, mem.element)
             value = self.b.reshape(value, result_type=_tile(tile, cuda_element(mem.element)))
             self.b.store_view_tko(value, pv, index)
             return None
-        del key
         t, _ = self.b.load_view_tko(pv, index)
-        t = self.b.reshape(t, result_type=_tile(shape2, cuda_element(mem.element)))
+        t = self.b.reshape(t, result_type=_tile(tuple(sizes), cuda_element(mem.element)))
         return self.convert(t, mem.element, el)
 
     def view_ok(self, mem: MemrefVal, pieces: list) -> bool:
@@ -888,15 +896,17 @@ class _FunctionLowering:
             else self.scalar_arg(alpha_op, t_alpha, el)
         beta = self.scalar_arg(beta_op, t_beta, el)
 
+        views: dict = {}
+
         def operand(mem: MemrefVal, rows, cols, trans: bool, cache: dict):
             key = (rows, cols)
             if key not in cache:
                 if trans:
-                    t = self.view_piece(mem, (cols[0], rows[0]), (cols[1], rows[1]), el)
+                    t = self.view_piece(mem, (cols[0], rows[0]), (cols[1], rows[1]), el, views)
                     t = self.b.permute(t, permutation=[1, 0],
                                        result_type=_tile((rows[1], cols[1]), el))
                 else:
-                    t = self.view_piece(mem, (rows[0], cols[0]), (rows[1], cols[1]), el)
+                    t = self.view_piece(mem, (rows[0], cols[0]), (rows[1], cols[1]), el, views)
                 cache[key] = t
             return cache[key]
 
@@ -914,14 +924,14 @@ class _FunctionLowering:
                 if alpha is not None:
                     acc = self.mul(acc, self.bcast(alpha, shape), el)
                 if not zero_beta:
-                    old = self.view_piece(out, (mp[0], np_[0]), shape, el)
+                    old = self.view_piece(out, (mp[0], np_[0]), shape, el, views)
                     if not one_beta:
                         if not isinstance(beta_op, Imm):   # beta = 0 at run time: ignore C
                             nz = self.bcast(self.convert(beta, el, "i1"), shape)
                             old = self.b.select(nz, old, self.const(0, el, shape))
                         old = self.mul(old, self.bcast(beta, shape), el)
                     acc = self.add(acc, old, el)
-                self.view_piece(out, (mp[0], np_[0]), shape, el, store=acc)
+                self.view_piece(out, (mp[0], np_[0]), shape, el, views, store=acc)
         return True
 
     def op_gemv(self, inst: Inst) -> None:
