@@ -31,7 +31,8 @@ def _slice(off, size) -> str:
 def _inst(inst: Inst, depth: int, out: list) -> None:
     pad = _INDENT * depth
     op = inst.op
-    lhs = ", ".join("%" + r.name for r in inst.results)
+    named = inst.results and all(r.name for r in inst.results)
+    lhs = ", ".join("%" + r.name for r in inst.results) if named else ""
     prefix = pad + (lhs + " = " if lhs else "")
     ops, ts = inst.operands, inst.types
     if op in ("axpby", "sum"):
