@@ -1016,11 +1016,29 @@ class _FunctionLowering:
         self.blocks(out.shape, caps, body)
 
 
+def remove_dead_code(module) -> None:
+    """Erase pure ops whose results are unused (e.g. the pointer of a subview that is only
+    read through views of its argument)."""
+    from ...ir.opdef import OP_REGISTRY
+    from ...ops.traits import Pure
+    changed = True
+    while changed:
+        changed = False
+        for op in reversed(list(module.walk(include_self=False))):
+            spec = OP_REGISTRY.get(op.name)
+            if spec is None or Pure not in spec.traits or not op.results or op.regions:
+                continue
+            if not any(r.has_uses for r in op.results):
+                op.erase()
+                changed = True
+
+
 def lower_program(prog: Program):
     """A verified ``cuda_tile.module @kernels`` with one entry per function."""
     from ... import verify
     b = Builder()
     for fn in prog.functions:
         _FunctionLowering(b, prog, fn).lower()
+    remove_dead_code(b.module)
     verify(b.module)
     return b.module
