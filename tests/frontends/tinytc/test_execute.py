@@ -293,3 +293,42 @@ def test_argument_errors_name_the_argument():
         run(src, "k", [np.zeros((5, 2), dtype=np.float32)])
     with pytest.raises(LaunchError, match="%A.*float32"):
         run(src, "k", [np.zeros((4, 2))])
+
+
+def test_more_atomics_and_for_inside_foreach():
+    src = """func @ger(%a: memref<f64x5>, %b: memref<f64x3>, %C: memref<f64x5x3>) {
+  ger.atomic 2.0, %a, %b, 1.0, %C : f64, memref<f64x5>, memref<f64x3>, f64, memref<f64x5x3>
+}
+func @had(%a: memref<i32x7>, %b: memref<i32x7>, %c: memref<i32x7>) {
+  hadamard.atomic 1, %a, %b, 1, %c : i32, memref<i32x7>, memref<i32x7>, i32, memref<i32x7>
+}
+func @gemv(%A: memref<f32x6x4>, %b: memref<f32x4>, %c: memref<f32x6>) {
+  gemv.n.atomic 1.0, %A, %b, 1.0, %c : f32, memref<f32x6x4>, memref<f32x4>, f32, memref<f32x6>
+}
+func @tri(%n: index, %out: memref<i64x?>) {
+  foreach %i = 0, %n {
+    for %j = 0, 4 {
+      %x = cast %j : index -> i64
+      %y = cast %i : index -> i64
+      %z = arith.mul %x, %y : i64
+      store %z, %out[%i] : memref<i64x?>
+    }
+  }
+}"""
+    prog = tinytc.parse(src)
+    a, b = RNG.standard_normal(5), RNG.standard_normal(3)
+    C = np.zeros((5, 3), order="F")
+    tinytc.launch(prog, "ger", args=[a, b, C], group_size=3)
+    np.testing.assert_allclose(C, 6 * np.outer(a, b), rtol=1e-13)
+    x, y = RNG.integers(-5, 5, 7).astype(np.int32), RNG.integers(-5, 5, 7).astype(np.int32)
+    z = np.ones(7, dtype=np.int32)
+    tinytc.launch(prog, "had", args=[x, y, z], group_size=4)
+    np.testing.assert_array_equal(z, 1 + 4 * x * y)
+    A = np.asfortranarray(RNG.integers(-3, 3, (6, 4)).astype(np.float32))
+    v = RNG.integers(-3, 3, 4).astype(np.float32)
+    c = np.zeros(6, dtype=np.float32)
+    tinytc.launch(prog, "gemv", args=[A, v, c], group_size=2)
+    np.testing.assert_array_equal(c, 2 * (A @ v))
+    out = np.zeros(300, dtype=np.int64)
+    tinytc.launch(prog, "tri", args=[290, out])
+    np.testing.assert_array_equal(out, np.where(np.arange(300) < 290, 3 * np.arange(300), 0))
