@@ -130,6 +130,9 @@ class _Parser:
                 self.expect("(")
                 fn.subgroup_size = self.positive()
                 self.expect(")")
+        if fn.work_group_size is not None and fn.subgroup_size is not None and \
+                fn.work_group_size[0] % fn.subgroup_size:
+            raise self.error(MESSAGES["work_group_size"], fn.loc.to(self.last_loc))
         if name_tok.value in self.functions:
             from .diagnostics import format_range
             other = self.functions[name_tok.value]
@@ -192,6 +195,8 @@ class _Parser:
                 any(s is not None and s < 0 for s in (strides or ())):
             raise self.error(MESSAGES["invalid_shape"], loc)
         shape_t = tuple(shape)
+        if strides is not None and not _layout_ok(shape_t, tuple(strides)):
+            raise self.error(MESSAGES["invalid_layout"], loc)
         return MemrefType(el.name, shape_t, tuple(strides) if strides is not None
                           else canonical_strides(shape_t)), loc
 
@@ -586,6 +591,18 @@ class _Parser:
             self.check_scalar(v, t, vals_loc, types_loc)
         inst = Inst("yield", [v for v, _ in vals], [t for t, _ in types])
         return self.finish(inst, start)
+
+
+def _layout_ok(shape: tuple, strides: tuple) -> bool:
+    """The reference's restriction on strided layouts (checked where all entries are known):
+    1 <= S_1 and S_(i-1) s_(i-1) <= S_i."""
+    if strides and strides[0] is not None and strides[0] < 1:
+        return False
+    for i in range(1, len(strides)):
+        prev, size, cur = strides[i - 1], shape[i - 1], strides[i]
+        if None not in (prev, size, cur) and prev * size > cur:
+            return False
+    return True
 
 
 def parse_program(source: str, filename: str = "<stdin>") -> Program:

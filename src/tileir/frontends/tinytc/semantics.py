@@ -37,6 +37,8 @@ MESSAGES = {
     # rules of the reference that v0.3.1 does not check (our wording)
     "dynamic_alloca": "Alloca requires a memref type without dynamic modes",
     "illegal_fuse": "Modes cannot be fused: stride and shape are incompatible (S_k s_k != S_k+1)",
+    "invalid_layout": "Invalid strided layout: need 1 <= S_1 and S_(i-1) s_(i-1) <= S_i",
+    "work_group_size": "The first work group size mode must be a multiple of the subgroup size",
     "if_needs_else": "An if instruction that returns values must have an else region",
 }
 
