@@ -118,6 +118,7 @@ def run_demo(argv: Sequence[str], prog: str = "tileir demo") -> int:
             print(f"{name:<14} {doc[0] if doc else ''}")
         for name, doc in CUTILE_CASES.items():
             print(f"{name:<14} {doc}")
+        print(f"{'tinytc':<14} batched GEMM in tinytc's tensor language, lowered to cuda_tile")
         return 0
     cutile_names = list(CUTILE_CASES) if not opts.names else \
         [n for n in CUTILE_CASES if n in opts.names or "cutile" in opts.names]
