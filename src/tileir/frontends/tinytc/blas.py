@@ -166,26 +166,38 @@ class BlasLowering(TileEmitter):
     def compute_type(self, inst: Inst) -> str:
         return cuda_element(inst.types[-1].element)
 
-    def op_axpby(self, inst: Inst) -> None:
-        alpha_op, a_val, beta_op, b_val = inst.operands
-        t_alpha, t_a, t_beta, t_b = inst.types
-        el = self.compute_type(inst)
+    def alpha_beta(self, inst: Inst, el: str) -> tuple:
+        """(alpha or None for an immediate 1, beta) converted to the compute type ``el``."""
+        ops = inst.operands
+        n = len(ops)
+        alpha_op, beta_op = ops[0], ops[n - 2]
+        t_alpha, t_beta = inst.types[0], inst.types[n - 2]
         alpha = None if isinstance(alpha_op, Imm) and alpha_op.value == 1 \
             else self.scalar_arg(alpha_op, t_alpha, el)
-        beta = self.scalar_arg(beta_op, t_beta, el)
+        return alpha, self.scalar_arg(beta_op, t_beta, el)
+
+    def output_block(self, out: MemrefVal, offsets: list, blks: list) -> tuple:
+        """(index tiles, per-mode masks, combined mask, shape) of one block of ``out``."""
+        rank = len(blks)
+        idx, masks = [], []
+        for d in range(rank):
+            i, m = self.lane_index(offsets[d], out.shape[d], blks[d], rank, d)
+            idx.append(i)
+            masks.append(m)
+        return idx, masks, self.and_mask(*masks), tuple(blks)
+
+    def op_axpby(self, inst: Inst) -> None:
+        _, a_val, beta_op, b_val = inst.operands
+        _, t_a, _, t_b = inst.types
+        el = self.compute_type(inst)
+        alpha, beta = self.alpha_beta(inst, el)
         a, out = self.env[a_val], self.env[b_val]
         trans = inst.attrs["ta"] == "t" and t_a.order == 2
         rank = t_b.order
         caps = [_BLOCK_1D] if rank == 1 else [_BLOCK_2D] * rank
 
         def body(offsets: list, blks: list) -> None:
-            idx, masks = [], []
-            for d in range(rank):
-                i, m = self.lane_index(offsets[d], out.shape[d], blks[d], rank, d)
-                idx.append(i)
-                masks.append(m)
-            mask = self.and_mask(*masks)
-            shape = tuple(blks)
+            idx, _, mask, shape = self.output_block(out, offsets, blks)
             a_idx = idx[::-1] if trans else idx
             av = self.read_tile(a, a_idx, mask, shape, el)
             self.update(inst, out, idx, mask, av, el, alpha, beta_op, beta)
@@ -199,24 +211,15 @@ class BlasLowering(TileEmitter):
         self.blas3_elementwise(inst)
 
     def blas3_elementwise(self, inst: Inst) -> None:
-        alpha_op, a_val, b_val, beta_op, c_val = inst.operands
-        t_alpha, _, _, t_beta, t_c = inst.types
+        _, a_val, b_val, beta_op, c_val = inst.operands
         el = self.compute_type(inst)
-        alpha = None if isinstance(alpha_op, Imm) and alpha_op.value == 1 \
-            else self.scalar_arg(alpha_op, t_alpha, el)
-        beta = self.scalar_arg(beta_op, t_beta, el)
+        alpha, beta = self.alpha_beta(inst, el)
         a, bm, out = self.env[a_val], self.env[b_val], self.env[c_val]
-        rank = t_c.order
+        rank = inst.types[-1].order
         caps = [_BLOCK_1D] if rank == 1 else [_BLOCK_2D] * 2
 
         def body(offsets: list, blks: list) -> None:
-            idx, masks = [], []
-            for d in range(rank):
-                i, m = self.lane_index(offsets[d], out.shape[d], blks[d], rank, d)
-                idx.append(i)
-                masks.append(m)
-            mask = self.and_mask(*masks)
-            shape = tuple(blks)
+            idx, masks, mask, shape = self.output_block(out, offsets, blks)
             if inst.op == "hadamard":
                 av = self.read_tile(a, idx, mask, shape, el)
                 bv = self.read_tile(bm, idx, mask, shape, el)
@@ -301,8 +304,7 @@ class BlasLowering(TileEmitter):
         """Static small gemm on memrefs that are (sub)views of arguments: exact power-of-two
         pieces (56 = 32 + 16 + 8) loaded through partition views and multiplied with mmaf;
         no masks, no padding.  False where this shape does not apply."""
-        alpha_op, a_val, b_val, beta_op, c_val = inst.operands
-        t_alpha, t_a, t_b, t_beta, t_c = inst.types
+        _, a_val, b_val, beta_op, c_val = inst.operands
         el = self.compute_type(inst)
         if inst.attrs["atomic"] or not is_float(el):
             return False
@@ -316,10 +318,7 @@ class BlasLowering(TileEmitter):
                 and self.view_ok(bm, [n_p, k_p] if tb else [k_p, n_p])
                 and self.view_ok(out, [m_p, n_p])):
             return False
-        alpha = None if isinstance(alpha_op, Imm) and alpha_op.value == 1 \
-            else self.scalar_arg(alpha_op, t_alpha, el)
-        beta = self.scalar_arg(beta_op, t_beta, el)
-
+        alpha, beta = self.alpha_beta(inst, el)
         views: dict = {}
 
         def operand(mem: MemrefVal, rows, cols, trans: bool, cache: dict):
@@ -368,16 +367,13 @@ class BlasLowering(TileEmitter):
         """gemm, gemv and sum: out = alpha * sum_k opA[i, k] * opB[k, j] + beta * out."""
         op = inst.op
         if op == "sum":
-            alpha_op, a_val, beta_op, c_val = inst.operands
-            t_alpha, t_a, t_beta, t_c = inst.types
+            _, a_val, beta_op, c_val = inst.operands
             b_val = None
         else:
-            alpha_op, a_val, b_val, beta_op, c_val = inst.operands
-            t_alpha, t_a, _, t_beta, t_c = inst.types
+            _, a_val, b_val, beta_op, c_val = inst.operands
+        t_a, t_c = inst.types[1], inst.types[-1]
         el = self.compute_type(inst)
-        alpha = None if isinstance(alpha_op, Imm) and alpha_op.value == 1 \
-            else self.scalar_arg(alpha_op, t_alpha, el)
-        beta = self.scalar_arg(beta_op, t_beta, el)
+        alpha, beta = self.alpha_beta(inst, el)
         a, out = self.env[a_val], self.env[c_val]
         bmat = self.env[b_val] if b_val is not None else None
         ta = inst.attrs["ta"] == "t"
@@ -390,13 +386,7 @@ class BlasLowering(TileEmitter):
         use_mma = op == "gemm" and is_float(el)
 
         def body(offsets: list, blks: list) -> None:
-            shape = tuple(blks)
-            idx, masks = [], []
-            for d in range(out_rank):
-                i, m = self.lane_index(offsets[d], out.shape[d], blks[d], out_rank, d)
-                idx.append(i)
-                masks.append(m)
-            mask = self.and_mask(*masks)
+            idx, _, mask, shape = self.output_block(out, offsets, blks)
 
             def step(acc, k0, kb: int):
                 if op == "gemm":

@@ -281,8 +281,8 @@ class _Parser:
 
     def instruction(self) -> Inst:
         kind = self.tok.kind
-        handler = {"axpby": self.blas2, "sum": self.blas2, "gemm": self.blas3,
-                   "gemv": self.blas3, "ger": self.blas3, "hadamard": self.blas3,
+        handler = {"axpby": self.blas, "sum": self.blas, "gemm": self.blas,
+                   "gemv": self.blas, "ger": self.blas, "hadamard": self.blas,
                    "for": self.for_inst, "foreach": self.for_inst, "if": self.if_inst,
                    "LOCAL_IDENTIFIER": self.var_definition, "store": self.store,
                    "yield": self.yield_inst}.get(kind)
@@ -295,65 +295,36 @@ class _Parser:
             inst.attrs[name] = self.expect(".n", ".t").kind[1:]
         inst.attrs["atomic"] = bool(self.accept(".atomic"))
 
-    def blas2(self) -> Inst:
-        start = self.tok.loc
-        op = self.expect("axpby", "sum").kind
-        inst = Inst(op)
-        self.modifiers(inst, ("ta",))
-        alpha, l_alpha = self.identifier_or_constant()
-        self.expect(",")
-        a, l_a = self.var()
-        self.expect(",")
-        beta, l_beta = self.identifier_or_constant()
-        self.expect(",")
-        b, l_b = self.var()
-        self.expect(":")
-        t_alpha, lt_alpha = self.scalar_type()
-        self.expect(",")
-        t_a, lt_a = self.memref_type()
-        self.expect(",")
-        t_beta, lt_beta = self.scalar_type()
-        self.expect(",")
-        t_b, lt_b = self.memref_type()
-        self.check_scalar(alpha, t_alpha, l_alpha, lt_alpha)
-        self.check_type(a, t_a, l_a, lt_a)
-        self.check_scalar(beta, t_beta, l_beta, lt_beta)
-        self.check_type(b, t_b, l_b, lt_b)
-        inst.operands = [alpha, a, beta, b]
-        inst.types = [t_alpha, t_a, t_beta, t_b]
-        return self.finish(inst, start)
+    #: operand kinds of the collective BLAS instructions: s = alpha/beta, m = memref
+    _BLAS_OPERANDS = {"axpby": "smsm", "sum": "smsm", "gemm": "smmsm", "gemv": "smmsm",
+                      "ger": "smmsm", "hadamard": "smmsm"}
 
-    def blas3(self) -> Inst:
+    def blas(self) -> Inst:
+        """``OP[.modifiers] operands : types`` of axpby, sum, gemm, gemv, ger, hadamard."""
         start = self.tok.loc
-        op = self.expect("gemm", "gemv", "ger", "hadamard").kind
+        op = self.expect(*self._BLAS_OPERANDS).kind
         inst = Inst(op)
-        self.modifiers(inst, {"gemm": ("ta", "tb"), "gemv": ("ta",)}.get(op, ()))
-        alpha, l_alpha = self.identifier_or_constant()
-        self.expect(",")
-        a, l_a = self.var()
-        self.expect(",")
-        b, l_b = self.var()
-        self.expect(",")
-        beta, l_beta = self.identifier_or_constant()
-        self.expect(",")
-        c, l_c = self.var()
+        self.modifiers(inst, {"gemm": ("ta", "tb"), "gemv": ("ta",), "axpby": ("ta",),
+                              "sum": ("ta",)}.get(op, ()))
+        kinds = self._BLAS_OPERANDS[op]
+        operands = []
+        for i, kind in enumerate(kinds):
+            if i:
+                self.expect(",")
+            operands.append(self.identifier_or_constant() if kind == "s" else self.var())
         self.expect(":")
-        t_alpha, lt_alpha = self.scalar_type()
-        self.expect(",")
-        t_a, lt_a = self.memref_type()
-        self.expect(",")
-        t_b, lt_b = self.memref_type()
-        self.expect(",")
-        t_beta, lt_beta = self.scalar_type()
-        self.expect(",")
-        t_c, lt_c = self.memref_type()
-        self.check_scalar(alpha, t_alpha, l_alpha, lt_alpha)
-        self.check_type(a, t_a, l_a, lt_a)
-        self.check_type(b, t_b, l_b, lt_b)
-        self.check_scalar(beta, t_beta, l_beta, lt_beta)
-        self.check_type(c, t_c, l_c, lt_c)
-        inst.operands = [alpha, a, b, beta, c]
-        inst.types = [t_alpha, t_a, t_b, t_beta, t_c]
+        types = []
+        for i, kind in enumerate(kinds):
+            if i:
+                self.expect(",")
+            types.append(self.scalar_type() if kind == "s" else self.memref_type())
+        for kind, (v, lv), (t, lt) in zip(kinds, operands, types):
+            if kind == "s":
+                self.check_scalar(v, t, lv, lt)
+            else:
+                self.check_type(v, t, lv, lt)
+        inst.operands = [v for v, _ in operands]
+        inst.types = [t for t, _ in types]
         return self.finish(inst, start)
 
     def for_inst(self) -> Inst:
