@@ -26,7 +26,9 @@ ARCHS = ["sm_90", "sm_100"]
 
 
 def _test_programs() -> dict:
-    """Plain (non-formatted) program strings of the tinytc test modules."""
+    """Plain (non-formatted) program strings of the tinytc test modules that are valid
+    (the diagnostics and fuzz tests hold deliberately invalid ones)."""
+    from tileir import tinytc
     out = {}
     for path in sorted((REPO / "tests" / "frontends" / "tinytc").glob("test_*.py")):
         tree = ast.parse(path.read_text())
@@ -37,6 +39,10 @@ def _test_programs() -> dict:
                 continue
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
                     node.value.lstrip().startswith("func @") and "{" in node.value:
+                try:
+                    tinytc.parse(node.value)
+                except tinytc.TinytcError:
+                    continue
                 out[f"{path.stem}:{node.lineno}"] = node.value
     return out
 

@@ -195,3 +195,27 @@ func @v(%A: memref<f32x100>, %B: memref<f32>) {{
     v, s = F((100,), np.float32), np.array(np.nan, dtype=np.float32)
     tinytc.launch(prog, "v", args=[v, s])
     np.testing.assert_allclose(s, v.astype(np.float64).sum(), rtol=1e-5)
+
+
+@pytest.mark.parametrize("ta,tb", [("n", "n"), ("t", "t")])
+def test_gemm_on_subviews_at_runtime_offsets(ta, tb):
+    """Static 7x9x5 gemm on subviews at run-time offsets of larger arguments (the path that
+    reads through strided views of the arguments), beta a run-time value."""
+    src = f"""func @k(%i: index, %j: index, %A: memref<f64x20x30>, %B: memref<f64x20x30>,
+          %beta: f64, %C: memref<f64x20x30>) {{
+  %a = subview %A[%i:{5 if ta == "t" else 7}, %j:{7 if ta == "t" else 5}] : memref<f64x20x30>
+  %b = subview %B[3:{9 if tb == "t" else 5}, %i:{5 if tb == "t" else 9}] : memref<f64x20x30>
+  %c = subview %C[%j:7, 11:9] : memref<f64x20x30>
+  gemm.{ta}.{tb} 2.0, %a, %b, %beta, %c : f64, memref<f64x{'5x7' if ta == 't' else '7x5'},strided<1,20>>, memref<f64x{'9x5' if tb == 't' else '5x9'},strided<1,20>>, f64, memref<f64x7x9,strided<1,20>>
+}}"""
+    i, j = 2, 6
+    A, B, C = F((20, 30)), F((20, 30)), F((20, 30))
+    a = A[i:i + 5, j:j + 7] if ta == "t" else A[i:i + 7, j:j + 5]
+    b = B[3:12, i:i + 5] if tb == "t" else B[3:8, i:i + 9]
+    ref = C.copy()
+    ref[j:j + 7, 11:20] = 2 * op(a, ta) @ op(b, tb) + 0.5 * C[j:j + 7, 11:20]
+    tinytc.launch(tinytc.parse(src), "k", args=[i, j, A, B, 0.5, C])
+    np.testing.assert_allclose(C, ref, rtol=1e-12, atol=1e-11)
+    C[j:j + 7, 11:20] = np.nan                      # a run-time beta of 0 ignores C
+    tinytc.launch(tinytc.parse(src), "k", args=[i, j, A, B, 0.0, C])
+    np.testing.assert_allclose(C[j:j + 7, 11:20], 2 * op(a, ta) @ op(b, tb), rtol=1e-12)
