@@ -332,3 +332,30 @@ func @tri(%n: index, %out: memref<i64x?>) {
     out = np.zeros(300, dtype=np.int64)
     tinytc.launch(prog, "tri", args=[290, out])
     np.testing.assert_array_equal(out, np.where(np.arange(300) < 290, 3 * np.arange(300), 0))
+
+
+def test_i1_is_cs_bool():
+    src = """func @k(%a: i1, %b: i1, %out: memref<i32x5>) {
+  %lt = cmp.lt %a, %b : i1
+  %add = arith.add %a, %b : i1
+  %sub = arith.sub %a, %b : i1
+  %mul = arith.mul %a, %b : i1
+  %not = arith.not %a : i1
+  %0 = cast %lt : i1 -> i32
+  %1 = cast %add : i1 -> i32
+  %2 = cast %sub : i1 -> i32
+  %3 = cast %mul : i1 -> i32
+  %4 = cast %not : i1 -> i32
+  store %0, %out[0] : memref<i32x5>
+  store %1, %out[1] : memref<i32x5>
+  store %2, %out[2] : memref<i32x5>
+  store %3, %out[3] : memref<i32x5>
+  store %4, %out[4] : memref<i32x5>
+}"""
+    prog = tinytc.parse(src)
+    for a in (False, True):
+        for b in (False, True):
+            out = np.zeros(5, dtype=np.int32)
+            tinytc.launch(prog, "k", args=[a, b, out])
+            assert out.tolist() == [int(a < b), int(bool(a + b)), int(bool(a - b)),
+                                    int(a and b), int(not a)]

@@ -128,7 +128,9 @@ class _FunctionLowering(BlasLowering):
             r = self.b.cmpf(x, y, comparison_predicate=pred, comparison_ordering=order,
                             result_type="i1")
         else:
-            r = self.b.cmpi(x, y, comparison_predicate=pred, signedness="signed",
+            # i1 is C's bool: false < true (unsigned); other integers are signed
+            sign = "unsigned" if ty == "i1" else "signed"
+            r = self.b.cmpi(x, y, comparison_predicate=pred, signedness=sign,
                             result_type="i1")
         self.env[inst.results[0]] = r
 
@@ -151,7 +153,10 @@ class _FunctionLowering(BlasLowering):
                 r = getattr(b, kind + "f")(x, y, rounding_mode="nearest_even")
         else:
             x, y = vals
-            if kind in ("add", "sub", "mul"):
+            if el == "i1" and kind in ("add", "sub", "mul"):
+                # C's bool: the int result is nonzero exactly for or / xor / and
+                r = {"add": b.ori, "sub": b.xori, "mul": b.andi}[kind](x, y)
+            elif kind in ("add", "sub", "mul"):
                 r = getattr(b, kind + "i")(x, y)
             elif kind == "div":
                 r = b.divi(x, y, signedness="signed")
