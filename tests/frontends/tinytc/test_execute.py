@@ -359,3 +359,16 @@ def test_i1_is_cs_bool():
             tinytc.launch(prog, "k", args=[a, b, out])
             assert out.tolist() == [int(a < b), int(bool(a + b)), int(bool(a - b)),
                                     int(a and b), int(not a)]
+
+
+def test_group_object_with_static_offset_type():
+    src = """func @k(%g: group<memref<i32x2>, offset: 3>, %out: memref<i32x2x?>) {
+  %i = group_id
+  %m = load %g[%i] : group<memref<i32x2>>
+  %o = subview %out[:, %i] : memref<i32x2x?>
+  axpby.n 1, %m, 0, %o : i32, memref<i32x2>, i32, memref<i32x2>
+}"""
+    bufs = [np.arange(10, dtype=np.int32) + 100 * g for g in range(3)]
+    out = np.zeros((2, 3), dtype=np.int32, order="F")
+    run(src, "k", [tinytc.Group(bufs, offset=5), out], group_size=3)
+    np.testing.assert_array_equal(out, np.stack([b[5:7] for b in bufs], axis=1))

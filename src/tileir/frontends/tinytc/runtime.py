@@ -121,9 +121,7 @@ class TinytcKernel:
     def _group(value: Any, t: GroupType, what: str, memory) -> list:
         m = t.memref
         if isinstance(value, Group):
-            if t.offset is not None and t.offset != value.offset and t.offset != 0:
-                raise ArgumentError(f"{what}: the type's offset is {t.offset}, the Group's "
-                                    f"{value.offset}")
+            # the kernel adds the type's offset (or the `offset: ?` parameter) to each pointer
             offset = value.offset if t.offset is None else t.offset
             bufs = []
             shapes = []
@@ -148,7 +146,7 @@ class TinytcKernel:
                     acc *= n
                 strides.append(tuple(s if s is not None else p
                                      for s, p in zip(m.strides, packed)))
-            starts = [0] * len(bufs)
+            starts = [value.offset - offset] * len(bufs)
         else:
             if not isinstance(value, (list, tuple)):
                 raise ArgumentError(f"{what}: expected a list of arrays or tinytc.Group for {t}")
