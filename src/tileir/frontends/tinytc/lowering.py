@@ -26,7 +26,7 @@ from .ir import Function, Imm, Inst, MemrefType, Program, Region, ScalarType
 from .ir import is_float
 from .tiles import GroupVal, MemrefVal, Root, _pow2, _tile, cuda_element
 
-__all__ = ["lower_program", "entry_signature", "cuda_element"]
+__all__ = ["lower_program", "entry_signature", "cuda_element", "allocas"]
 
 _FOREACH_CHUNK = 256
 
@@ -39,7 +39,10 @@ def entry_signature(fn: Function) -> list[tuple[str, str]]:
       order), then one per ``?`` stride;
     * ``group<memref<T x ...>, offset: o>``: ``tile<ptr<i64>>`` (table of element addresses),
       then a ``tile<ptr<i64>>`` table per ``?`` size and per ``?`` stride, then ``tile<i64>``
-      when the offset is ``?``.
+      when the offset is ``?``;
+
+    then, for every ``alloca`` (program order), ``tile<ptr<T>>``: scratch memory of
+    ``group_size x extent`` elements, work group g using elements [g extent, (g + 1) extent).
     """
     params = []
     for a in fn.args:
@@ -61,7 +64,33 @@ def entry_signature(fn: Function) -> list[tuple[str, str]]:
                        for i, s in enumerate(m.strides) if s is None]
             if t.offset is None:
                 params.append((f"%{a.name} offset", "tile<i64>"))
+    for inst, extent in allocas(fn):
+        el = cuda_element(inst.types[0].element)
+        params.append((f"scratch of the alloca at line {inst.loc.line} ({extent} elements per "
+                       "work group)", _tile((), f"ptr<{el}>")))
     return params
+
+
+def alloca_extent(t: MemrefType) -> int:
+    """Elements an ``alloca`` of type ``t`` spans (at least 1)."""
+    if any(s == 0 for s in t.shape):
+        return 1
+    return 1 + sum((s - 1) * st for s, st in zip(t.shape, t.strides))
+
+
+def allocas(fn: Function) -> list:
+    """``(alloca instruction, elements per work group)`` of ``fn`` in program order."""
+    out = []
+
+    def walk(region: Region) -> None:
+        for inst in region.insts:
+            if inst.op == "alloca":
+                out.append((inst, alloca_extent(inst.types[0])))
+            for r in inst.regions:
+                walk(r)
+
+    walk(fn.body)
+    return out
 
 
 class _FunctionLowering(BlasLowering):
@@ -92,6 +121,7 @@ class _FunctionLowering(BlasLowering):
                     strides = {i: next(it) for i, s in enumerate(m.strides) if s is None}
                     offset = t.offset if t.offset is not None else next(it)
                     self.env[a] = GroupVal(m, table, shapes, strides, offset)
+            self.scratch = {inst: next(it) for inst, _ in allocas(self.fn)}
             self.region(self.fn.body)
 
     def region(self, region: Region) -> list:
@@ -262,14 +292,20 @@ class _FunctionLowering(BlasLowering):
             mem.strides[:lo] + [mem.strides[lo]] + mem.strides[hi + 1:])
 
     def op_alloca(self, inst: Inst) -> None:
+        """The work group's slice of the alloca's scratch parameter: a subview (by group id)
+        of a ``T x shape x group_size`` argument, so all work groups run in lock step."""
         t: MemrefType = inst.types[0]
-        extent = 1 + sum((s - 1) * st for s, st in zip(t.shape, t.strides) if s > 0)
-        if any(s == 0 for s in t.shape):
-            extent = 0
-        el = cuda_element(t.element)
-        ptr = self.b.alloca(num_elem=max(extent, 1), alignment=64,
-                            result_type=_tile((), f"ptr<{el}>"))
-        self.env[inst.results[0]] = MemrefVal(t.element, ptr, list(t.shape), list(t.strides))
+        extent = alloca_extent(t)
+        x, _, _ = self.b.get_tile_block_id()
+        gid = self.b.exti(x, signedness="signed", result_type="i64")
+        n, _, _ = self.b.get_num_tile_blocks()
+        groups = self.b.exti(n, signedness="signed", result_type="i64")
+        scratch = self.scratch[inst]
+        base = self.pointers(MemrefVal(t.element, scratch, [groups], [extent]), [gid])
+        root = Root(scratch, list(t.shape) + [groups], list(t.strides) + [extent],
+                    list(range(t.order)), [0] * t.order + [gid])
+        self.env[inst.results[0]] = MemrefVal(t.element, base, list(t.shape), list(t.strides),
+                                              root)
 
     # -- control flow --------------------------------------------------------------------
 
