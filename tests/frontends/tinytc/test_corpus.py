@@ -60,3 +60,12 @@ def test_doc_bug_is_reported(rel):
     where, message = DOCS_BUGS[rel]
     assert info.value.message == message
     assert info.value.location.endswith(":" + where)
+
+
+def test_float_literals_round_trip():
+    src = ("func @k(%a: f64) {\n  %b = arith.add %a, 1e999 : f64\n"
+           "  %c = arith.mul %b, -0x1.8p3 : f64\n  %d = arith.mul %c, 1e-300 : f64\n"
+           "  %e = arith.mul %d, .5 : f64\n  %f = arith.mul %e, 2. : f64\n}\n")
+    text = tinytc.print(tinytc.parse(src))
+    assert "-12.0" in text and "1e-300" in text.replace("1.0e-300", "1e-300")
+    assert tinytc.print(tinytc.parse(text)) == text

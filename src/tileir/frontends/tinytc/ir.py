@@ -127,8 +127,8 @@ class Imm:
 
 
 def _float_text(v: float) -> str:
-    if v != v or v in (float("inf"), float("-inf")):
-        return v.hex()
+    if v in (float("inf"), float("-inf")):     # a literal beyond the double range
+        return "-1.0e+999" if v < 0 else "1.0e+999"
     text = repr(v)
     if "e" in text or "E" in text:
         mant, exp = text.lower().split("e")
