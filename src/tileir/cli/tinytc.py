@@ -101,7 +101,7 @@ def _run(argv: Sequence[str], prog: str) -> int:
         return fail(str(exc))
     args = [np.asfortranarray(a) if isinstance(a, np.ndarray) and a.ndim > 1 else a
             for a in args]
-    from ..diagnostics import DiagnosticError
+    from ..ir.diagnostics import DiagnosticError
     from ..execute import LaunchError
     from ..frontends.tinytc import TinytcError, compile as compile_kernel
     from ..frontends.tinytc.ir import GroupType

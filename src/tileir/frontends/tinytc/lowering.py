@@ -19,8 +19,8 @@
 
 from __future__ import annotations
 
-from ...ir.builder import Builder
-from ...locations import FileLineColLoc
+from ...dialects.cuda_tile.builder import Builder
+from ...ir.locations import FileLineColLoc
 from .blas import BlasLowering
 from .ir import Function, Imm, Inst, MemrefType, Program, Region, ScalarType
 from .ir import is_float
@@ -394,7 +394,7 @@ def remove_dead_code(module) -> None:
     """Erase pure ops whose results are unused (e.g. the pointer of a subview that is only
     read through views of its argument)."""
     from ...ir.opdef import OP_REGISTRY
-    from ...ops.traits import Pure
+    from ...ir.traits import Pure
     changed = True
     while changed:
         changed = False
@@ -409,7 +409,7 @@ def remove_dead_code(module) -> None:
 
 def lower_program(prog: Program):
     """A verified ``cuda_tile.module @kernels`` with one entry per function."""
-    from ... import verify
+    from ...ir.verify import verify
     b = Builder()
     for fn in prog.functions:
         _FunctionLowering(b, prog, fn).lower()

@@ -17,7 +17,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ...dtypes import numpy_dtype
+from ...ir.dtypes import numpy_dtype
 from ...execute import ArgumentError
 from .ir import GroupType, MemrefType, Program, ScalarType
 from .lowering import allocas, cuda_element
@@ -81,7 +81,7 @@ class TinytcKernel:
     """A tinytc function lowered and compiled for the CPU executor."""
 
     def __init__(self, prog: Program, name: str) -> None:
-        from ... import compile as _compile
+        from ...execute import compile_kernel as _compile
         from .lowering import lower_program
         self.prog = prog
         self.function = prog.function(name)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Union
 
-from ...ir.builder import Builder
-from ...locations import FileLineColLoc
+from ...dialects.cuda_tile.builder import Builder
+from ...ir.locations import FileLineColLoc
 from .diagnostics import TinytcError
 from .ir import Function, Imm, Inst, MemrefType, Program, is_float
 
