@@ -183,13 +183,21 @@ class ArrayAttr(Attribute):
     value: tuple
 
     def generic(self) -> str:
-        return "[" + ", ".join(a.generic() for a in self.value) + "]"
+        # MLIR prints array elements with AttrTypeElision::May: an i64 integer drops its type
+        return "[" + ", ".join(_elided_i64(a) for a in self.value) + "]"
 
     def __iter__(self):
         return iter(self.value)
 
     def __len__(self) -> int:
         return len(self.value)
+
+
+def _elided_i64(attr: Attribute) -> str:
+    from .types import I64
+    if type(attr) is IntegerAttr and attr.type is I64:
+        return str(attr.value)
+    return attr.generic()
 
 
 @dataclass(frozen=True, slots=True)
