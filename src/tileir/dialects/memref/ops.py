@@ -10,7 +10,8 @@ from ...ir.constraints import Pred
 from ...ir.opdef import OPTIONAL, VARIADIC, Attr, OpBase, Operand, RegionDef, Result
 from ...ir.traits import (AffineScope, ParentOneOf, Pure, RecursiveMemoryEffects, ReturnLike,
                           SingleBlockImplicitTerminator, Terminator, TypesMatchWith)
-from ..scf.common import ANY, INDEX, INDEX_TYPE
+from ...ir.verify import op_error
+from ..scf.common import ANY, INDEX
 from . import syntax
 
 __all__ = ["MemRefOp"]
@@ -40,9 +41,8 @@ def _element(t):
     return getattr(t, "element_type", None)
 
 
-def _elem_of(name: str, to: str) -> TypesMatchWith:
-    return TypesMatchWith(f"type of '{to}' matches element type of '{name}'", name, to,
-                          transform=_element)
+def _elem_of(name: str, to: str, summary: str) -> TypesMatchWith:
+    return TypesMatchWith(summary, name, to, transform=_element)
 
 
 class MemRefOp(OpBase):
@@ -79,7 +79,8 @@ class _AllocLike(MemRefOp):
         t = self.results[0].type
         dynamic = sum(1 for d in t.shape if d is None)
         if len(self.dynamicSizes) != dynamic:
-            return "dimension operand count does not equal memref dynamic dimension count"
+            return (f"incorrect number of dynamic sizes, has {len(self.dynamicSizes)}, "
+                    f"expected {dynamic}")
         layout = getattr(t, "layout", None)
         n_symbols = getattr(getattr(layout, "value", None), "n_symbols", 0)
         if len(self.symbolOperands) != n_symbols:
@@ -123,13 +124,15 @@ class ReallocOp(MemRefOp):
     def verify_op(self):
         src, dst = self.operands[0].type, self.results[0].type
         if src.element_type != dst.element_type:
-            return "different element types"
+            return op_error(self, f"different element types specified for source memref type "
+                            f"'{src}' and result memref type '{dst}'")
         if src.memory_space != dst.memory_space:
-            return "different memory spaces"
+            return op_error(self, f"different memory spaces specified for source memref type "
+                            f"'{src}' and result memref type '{dst}'")
         if dst.shape[0] is None and len(self.operands) < 2:
-            return "missing dimension operand"
+            return op_error(self, f"missing dimension operand for result type '{dst}'")
         if dst.shape[0] is not None and len(self.operands) > 1:
-            return "unnecessary dimension operand"
+            return op_error(self, f"unnecessary dimension operand for result type '{dst}'")
         return None
 
 
@@ -169,7 +172,7 @@ class LoadOp(MemRefOp):
     OPERANDS = (Operand("memref", MEMREF), Operand("indices", INDEX, VARIADIC))
     RESULTS = (Result("result", ANY),)
     ATTRIBUTES = (Attr("nontemporal", "bool", default=None, optional=True),)
-    TRAITS = (_elem_of("memref", "result"),)
+    TRAITS = (_elem_of("memref", "result", "result type matches element type of 'memref'"),)
     FORMAT = "$memref `[` $indices `]` attr-dict `:` type($memref)"
 
     def verify_op(self):
@@ -186,7 +189,7 @@ class StoreOp(MemRefOp):
     OPERANDS = (Operand("value", ANY), Operand("memref", MEMREF),
                 Operand("indices", INDEX, VARIADIC))
     ATTRIBUTES = (Attr("nontemporal", "bool", optional=True),)
-    TRAITS = (_elem_of("memref", "value"),)
+    TRAITS = (_elem_of("memref", "value", "type of 'value' matches element type of 'memref'"),)
     FORMAT = "$value `,` $memref `[` $indices `]` attr-dict `:` type($memref)"
 
     def verify_op(self):
@@ -202,6 +205,8 @@ class AtomicRMWOp(MemRefOp):
                 Operand("indices", INDEX, VARIADIC))
     RESULTS = (Result("result", ANY),)
     ATTRIBUTES = (Attr("kind", "i64"),)
+    TRAITS = (_elem_of("memref", "value", "value type matches element type of memref"),
+              _elem_of("memref", "result", "result type matches element type of memref"))
     parse_custom = staticmethod(syntax.parse_atomic_rmw)
     print_custom = staticmethod(syntax.print_atomic_rmw)
 
@@ -251,7 +256,8 @@ class AtomicYieldOp(MemRefOp):
         parent = self.parent_op
         if parent is not None and parent.results and \
                 parent.results[0].type != self.operands[0].type:
-            return "types mismatch between yield op and its parent"
+            return (f"types mismatch between yield op: '{self.operands[0].type}' and its "
+                    f"parent: '{parent.results[0].type}'")
         return None
 
 
@@ -259,7 +265,10 @@ class PrefetchOp(MemRefOp):
     __slots__ = ()
     MNEMONIC = "prefetch"
     OPERANDS = (Operand("memref", MEMREF), Operand("indices", INDEX, VARIADIC))
-    ATTRIBUTES = (Attr("isWrite", "bool"), Attr("localityHint", "i32"),
+    ATTRIBUTES = (Attr("isWrite", "bool"),
+                  Attr("localityHint", "i32", check=lambda a: 0 <= a.value <= 3,
+                       summary="32-bit signless integer attribute whose minimum value is 0 "
+                       "whose maximum value is 3"),
                   Attr("isDataCache", "bool"))
     parse_custom = staticmethod(syntax.parse_prefetch)
     print_custom = staticmethod(syntax.print_prefetch)
@@ -354,6 +363,15 @@ class MemorySpaceCastOp(MemRefOp):
     RESULTS = (Result("dest", ANY_MEMREF),)
     FORMAT = "$source attr-dict `:` type($source) `to` type($dest)"
 
+    def verify_op(self):
+        a, b = self.operands[0].type, self.results[0].type
+        same = (_unranked(a) == _unranked(b) and a.element_type == b.element_type
+                and getattr(a, "shape", None) == getattr(b, "shape", None)
+                and getattr(a, "layout", None) == getattr(b, "layout", None))
+        if not same:
+            return f"operand type '{a}' and result type '{b}' are cast incompatible"
+        return None
+
 
 class DimOp(MemRefOp):
     __slots__ = ()
@@ -441,7 +459,7 @@ class GetGlobalOp(MemRefOp):
             return f"'{name}' does not reference a valid global memref"
         want = found.attributes["type"].value
         if want != self.results[0].type:
-            return (f"result type {self.results[0].type} does not match type {want} of the "
+            return (f"result type '{self.results[0].type}' does not match type '{want}' of the "
                     f"global memref @{name}")
         return None
 
@@ -475,6 +493,10 @@ class SubViewOp(MemRefOp):
     parse_custom = staticmethod(syntax.parse_subview)
     print_custom = staticmethod(syntax.print_subview)
 
+    def verify_op(self):
+        rank = len(self.operands[0].type.shape)
+        return _mixed_lists(self, (rank, rank, rank))
+
 
 class ReinterpretCastOp(MemRefOp):
     __slots__ = ()
@@ -489,12 +511,19 @@ class ReinterpretCastOp(MemRefOp):
     parse_custom = staticmethod(syntax.parse_reinterpret_cast)
     print_custom = staticmethod(syntax.print_reinterpret_cast)
 
+    def verify_op(self):
+        rank = len(self.results[0].type.shape)
+        return _mixed_lists(self, (1, rank, rank))
+
 
 class ViewOp(MemRefOp):
     __slots__ = ()
     MNEMONIC = "view"
     RESULT_NAME = "view"
-    OPERANDS = (Operand("source", MEMREF), Operand("byte_shift", INDEX),
+    OPERANDS = (Operand("source", Pred(lambda t: _ranked(t) and len(t.shape) == 1
+                                       and str(t.element_type) == "i8",
+                                       "1D memref of 8-bit signless integer values")),
+                Operand("byte_shift", INDEX),
                 Operand("sizes", INDEX, VARIADIC))
     RESULTS = (Result("result", MEMREF),)
     parse_custom = staticmethod(syntax.parse_view)
@@ -511,7 +540,11 @@ class ReshapeOp(MemRefOp):
     __slots__ = ()
     MNEMONIC = "reshape"
     RESULT_NAME = "reshape"
-    OPERANDS = (Operand("source", ANY_MEMREF), Operand("shape", ONE_D_MEMREF))
+    OPERANDS = (Operand("source", ANY_MEMREF),
+                Operand("shape", Pred(lambda t: _ranked(t) and len(t.shape) == 1
+                                      and (str(t.element_type) == "index"
+                                           or str(t.element_type).startswith("i")),
+                                      "1D memref of signless integer or index values")))
     RESULTS = (Result("result", ANY_MEMREF),)
     parse_custom = staticmethod(syntax.parse_reshape)
     print_custom = staticmethod(syntax.print_reshape)
@@ -527,6 +560,9 @@ class ExpandShapeOp(MemRefOp):
     parse_custom = staticmethod(syntax.parse_expand_shape)
     print_custom = staticmethod(syntax.print_expand_shape)
 
+    def verify_op(self):
+        return _verify_reshape_like(self, self.results[0].type, self.operands[0].type)
+
 
 class CollapseShapeOp(MemRefOp):
     __slots__ = ()
@@ -537,6 +573,46 @@ class CollapseShapeOp(MemRefOp):
     ATTRIBUTES = (Attr("reassociation", "any"),)
     parse_custom = staticmethod(syntax.parse_collapse_shape)
     print_custom = staticmethod(syntax.print_collapse_shape)
+
+    def verify_op(self):
+        return _verify_reshape_like(self, self.operands[0].type, self.results[0].type)
+
+
+def _mixed_lists(op, ranks) -> object:
+    """MLIR's verifyListOfOperandsOrIntegers for offsets, sizes and strides."""
+    from ..scf.syntax import verify_mixed_list
+    for what, attr, group, rank in zip(("offset", "size", "stride"),
+                                       ("static_offsets", "static_sizes", "static_strides"),
+                                       ("offsets", "sizes", "strides"), ranks):
+        msg = verify_mixed_list(what, rank, op.attributes[attr].value, getattr(op, group))
+        if msg:
+            return op_error(op, msg)
+    return None
+
+
+def _verify_reshape_like(op, expanded, collapsed):
+    """The reassociation checks shared by expand_shape and collapse_shape."""
+    groups = syntax.reassociation_groups(op)
+    if len(groups) != len(collapsed.shape):
+        return (f"invalid number of reassociation groups: found {len(groups)}, expected "
+                f"{len(collapsed.shape)}")
+    flat = [i for g in groups for i in g]
+    if flat != list(range(len(expanded.shape))):
+        return "expected reassociation map #0 to be valid and contiguous"
+    for index, (dim, group) in enumerate(zip(collapsed.shape, groups)):
+        sizes = [expanded.shape[i] for i in group]
+        if (dim is None) != (None in sizes):
+            return (f"collapsed dim ({index}) must be dynamic if and only if reassociation "
+                    "group is dynamic")
+        if dim is None:
+            continue
+        product = 1
+        for size in sizes:
+            product *= size
+        if product != dim:
+            return (f"collapsed dim size ({dim}) must equal reassociation group size "
+                    f"({product})")
+    return None
 
 
 class TransposeOp(MemRefOp):

@@ -472,7 +472,11 @@ def parse_global(parser: Parser, state: "OpState") -> Operation:
         state.attrs["constant"] = UNIT
     state.attrs["sym_name"] = StringAttr(parser.parse_symbol_name())
     parser.expect(":")
+    type_off = parser.offset
     mtype = parser.parse_type()
+    if not str(mtype).startswith("memref<") or None in getattr(mtype, "shape", (None,)):
+        raise parser.error(f"{parser.op_prefix()}type should be static shaped memref, but got "
+                           f"'{mtype}'", state.start)
     state.attrs["type"] = TypeAttr(mtype)
     if parser.consume("="):
         if parser.tok == "uninitialized":
