@@ -50,7 +50,7 @@ class BroadcastOp(VectorOp):
         src, dst = self.operands[0].type, self.results[0].type
         if not _is_vector(src):
             if src != dst.element_type:
-                return (f"source type is not a vector")
+                return "failed to verify that source operand and result have same element type"
             return None
         s, d = src.shape, dst.shape
         if len(s) > len(d):
@@ -72,10 +72,10 @@ class ExtractOp(VectorOp):
     print_custom = staticmethod(syntax.print_extract)
 
     def verify_op(self):
-        return _verify_position(self, self.operands[0].type, self.results[0].type)
+        return _verify_position(self, self.operands[0].type, "", True)
 
 
-def _verify_position(op, vector, part):
+def _verify_position(op, vector, which: str, poison: bool):
     from ..memref.syntax import DYNAMIC
     position = op.attributes["static_position"].value
     rank = len(vector.shape)
@@ -89,7 +89,8 @@ def _verify_position(op, vector, part):
     for i, p in enumerate(position):
         if p != DYNAMIC and not (p == -1 or 0 <= p < vector.shape[i]):
             return (f"expected position attribute #{i + 1} to be a non-negative integer "
-                    f"smaller than the corresponding vector dimension or poison (-1)")
+                    f"smaller than the corresponding {which}vector dimension"
+                    + (" or poison (-1)" if poison else ""))
     return None
 
 
@@ -105,7 +106,7 @@ class InsertOp(VectorOp):
     print_custom = staticmethod(syntax.print_insert)
 
     def verify_op(self):
-        return _verify_position(self, self.operands[1].type, self.operands[0].type)
+        return _verify_position(self, self.operands[1].type, "dest ", False)
 
 
 class FromElementsOp(VectorOp):
@@ -137,6 +138,8 @@ class LoadOp(VectorOp):
 
     def verify_op(self):
         rank = len(self.operands[0].type.shape)
+        if len(self.results[0].type.shape) > rank:
+            return "destination memref has lower rank than the result vector"
         if len(self.indices) != rank:
             return f"requires {rank} indices"
         return None
@@ -154,6 +157,8 @@ class StoreOp(VectorOp):
 
     def verify_op(self):
         rank = len(self.operands[1].type.shape)
+        if len(self.operands[0].type.shape) > rank:
+            return "source memref has lower rank than the vector to store"
         if len(self.indices) != rank:
             return f"requires {rank} indices"
         return None
@@ -174,6 +179,8 @@ class MaskedLoadOp(VectorOp):
         result = self.results[0].type
         if base.element_type != result.element_type:
             return "base and result element type should match"
+        if self.mask.type.shape != result.shape:
+            return "expected result shape to match mask shape"
         if len(self.indices) != len(base.shape):
             return f"requires {len(base.shape)} indices"
         if self.pass_thru.type != result:
@@ -220,9 +227,9 @@ class ReductionOp(VectorOp):
         kind = syntax.kind_of(self)
         is_float = str(dest)[:1] in "fb"
         if kind in ("minnumf", "maxnumf", "minimumf", "maximumf") and not is_float:
-            return f"unsupported reduction type '{dest}' for kind '{kind}'"
+            return f"unsupported reduction type ''{dest}'' for kind '{kind}'"
         if kind in ("minui", "minsi", "maxui", "maxsi", "and", "or", "xor") and is_float:
-            return f"unsupported reduction type '{dest}' for kind '{kind}'"
+            return f"unsupported reduction type ''{dest}'' for kind '{kind}'"
         return None
 
 
@@ -255,7 +262,7 @@ class ShuffleOp(VectorOp):
         total = (a.shape[0] if a.shape else 1) + (b.shape[0] if b.shape else 1)
         for i, m in enumerate(self.attributes["mask"].value):
             if m < -1 or m >= total:
-                return f"mask index #{i + 1} is out of bounds"
+                return f"mask index #{i + 1} out of range"
         return None
 
 
@@ -266,6 +273,20 @@ class BitCastOp(VectorOp):
     RESULTS = (Result("result", VECTOR),)
     TRAITS = (Pure,)
     FORMAT = "$source attr-dict `:` type($source) `to` type($result)"
+
+    def verify_op(self):
+        a, b = self.operands[0].type, self.results[0].type
+        wa, wb = _bitwidth(a.element_type), _bitwidth(b.element_type)
+        if wa is not None and wb is not None and a.shape and b.shape \
+                and wa * a.shape[-1] != wb * b.shape[-1]:
+            return "source/result bitwidth of the minor 1-D vectors must be equal"
+        return None
+
+
+def _bitwidth(t):
+    import re
+    m = re.search(r"([0-9]+)", str(t))
+    return int(m.group(1)) if m and str(t)[:1] in "ifb" else None
 
 
 class ShapeCastOp(VectorOp):
@@ -305,6 +326,9 @@ class ConstantMaskOp(VectorOp):
             dim = t.shape[i] if t.shape else 1
             if s < 0 or s > dim:
                 return ("array attr of size out of bounds of vector result dimension size")
+        if 0 in sizes and any(sizes):
+            return ("expected all mask dim sizes to be zeros, as a result of conjunction with "
+                    "zero mask dim")
         return None
 
 
@@ -367,6 +391,6 @@ def _verify_transfer(op, shaped, vector):
         return "requires permutation_map without symbols"
     bounds = op.attributes["in_bounds"].value
     if len(bounds) != len(perm.results):
-        return "expects the in_bounds attr of same rank as permutation_map results: " + \
-            f"{perm}" + f" vs inBounds of size: {len(bounds)}"
+        return ("expects the in_bounds attr of same rank as permutation_map results: "
+                f"{op.attributes['permutation_map']} vs inBounds of size: {len(bounds)}")
     return None
