@@ -1,0 +1,4 @@
+"""cuda_tile's patterns and passes: canonicalization patterns and folders, constant folding
+with the executor's semantics, fuse-fma, loop-split and the debug-info passes."""
+
+from . import canonical  # noqa: F401  (registers the canonicalization patterns)
