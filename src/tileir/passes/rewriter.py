@@ -15,7 +15,7 @@ from ..locations import Location
 from ..ops.traits import Pure
 
 __all__ = ["Rewriter", "Listener", "Pattern", "op_pattern", "is_trivially_dead",
-           "defining_op", "TERMINATORS"]
+           "defining_op", "TERMINATORS", "clone_op", "walk_postorder"]
 
 #: cuda_tile's terminators: yield ends an if/reduce body, the others leave a loop or function.
 TERMINATORS = frozenset({"cuda_tile.yield", "cuda_tile.continue", "cuda_tile.break",
@@ -239,3 +239,23 @@ def walk_postorder(root: Operation) -> Iterable[Operation]:
             for op in list(block.ops):
                 yield from walk_postorder(op)
                 yield op
+
+
+def clone_op(op: Operation, mapping: dict) -> Operation:
+    """A detached deep copy of ``op`` (regions included) whose operands are looked up in
+    ``mapping`` (Value -> Value, unmapped values kept); the copy's results and block arguments
+    are added to ``mapping``."""
+    from ..ir.opdef import make_op
+    operands = [mapping.get(v, v) for v in op.operands]
+    new = make_op(op.name, operands, op.result_types, dict(op.attributes), len(op.regions),
+                  op.loc, op.segments)
+    for old_r, new_r in zip(op.results, new.results):
+        mapping[old_r] = new_r
+    for old_region, new_region in zip(op.regions, new.regions):
+        for old_block in old_region.blocks:
+            block = new_region.add_block()
+            for arg in old_block.args:
+                mapping[arg] = block.add_argument(arg.type, arg.loc)
+            for inner in old_block.ops:
+                block.append(clone_op(inner, mapping))
+    return new
