@@ -108,11 +108,11 @@ def process_buffer(text: str, filename: str, *, line_offset: int = 0,
                    after_pass=None) -> BufferResult:
     """Parse and verify one buffer, then run ``passes`` (pipeline elements), collecting
     diagnostics instead of raising."""
-    from ..text.parser import parse_module
+    from ..text.detect import parse_text
     from ..verify import verify_op_tree
     result = BufferResult()
     try:
-        module = parse_module(text, filename, allow_unregistered=allow_unregistered,
+        module = parse_text(text, filename, allow_unregistered=allow_unregistered,
                               implicit_module=implicit_module, line_offset=line_offset,
                               sources=sources)
     except DiagnosticError as exc:

@@ -90,7 +90,7 @@ def create_pass(spec: PassSpec) -> Pass:
 
 
 def _load_builtin_passes() -> None:
-    from . import cse, canonicalize  # noqa: F401  (they register themselves)
+    from . import cse, canonicalize, licm  # noqa: F401  (they register themselves)
     from . import cuda_tile  # noqa: F401
 
 
