@@ -6,8 +6,8 @@ results, static and negated conditions, adjacent and nested ifs with shared cond
 ``return``), ``for`` loops with iteration values, ``if``\\ s comparing the induction variable
 with an invariant (what loop-split splits) and loop-invariant code, small vector tiles, and
 ``assume`` chains: the shapes the canonicalization patterns, CSE, LICM, loop-split and
-constant folding look for.  Every value computed is stored to the outputs, so a pass that
-changes any of them changes the outputs.
+constant folding look for.  Every value computed is xor-ed into the stored outputs (bit for bit,
+floats through bitcast), so a pass that changes any of them changes the outputs.
 
 :func:`fma_kernel` writes a kernel of multiply-add motifs together with the kernel fuse-fma is
 specified to produce from it (fma where the product has one use and the same rounding mode and
@@ -449,31 +449,46 @@ class _Body:
     # -- outputs -------------------------------------------------------------------------------
 
     def emit_stores(self, limit: Optional[int] = None) -> None:
-        """Store values of every kind to the outputs (all of them unless ``limit``)."""
+        """Store ``limit`` random values to the outputs, or (no limit) all of them folded into
+        one scalar and one vector by xor of their bits (so every value is observed with a few
+        ops each)."""
         r = self.rng
         int_slot, float_slot = [0], [0]
-        items = [(k, v) for k in ("i", "b", "f", "vi", "vf") for v in self.pools[k]]
         if limit is not None:
-            items = r.sample(items, min(limit, len(items)))
-        for kind, v in items:
-            if kind in ("i", "b"):
-                if int_slot[0] >= OUT_INTS:
-                    continue
+            items = [(k, v) for k in ("i", "f") for v in self.pools[k]]
+            for kind, v in r.sample(items, min(limit, len(items))):
+                if kind == "i":
+                    self._store_scalar("%oi", "i32", v, int_slot)
+                else:
+                    self._store_scalar("%of", "f32", v, float_slot)
+            return
+        acc = {"": None, "v": None}
+        for kind in ("i", "b", "f", "vi", "vf"):
+            for v in self.pools[kind]:
+                prefix = "v" if kind.startswith("v") else ""
+                t = f"tile<{VEC}xi32>" if prefix else "tile<i32>"
                 if kind == "b":
                     e = self.fresh()
                     self.emit(f"{e} = exti {v} unsigned : tile<i1> -> tile<i32>")
                     v = e
-                self._store_scalar("%oi", "i32", v, int_slot)
-            elif kind == "f":
-                if float_slot[0] >= OUT_FLOATS:
+                elif kind in ("f", "vf"):
+                    e = self.fresh()
+                    ft = f"tile<{VEC}xf32>" if prefix else "tile<f32>"
+                    self.emit(f"{e} = bitcast {v} : {ft} -> {t}")
+                    v = e
+                if acc[prefix] is None:
+                    acc[prefix] = v
                     continue
-                self._store_scalar("%of", "f32", v, float_slot)
-            else:
-                slot = int_slot if kind == "vi" else float_slot
-                if slot[0] + VEC > (OUT_INTS if kind == "vi" else OUT_FLOATS):
-                    continue
-                self._store_vector("%oi" if kind == "vi" else "%of",
-                                   "i32" if kind == "vi" else "f32", v, slot)
+                x = self.fresh()
+                self.emit(f"{x} = xori {acc[prefix]}, {v} : {t}")
+                acc[prefix] = x
+        if acc[""] is not None:
+            self._store_scalar("%oi", "i32", acc[""], int_slot)
+        if acc["v"] is not None:
+            self._store_vector("%oi", "i32", acc["v"], int_slot)
+        # the float arguments' bits, stored as floats (the float store path)
+        for v in self.pools["f"][:FLOAT_ARGS]:
+            self._store_scalar("%of", "f32", v, float_slot)
 
     def _store_scalar(self, ptr: str, el: str, v: str, slot: list) -> None:
         off, p, tok = self.fresh(), self.fresh(), self.fresh()
