@@ -293,7 +293,8 @@ class _Body:
                 n = self.fresh()
                 self.emit(f"{n} = xori {cond}, {true} : tile<i1>")
                 cond = n
-        kinds = [r.choice(["i", "f", "b", "vi"]) for _ in range(r.randrange(0, 3))]
+        kinds = [r.choice(["i", "f", "b"] if in_loop else ["i", "f", "b", "vi"])
+                 for _ in range(r.randrange(0, 3))]
         results = [self.fresh() for _ in kinds]
         head = (", ".join(results) + " = ") if results else ""
         types = f" -> ({', '.join(_t(k) for k in kinds)})" if kinds else ""
@@ -395,11 +396,11 @@ class _Body:
         # the invariant the induction variable is compared with: small, so that the split
         # point arithmetic cannot overflow (the pass's precondition)
         if unsigned or r.random() < 0.5:
-            bound = self.const("i", max(0, r.randint(lo - 2, lo + 12)) if unsigned
-                               else r.randint(lo - 2, lo + 12))
+            bound = self.const("i", max(0, r.randint(lo - 1, lo + 8)) if unsigned
+                               else r.randint(lo - 2, lo + 8))
         else:
             bound = f"%a{r.randrange(INT_ARGS)}"
-        kinds = [r.choice(["i", "f"]) for _ in range(r.randrange(1, 3))]
+        kinds = ["i"] + [r.choice(["i", "f"]) for _ in range(r.randrange(0, 2))]
         inits = [self.pick(k) for k in kinds]
         iv = self.fresh()
         iters = [self.fresh() for _ in kinds]
@@ -432,12 +433,40 @@ class _Body:
                        [self._pick_of(k) for k in kinds])
         self.block(depth + 1, True, r.randrange(0, 2))
         nexts = [self.pick(k) for k in kinds]
+        # every scalar the body computed flows into the first carried value (an i32)
+        fresh_values = [v for k in ("i", "b", "f") for v in self.pools[k]
+                        if v not in saved[k] and v not in iters]
+        nexts[0] = self._xor_all("i", [iters[0]] + fresh_values)
         self.emit(f"continue {', '.join(nexts)} : {', '.join(map(_t, kinds))}")
         self.pools = saved
         self.indent = self.indent[:-2]
         self.emit("}")
         for k, v in zip(kinds, results):
             self.add(k, v)
+
+    def _xor_all(self, kind: str, values: list[str]) -> str:
+        """The bitwise xor of ``values`` (i32, i1 or f32 scalars) as one value of ``kind``."""
+        bits = []
+        for v in values:
+            if v in self.pools["b"]:
+                e = self.fresh()
+                self.emit(f"{e} = exti {v} unsigned : tile<i1> -> tile<i32>")
+                v = e
+            elif v in self.pools["f"]:
+                e = self.fresh()
+                self.emit(f"{e} = bitcast {v} : tile<f32> -> tile<i32>")
+                v = e
+            bits.append(v)
+        acc = bits[0]
+        for v in bits[1:]:
+            x = self.fresh()
+            self.emit(f"{x} = xori {acc}, {v} : tile<i32>")
+            acc = x
+        if kind == "f":
+            e = self.fresh()
+            self.emit(f"{e} = bitcast {acc} : tile<i32> -> tile<f32>")
+            acc = e
+        return acc
 
     def _pick_of(self, kind: str) -> str:
         return self.pick(kind)
