@@ -558,7 +558,7 @@ def _signature() -> str:
     return f"({ints}, {floats}, %oi: tile<ptr<i32>>, %of: tile<ptr<f32>>)"
 
 
-def random_kernel(seed: int, name: str = "k", statements: int = 8) -> str:
+def random_kernel(seed: int, name: str = "k", statements: int = 6) -> str:
     """One random ``entry`` named ``name`` (text)."""
     rng = random.Random(seed)
     body = _Body(rng)
