@@ -126,9 +126,11 @@ def _replace_in(value: Any, old: Any, new: Any, memo: dict) -> Any:
     """``value`` with every ``old`` nested in it (attribute/location dataclasses) -> ``new``."""
     if value == old:
         return new
-    key = id(value)
-    if key in memo:
-        return memo[key]
+    try:
+        if value in memo:  # attributes are immutable and hashable: key by value
+            return memo[value]
+    except TypeError:
+        pass
     out = value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         changes = {}
@@ -144,7 +146,10 @@ def _replace_in(value: Any, old: Any, new: Any, memo: dict) -> Any:
                     changes[f.name] = replaced
         if changes:
             out = dataclasses.replace(value, **changes)
-    memo[key] = out
+    try:
+        memo[value] = out
+    except TypeError:
+        pass
     return out
 
 
