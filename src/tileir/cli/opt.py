@@ -126,6 +126,9 @@ def process_buffer(text: str, filename: str, *, line_offset: int = 0,
             run_pipeline(module, passes, after_pass=after_pass, verify_options=verify_options)
         except DiagnosticError as exc:
             result.diagnostics.extend(exc.diagnostics)
+        except RecursionError:
+            result.diagnostics.append(Diagnostic(ERROR, "the pass pipeline ran out of "
+                                                 "recursion room on this input"))
     return result
 
 
