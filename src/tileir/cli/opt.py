@@ -78,6 +78,7 @@ def _add_pass_flags(p: argparse.ArgumentParser) -> None:
                        ("fuse-fma", "fuse mulf+addf/subf into fma (not bit-preserving)"),
                        ("loop-split", "split loops at an if comparing the induction variable"),
                        ("synthesize-debug-info-scopes", "attach debug-info scopes"),
+                       ("loop-invariant-code-motion", "hoist loop-invariant pure ops"),
                        ("constant-fold", "fold pure ops of constants (executor semantics)")):
         p.add_argument(f"--{name}", dest=f"pass_{name}", nargs=0, action=_AppendPass,
                        const=name, help=text)
