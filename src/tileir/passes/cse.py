@@ -9,7 +9,7 @@ from typing import Optional
 from ..ir.core import Block, Operation
 from ..ops.traits import IsolatedFromAbove
 from .manager import Pass, register_pass
-from .rewriter import Rewriter, is_trivially_dead
+from .rewriter import Rewriter, is_pure, is_trivially_dead
 
 __all__ = ["CSE", "eliminate_common_subexpressions"]
 
@@ -24,8 +24,7 @@ def _key(op: Operation) -> Optional[tuple]:
 
 
 def _cse_candidate(op: Operation) -> bool:
-    from .rewriter import _is_pure
-    return bool(op.results) and not op.regions and _is_pure(op)
+    return bool(op.results) and not op.regions and is_pure(op)
 
 
 class _Scopes:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..ir.core import Operation
 from .manager import Pass, register_pass
-from .rewriter import Rewriter, _is_pure
+from .rewriter import Rewriter, is_pure
 
 __all__ = ["LoopInvariantCodeMotion", "hoist_loop_invariants"]
 
@@ -31,7 +31,7 @@ def _outside(value, loop: Operation) -> bool:
 def _hoist_from(loop: Operation, rw: Rewriter) -> bool:
     changed = False
     for op in list(loop.regions[0].blocks[0].ops):
-        if op.regions or not _is_pure(op) or _may_fault(op):
+        if op.regions or not is_pure(op) or _may_fault(op):
             continue
         if all(_outside(v, loop) for v in op.operands):
             rw.move_before(op, loop)

@@ -14,7 +14,7 @@ from ..ir.core import Block, Operation, Region, Value
 from ..locations import Location
 from ..ops.traits import Pure
 
-__all__ = ["Rewriter", "Listener", "Pattern", "op_pattern", "is_trivially_dead",
+__all__ = ["Rewriter", "Listener", "Pattern", "op_pattern", "is_trivially_dead", "is_pure",
            "defining_op", "TERMINATORS", "clone_op", "walk_postorder"]
 
 #: cuda_tile's terminators: yield ends an if/reduce body, the others leave a loop or function.
@@ -193,7 +193,8 @@ def defining_op(value: Value, name: Optional[str] = None) -> Optional[Operation]
     return owner
 
 
-def _is_pure(op: Operation) -> bool:
+def is_pure(op: Operation) -> bool:
+    """A registered op without effects that is not a terminator."""
     spec = op.SPEC
     return spec is not None and Pure in spec.traits and op.name not in TERMINATORS
 
@@ -202,7 +203,7 @@ def _only_local_effects(op: Operation) -> bool:
     """``op`` (an if/for) has no effect other than its results: everything inside it is pure,
     and its terminators only yield to it or continue a loop nested in it."""
     for inner in op.walk(include_self=False):
-        if _is_pure(inner):
+        if is_pure(inner):
             continue
         if inner.name == "cuda_tile.yield":
             continue
@@ -225,7 +226,7 @@ def is_trivially_dead(op: Operation) -> bool:
     (MLIR's isOpTriviallyDead).  ``for`` loops and ``if`` ops whose bodies are pure count."""
     if any(r.uses for r in op.results):
         return False
-    if _is_pure(op):
+    if is_pure(op):
         return True
     if op.name in ("cuda_tile.if", "cuda_tile.for"):
         return _only_local_effects(op)
