@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from typing import Callable, Optional, Sequence
 
-__all__ = ["main", "opt_main", "translate_main", "SUBCOMMANDS"]
+__all__ = ["main", "opt_main", "translate_main", "optimize_main", "SUBCOMMANDS"]
 
 #: name -> (module path, function name, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
@@ -56,6 +56,12 @@ def opt_main(argv: Optional[Sequence[str]] = None) -> int:
     """``tileir-opt``: cuda-tile-opt compatible spellings."""
     argv = list(sys.argv[1:] if argv is None else argv)
     return _dispatch("opt", argv, "tileir-opt")
+
+
+def optimize_main(argv: Optional[Sequence[str]] = None) -> int:
+    """``tileir-optimize``: cuda-tile-optimize compatible spellings."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    return _dispatch("optimize", argv, "tileir-optimize")
 
 
 def translate_main(argv: Optional[Sequence[str]] = None) -> int:

@@ -19,10 +19,6 @@ from .common import normalize_argv, write_output
 
 __all__ = ["run_optimize", "default_pipeline"]
 
-_ALIASES = {"--output-file": "-o", "--run-before-default-pipeline": "--before",
-            "--run-after-default-pipeline": "--after"}
-
-
 def default_pipeline(opt_level: int = 3, fuse_fma: bool = False,
                      loop_split_threshold: int = 1) -> list[str]:
     """The passes cuda-tile-optimize runs at ``opt_level``."""
@@ -40,15 +36,17 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=prog, allow_abbrev=False,
                                 description="Optimize CUDA Tile IR (like cuda-tile-optimize).")
     p.add_argument("input", help="Tile IR bytecode or text file ('-' for stdin text)")
-    p.add_argument("-o", dest="output", default="", help="output file")
+    p.add_argument("-o", "--output-file", dest="output", default="", help="output file")
     p.add_argument("-q", "--quiet", action="store_true", help="produce no output")
     p.add_argument("--emit-bytecode", action="store_true",
                    help="write bytecode to the -o file (text otherwise)")
     p.add_argument("--bytecode-version", default=None,
                    help="bytecode version to write (default: the writer's default)")
-    p.add_argument("--before", default="", metavar="PIPELINE",
+    p.add_argument("--before", "--run-before-default-pipeline", dest="before", default="",
+                   metavar="PIPELINE",
                    help="passes to run before the default pipeline")
-    p.add_argument("--after", default="", metavar="PIPELINE",
+    p.add_argument("--after", "--run-after-default-pipeline", dest="after", default="",
+                   metavar="PIPELINE",
                    help="passes to run after the default pipeline")
     p.add_argument("--fuse-fma", action="store_true", help="enable FMA fusion")
     p.add_argument("-O", "--opt-level", dest="opt_level", type=int, default=3,
@@ -56,6 +54,9 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
                    metavar="N", help="optimization level 0-3 (default 3)")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="print the pipeline; with -o also print the IR")
+    p.add_argument("--enable-multithread", action="store_true",
+                   help="accepted for cuda-tile-optimize compatibility (passes run on one "
+                        "thread)")
     return p
 
 
@@ -63,7 +64,7 @@ def run_optimize(argv: Sequence[str], prog: str = "tileir optimize") -> int:
     from ..passes import PipelineError, run_pipeline
     from ..text.printer import print_op
     argv = [re.sub(r"^-O([0-9])$", r"--opt-level=\1", a) for a in argv]
-    args = build_parser(prog).parse_args(normalize_argv(argv, _ALIASES))
+    args = build_parser(prog).parse_args(normalize_argv(argv))
     inner = [text for text in (args.before, *default_pipeline(args.opt_level, args.fuse_fma),
                                args.after) if text]
     pipeline = f"any({', '.join(inner)})"
