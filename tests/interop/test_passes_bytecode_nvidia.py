@@ -4,7 +4,8 @@ For each pass (and cuda-tile-optimize's -O3 pipeline), on a module of generated 
 (tests/passes/kernelgen.py): the result verifies, tileir writes it as bytecode, NVIDIA's
 ``tileirdisasm`` reads that bytecode (exit 0), and the text tileirdisasm prints, read back by
 ``tileir.load`` (a module body, recognised by content), runs on the CPU executor with outputs
-bit-identical to the original kernels (fuse-fma: to its contracted form).
+bit-identical to the original kernels (fuse-fma: to its contracted form), and ``tileiras``
+compiles the bytecode for sm_100.
 ``synthesize-debug-info-scopes`` is checked with ``tileirdisasm -g`` on kernels with file
 locations.
 """
@@ -20,7 +21,7 @@ import pytest
 import tileir
 from tileir.passes import run_pipeline
 
-from nvidia_tools import disasm, require_tools
+from nvidia_tools import compile_for, disasm, require_tools
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests" / "passes"))
@@ -69,6 +70,8 @@ def test_pass_output_read_by_tileirdisasm_and_runs_the_same(pipeline, tmp_path):
     run_pipeline(module, pipeline)
     back = _through_tileirdisasm(module, tools, tmp_path)
     assert _outputs(back, KERNELS) == _outputs(reference, KERNELS)
+    res = compile_for(tools, tmp_path / "m.tileirbc", "sm_100", tmp_path / "m.cubin")
+    assert res.returncode == 0, f"tileiras rejected the pass output:\n{res.stderr[-3000:]}"
 
 
 def test_debug_info_scopes_read_by_tileirdisasm(tmp_path):
