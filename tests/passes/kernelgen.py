@@ -251,9 +251,9 @@ class _Body:
                    ("compare", 3), ("select", 3), ("vector", 1), ("assume", 1),
                    ("duplicate", 1)]
         if depth < 2:
-            weights += [("if_op", 3), ("if_pair", 1), ("nested_if", 1)]
+            weights += [("if_op", 3), ("if_pair", 1), ("nested_if", 1), ("for_loop", 2)]
             if not in_loop:
-                weights += [("for_loop", 2), ("early_return", 1)]
+                weights += [("early_return", 1), ("while_loop", 1)]
         names = [n for n, w in weights for _ in range(w)]
         name = r.choice(names)
         getattr(self, name)(*((depth, in_loop) if name in _NESTED else ()))
@@ -428,6 +428,7 @@ class _Body:
         self.emit(f"{cmp} = cmpi {r.choice(INT_PREDS)} {lhs}, {rhs}, {cmp_sign} : "
                   "tile<i32> -> tile<i1>")
         self.add("b", cmp)
+        self._loop_types = kinds  # (a nested loop in the body above may have changed it)
         for _ in range(r.randrange(1, 3)):
             self.if_op(depth + 1, True, cmp, loop_values=None if r.random() < 0.5 else
                        [self._pick_of(k) for k in kinds])
@@ -443,6 +444,42 @@ class _Body:
         self.emit("}")
         for k, v in zip(kinds, results):
             self.add(k, v)
+
+    def while_loop(self, depth: int, in_loop: bool) -> None:
+        """``loop`` counting %i up to a small bound, breaking out with an accumulator."""
+        r = self.rng
+        zero, one = self.const("i", 0), self.const("i", 1)
+        bound = self.const("i", r.randint(0, 6)) if r.random() < 0.5 else \
+            f"%a{r.randrange(INT_ARGS)}"
+        init = self.pick("i")
+        i, acc, result = self.fresh(), self.fresh(), self.fresh()
+        self.emit(f"{result} = loop iter_values({i} = {zero}, {acc} = {init}) : "
+                  "tile<i32>, tile<i32> -> tile<i32> {")
+        self.indent += "  "
+        saved = {k: list(v) for k, v in self.pools.items()}
+        done = self.fresh()
+        self.emit(f"{done} = cmpi greater_than_or_equal {i}, {bound}, signed : "
+                  "tile<i32> -> tile<i1>")
+        self.emit(f"if {done} {{")
+        self.emit(f"  break {acc} : tile<i32>")
+        self.emit("}")
+        self.add("i", i)
+        self.add("i", acc)
+        if r.random() < 0.6:  # loop-invariant work
+            a, b = self.pick_outer(saved, "i"), self.pick_outer(saved, "i")
+            self.add("i", v := self.fresh())
+            self.emit(f"{v} = addi {a}, {b} : tile<i32>")
+        self.block(depth + 1, True, r.randrange(1, 4))
+        fresh_values = [v for k in ("i", "b", "f") for v in self.pools[k]
+                        if v not in saved[k] and v not in (i, acc)]
+        nxt = self._xor_all("i", [acc] + fresh_values)
+        step = self.fresh()
+        self.emit(f"{step} = addi {i}, {one} : tile<i32>")
+        self.emit(f"continue {step}, {nxt} : tile<i32>, tile<i32>")
+        self.pools = saved
+        self.indent = self.indent[:-2]
+        self.emit("}")
+        self.add("i", result)
 
     def _xor_all(self, kind: str, values: list[str]) -> str:
         """The bitwise xor of ``values`` (i32, i1 or f32 scalars) as one value of ``kind``."""
@@ -540,7 +577,7 @@ class _Body:
         slot[0] += VEC
 
 
-_NESTED = {"if_op", "if_pair", "nested_if", "early_return", "for_loop"}
+_NESTED = {"if_op", "if_pair", "nested_if", "early_return", "for_loop", "while_loop"}
 
 
 def _kind_of_loop_values(body: _Body, values: list[str]) -> list[str]:
