@@ -114,8 +114,8 @@ def process_buffer(text: str, filename: str, *, line_offset: int = 0,
     result = BufferResult()
     try:
         module = parse_text(text, filename, allow_unregistered=allow_unregistered,
-                              implicit_module=implicit_module, line_offset=line_offset,
-                              sources=sources)
+                            implicit_module=implicit_module, line_offset=line_offset,
+                            sources=sources)
     except DiagnosticError as exc:
         result.diagnostics = list(exc.diagnostics)
         return result
