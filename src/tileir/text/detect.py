@@ -13,12 +13,14 @@ from ..ir.core import Operation
 
 __all__ = ["is_module_body", "parse_text"]
 
-_BODY_START = re.compile(r"(cuda_tile\.)?(entry|global|testing\$func)\b")
+#: tileirdisasm spells the ops without their dialect prefix; with the prefix (``cuda_tile.entry``)
+#: a top-level op is ordinary MLIR text (cuda-tile-opt puts it in a builtin module as it is)
+_BODY_START = re.compile(r"(entry|global)\s+@")
 
 
 def is_module_body(text: str) -> bool:
     """True when the first op of ``text`` (after comments, blank lines and alias definitions)
-    is an ``entry``/``global`` at top level, i.e. the text is a module body."""
+    is a bare ``entry``/``global`` at top level, i.e. the text is a module body."""
     for line in text.splitlines():
         stripped = line.strip()
         if not stripped or stripped.startswith("//") or stripped.startswith("#") or \
