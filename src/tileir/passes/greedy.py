@@ -169,7 +169,11 @@ class _Driver(Listener):
 
     def process(self) -> None:
         rw = self.rewriter
-        while self.worklist:
+        # a bound on the work of one sweep, so that patterns that undo each other cannot hang
+        # the driver (MLIR's max-num-rewrites; the sweep just stops unconverged)
+        budget = 64 * (len(self.worklist) + 64)
+        while self.worklist and budget > 0:
+            budget -= 1
             op = self.worklist.pop()
             self.queued.discard(id(op))
             if id(op) in self.erased or op.parent is None:
