@@ -305,3 +305,19 @@ def test_tileir_optimize_takes_cuda_tile_optimize_spellings(tmp_path, capsys):
     assert _count(module, "cuda_tile.addi") == 1
     assert optimize_main(["-O3", "-quiet", str(src)]) == 0
     assert capsys.readouterr().out == ""
+
+
+def test_greedy_driver_terminates_when_patterns_undo_each_other():
+    from tileir.passes.greedy import PatternSet, apply_patterns_greedily
+    from tileir.passes.rewriter import op_pattern
+
+    @op_pattern("cuda_tile.muli")
+    def swap(op, rw):
+        a, b = op.operands
+        rw.set_operand(op, 0, b)
+        rw.set_operand(op, 1, a)
+        return True
+
+    module = tileir.parse(TWO_FUNCS)
+    assert apply_patterns_greedily(module, PatternSet().add(swap), max_iterations=3)
+    tileir.verify(module)
