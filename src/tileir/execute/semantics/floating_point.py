@@ -57,6 +57,8 @@ def _lower_divf(op, cc):
 def _lower_fma(op, cc):
     elem = element_name(op.results[0].type)
     rounding, ftz = rounding_keyword(op), _ftz(op)
+    if elem == "f32" and rounding == "nearest_even" and not ftz:
+        return elementwise(op, cc, fast.fma_f32())
     return elementwise(op, cc, lambda a, b, c: N.fma(a, b, c, elem, rounding, ftz))
 
 
@@ -200,8 +202,8 @@ def mmaf_exact(lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray, in_elem: str,
     canonical.  ``scratch`` (a dict owned by the caller) keeps the f64 work arrays between calls.
     """
     if in_elem == "tf32":
-        lhs = N.ftof(lhs, "f32", "tf32")
-        rhs = N.ftof(rhs, "f32", "tf32")
+        lhs = _TO_TF32(lhs)
+        rhs = _TO_TF32(rhs)
     out_shape = np.broadcast_shapes(lhs.shape[:-2], rhs.shape[:-2], acc.shape[:-2]) + \
         (lhs.shape[-2], rhs.shape[-1])
     if scratch is None:
@@ -223,6 +225,11 @@ def mmaf_exact(lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray, in_elem: str,
         return fast.canon_nan(r)
     np.add(s, acc, out=s)
     return _round_acc(s, acc_elem)
+
+
+#: tf32 operands rounded (again: a no-op for values an ftof produced, but a bitcast may not
+#: have) by the bit-exact nearest-even conversion
+_TO_TF32 = fast.f32_to_tf32("nearest_even")
 
 
 def _to_f64(x: np.ndarray, out: np.ndarray) -> None:
