@@ -178,8 +178,8 @@ DIVERGENT = """cuda_tile.module @m {
 }"""
 
 
-@pytest.mark.parametrize("bound,mode", [("%gx", "batched"), ("%bx", "sequential")])
-def test_batched_and_sequential_agree(bound, mode):
+@pytest.mark.parametrize("bound,divergent", [("%gx", False), ("%bx", True)])
+def test_batched_and_sequential_agree(bound, divergent):
     m = tileir.parse(DIVERGENT.replace("%LOOPBOUND", bound))
     outs = []
     for batch in (True, False):
@@ -187,8 +187,9 @@ def test_batched_and_sequential_agree(bound, mode):
         info = tileir.launch(m, "k", (37,), [out], batch=batch)
         outs.append(out)
         if batch:
-            # a varying `if` with pure branches is merged; a varying loop bound is not batchable
-            assert info.mode == mode, info.reason
+            # a varying `if` with pure branches is merged; a varying loop bound splits lanes
+            assert info.mode == "batched", info.reason
+            assert bool(info.divergent) == divergent
     assert outs[0].tobytes() == outs[1].tobytes()
     b = np.arange(37, dtype=np.float64)
     start = np.where(b % 2 == 0, b + 10, -b)

@@ -54,6 +54,9 @@ class LaunchInfo:
     reason: str = ""
     #: indices of the array arguments the kernel stored into
     written: tuple = ()
+    #: batched launches: the branches where tile blocks diverged and ran on split lanes
+    #: (``"'for' at line 12"``...; see :mod:`tileir.execute.lanes`)
+    divergent: tuple = ()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -381,9 +384,11 @@ class Kernel:
                 rt.bx = rt.by = rt.bz = np.zeros(1, dtype=np.int32)
                 rt.lanes = 1
                 plan.run_prologue(regs0, rt)
+                divergent: tuple = ()
                 if batch and total > 1 and analysis.batchable:
                     batches = self._run_batched(plan, regs0, grid, total)
                     mode, reason = "batched", ""
+                    divergent = tuple(analysis.divergent)
                 else:
                     self._run_sequential(plan, regs0, grid)
                     batches = total
@@ -403,7 +408,7 @@ class Kernel:
             rt.memory = memory
         written = tuple(i for i, b in binding.buffers.items() if b.written)
         return LaunchInfo(self.name, grid, grid[0] * grid[1] * grid[2], mode, batches,
-                          time.perf_counter() - start, reason, written)
+                          time.perf_counter() - start, reason, written, divergent)
 
     def _run_sequential(self, plan: _Plan, regs0: list, grid: tuple) -> None:
         """Run the tile blocks one after another, in grid order.  A block that spins in a
