@@ -268,7 +268,7 @@ def compile(kernel, args: Sequence, *, bytecode_version: Optional[str] = None  #
 
 def launch(kernel, grid, args: Sequence, *, bytecode_version: Optional[str] = None,
            check_assumptions: bool = False, stdout=None, batch: bool = True,
-           max_loop_iterations: Optional[int] = 10_000_000):
+           max_loop_iterations: Optional[int] = 10_000_000, progress=None):
     """Run a ``@cuda.tile.kernel`` on the CPU, as ``cuda.tile.launch(stream, grid, kernel, args)``
     would on a GPU.
 
@@ -281,14 +281,18 @@ def launch(kernel, grid, args: Sequence, *, bytecode_version: Optional[str] = No
     types, constant values) by cuTile's ``export_kernel`` and tileir's plan compiler, then cached.
     ``check_assumptions=True`` checks every ``assume`` the compiled kernel makes; ``stdout``
     receives ``ct.printf``/``ct.print`` output (default ``sys.stdout``); ``batch=False`` runs the
-    tile blocks one at a time.  Returns the executor's :class:`tileir.execute.LaunchInfo`.
+    tile blocks one at a time; ``progress`` shows a progress line for long launches on a
+    terminal (see :meth:`tileir.execute.Kernel.launch`; Ctrl-C raises
+    :class:`tileir.execute.LaunchInterrupted`).  Returns the executor's
+    :class:`tileir.execute.LaunchInfo`.
     """
     ct = require_cutile()
     grid = normalize_grid(grid)
     info, specs, payloads = _bind(kernel, args, ct)
     compiled = _compiled(kernel, info, specs, bytecode_version or default_bytecode_version(), ct)
     return _run(compiled, grid, specs, payloads, check_assumptions=check_assumptions,
-                stdout=stdout, batch=batch, max_loop_iterations=max_loop_iterations)
+                stdout=stdout, batch=batch, max_loop_iterations=max_loop_iterations,
+                progress=progress)
 
 
 # ---------------------------------------------------------------------------------------------

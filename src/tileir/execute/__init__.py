@@ -44,7 +44,9 @@ Choices where the spec leaves the result open (each documented at its op):
 from .errors import (ArgumentError, AssertionFailure, AssumptionViolation, GridError,
                      LaunchError, MemoryAccessError, UndefinedBehaviorError, UnsupportedError)
 from .launch import Kernel, LaunchInfo, compile_kernel, launch, normalize_grid
+from .progress import LaunchInterrupted
 
 __all__ = ["Kernel", "LaunchInfo", "compile_kernel", "launch", "normalize_grid", "LaunchError",
            "ArgumentError", "GridError", "MemoryAccessError", "AssertionFailure",
-           "AssumptionViolation", "UndefinedBehaviorError", "UnsupportedError"]
+           "AssumptionViolation", "UndefinedBehaviorError", "UnsupportedError",
+           "LaunchInterrupted"]

@@ -30,6 +30,7 @@ from . import numerics as N
 from .errors import ArgumentError, GridError, LaunchError, UnsupportedError
 from .memory import Memory
 from .plan import MAX_PENDING_NESTING, BatchAnalysis, Compiler, Runtime, storage_dtype
+from .progress import Progress, progress_stream
 from .values import TensorViewValue
 from . import semantics as _semantics  # noqa: F401  (registers the lowerings)
 
@@ -351,8 +352,14 @@ class Kernel:
 
     def launch(self, grid, args: Sequence = (), *, check_assumptions: bool = False,
                stdout=None, batch: bool = True,
-               max_loop_iterations: Optional[int] = 10_000_000) -> LaunchInfo:
-        """Run the kernel over ``grid`` with ``args`` (one per entry parameter)."""
+               max_loop_iterations: Optional[int] = 10_000_000,
+               progress=None) -> LaunchInfo:
+        """Run the kernel over ``grid`` with ``args`` (one per entry parameter).
+
+        ``progress``: a launch running longer than a second shows a progress line on standard
+        error when that is a terminal (``None``, the default, or ``True``); ``False`` keeps
+        quiet; a stream object gets the line instead (when it is a terminal).  Ctrl-C raises
+        :class:`~tileir.execute.progress.LaunchInterrupted` (a ``KeyboardInterrupt``)."""
         grid = normalize_grid(grid)
         args = list(args)
         if len(args) != len(self.params):
@@ -366,6 +373,8 @@ class Kernel:
         binding = _Binding()
         rt = self.rt
         start = time.perf_counter()
+        total = grid[0] * grid[1] * grid[2]
+        meter = Progress(self.name, total, progress_stream(progress))
         try:
             values = [p.bind(a, memory, binding) for p, a in zip(self.params, args)]
             regs0 = list(plan.template)
@@ -378,7 +387,6 @@ class Kernel:
             rt.check_assumptions = bool(check_assumptions)
             rt.max_loop_iterations = max_loop_iterations
             rt.allocs = []
-            total = grid[0] * grid[1] * grid[2]
             analysis = self.analysis(tuple(g > 1 for g in grid))
             with np.errstate(all="ignore"):
                 rt.bx = rt.by = rt.bz = np.zeros(1, dtype=np.int32)
@@ -386,21 +394,24 @@ class Kernel:
                 plan.run_prologue(regs0, rt)
                 divergent: tuple = ()
                 if batch and total > 1 and analysis.batchable:
-                    batches = self._run_batched(plan, regs0, grid, total)
+                    batches = self._run_batched(plan, regs0, grid, total, meter)
                     mode, reason = "batched", ""
                     divergent = tuple(analysis.divergent)
                 else:
-                    self._run_sequential(plan, regs0, grid)
+                    self._run_sequential(plan, regs0, grid, meter)
                     batches = total
                     mode = "sequential"
                     reason = ("batching disabled" if not batch else
                               "one tile block" if total == 1 else analysis.reason or "")
         except LaunchError:
             raise
+        except KeyboardInterrupt:
+            raise meter.interrupted() from None
         except Exception as exc:  # noqa: BLE001 - an executor bug must still be a clear error
             raise LaunchError(f"internal executor error while running '{self.name}': "
                               f"{type(exc).__name__}: {exc}") from exc
         finally:
+            meter.close()
             for original, copy in binding.writebacks:
                 original[...] = copy.reshape(original.shape)
             memory.release(mark)
@@ -410,7 +421,7 @@ class Kernel:
         return LaunchInfo(self.name, grid, grid[0] * grid[1] * grid[2], mode, batches,
                           time.perf_counter() - start, reason, written, divergent)
 
-    def _run_sequential(self, plan: _Plan, regs0: list, grid: tuple) -> None:
+    def _run_sequential(self, plan: _Plan, regs0: list, grid: tuple, meter: Progress) -> None:
         """Run the tile blocks one after another, in grid order.  A block that spins in a
         ``loop`` (waiting for another block's store) runs blocks that have not started yet from
         inside its loop (``Runtime.run_pending``), up to :data:`MAX_PENDING_NESTING` deep; the
@@ -432,6 +443,7 @@ class Kernel:
                 if rt.allocs:
                     memory.release(mark)        # this block's alloca buffers
                 rt.bx, rt.by, rt.bz, rt.allocs = saved
+            meter.advance(1)
 
         def run_pending() -> bool:
             nonlocal nesting
@@ -454,7 +466,8 @@ class Kernel:
         finally:
             rt.run_pending = None
 
-    def _run_batched(self, plan: _Plan, regs0: list, grid: tuple, total: int) -> int:
+    def _run_batched(self, plan: _Plan, regs0: list, grid: tuple, total: int,
+                     meter: Progress) -> int:
         rt = self.rt
         run = plan.run
         gx, gy, gz = grid
@@ -469,6 +482,7 @@ class Kernel:
             rt.lanes = lin.size
             run(list(regs0))
             batches += 1
+            meter.advance(lin.size)
         rt.lanes = 1
         return batches
 
