@@ -149,5 +149,21 @@ def test_fma_f32_fast_path_equals_numerics():
         near = (-(x.astype(np.float64) * y)).astype(np.float32)       # heavy cancellation
         ties = (x.astype(np.float64) * y).astype(np.float32)          # and near-ties
         tiny = np.ldexp(x, -140).astype(np.float32)                   # subnormal results
-        a, b, c = (np.concatenate(v) for v in ((a, x, x, x), (b, y, y, y), (c, near, ties, tiny)))
+        # a*b + c = (1 + 2**-24) + 2**-60: rounds to an f32 midpoint in f64 (double rounding)
+        u = np.float32(2.0 ** -12)
+        da = np.array([-(1 - 2.0 ** -18) * u, (1 - 2.0 ** -18) * u], np.float32)
+        db = np.array([(1 + 2.0 ** -18) * u, -(1 + 2.0 ** -18) * u], np.float32)
+        dc = np.array([1 + 2.0 ** -23, -(1 + 2.0 ** -23)], np.float32)
+        assert N.fma(da, db, dc, "f32").tolist() == [1 + 2.0 ** -23, -(1 + 2.0 ** -23)]
+        a, b, c = (np.concatenate(v) for v in ((a, x, x, x, da), (b, y, y, y, db),
+                                               (c, near, ties, tiny, dc)))
         assert same_bits(fast.fma_f32()(a, b, c), N.fma(a, b, c, "f32"))
+
+
+@pytest.mark.parametrize("elem", ["f16", "bf16", "f32"])
+def test_square_is_pow_with_exponent_two(elem):
+    """pow(x, 2) (and fpowi(x, 2)) run as mulf(x, x): the same bits as the pow routine."""
+    x = samples(elem, seed=9)
+    with np.errstate(all="ignore"):
+        two = np.full_like(x, 2)
+        assert same_bits(fast.float_binary("mulf", elem)(x, x), N.pow(x, two, elem))

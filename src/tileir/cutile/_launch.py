@@ -268,7 +268,8 @@ def compile(kernel, args: Sequence, *, bytecode_version: Optional[str] = None  #
 
 def launch(kernel, grid, args: Sequence, *, bytecode_version: Optional[str] = None,
            check_assumptions: bool = False, stdout=None, batch: bool = True,
-           max_loop_iterations: Optional[int] = 10_000_000, progress=None):
+           max_loop_iterations: Optional[int] = 10_000_000, progress=None,
+           mma: str = "exact"):
     """Run a ``@cuda.tile.kernel`` on the CPU, as ``cuda.tile.launch(stream, grid, kernel, args)``
     would on a GPU.
 
@@ -284,7 +285,8 @@ def launch(kernel, grid, args: Sequence, *, bytecode_version: Optional[str] = No
     tile blocks one at a time; ``progress`` shows a progress line for long launches on a
     terminal (see :meth:`tileir.execute.Kernel.launch`; Ctrl-C raises
     :class:`tileir.execute.LaunchInterrupted`).  Returns the executor's
-    :class:`tileir.execute.LaunchInfo`.
+    :class:`tileir.execute.LaunchInfo`.  ``mma="fast"`` computes ``ct.mma`` in f32 through BLAS
+    instead of exactly (see ``tileir.execute.Kernel.launch``).
     """
     ct = require_cutile()
     grid = normalize_grid(grid)
@@ -292,7 +294,7 @@ def launch(kernel, grid, args: Sequence, *, bytecode_version: Optional[str] = No
     compiled = _compiled(kernel, info, specs, bytecode_version or default_bytecode_version(), ct)
     return _run(compiled, grid, specs, payloads, check_assumptions=check_assumptions,
                 stdout=stdout, batch=batch, max_loop_iterations=max_loop_iterations,
-                progress=progress)
+                progress=progress, mma=mma)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -38,6 +38,8 @@ __all__ = ["Kernel", "LaunchInfo", "compile_kernel", "launch", "find_entry", "MA
 
 #: Largest extent of one grid axis (the spec's limit is 2**24 - 1).
 MAX_GRID = (1 << 24) - 1
+#: ``mmaf`` evaluation modes (``Kernel.launch(mma=...)``).
+MMA_MODES = ("exact", "fast")
 #: Elements per tile value in one lock-step batch (bounds the memory of a batch).
 BATCH_ELEMENTS = 1 << 21
 
@@ -320,15 +322,19 @@ class Kernel:
 
     # -- compilation --------------------------------------------------------------------------
 
-    def _plan(self, check_assumptions: bool) -> _Plan:
-        plan = self._plans.get(check_assumptions)
+    def _plan(self, check_assumptions: bool, mma: str = "exact") -> _Plan:
+        key = (check_assumptions, mma)
+        plan = self._plans.get(key)
         if plan is None:
+            if mma not in MMA_MODES:
+                raise ArgumentError(f"mma must be one of {', '.join(MMA_MODES)}, got {mma!r}")
             compiler = Compiler(self.entry, self.globals, self.rt)
             compiler.check_assumptions = check_assumptions
+            compiler.mma_mode = mma
             with np.errstate(all="ignore"):
                 run = compiler.compile_entry()
             plan = _Plan(compiler, run)
-            self._plans[check_assumptions] = plan
+            self._plans[key] = plan
         return plan
 
     def analysis(self, varying_axes: tuple) -> BatchAnalysis:
@@ -353,13 +359,18 @@ class Kernel:
     def launch(self, grid, args: Sequence = (), *, check_assumptions: bool = False,
                stdout=None, batch: bool = True,
                max_loop_iterations: Optional[int] = 10_000_000,
-               progress=None) -> LaunchInfo:
+               progress=None, mma: str = "exact") -> LaunchInfo:
         """Run the kernel over ``grid`` with ``args`` (one per entry parameter).
 
         ``progress``: a launch running longer than a second shows a progress line on standard
         error when that is a terminal (``None``, the default, or ``True``); ``False`` keeps
         quiet; a stream object gets the line instead (when it is a terminal).  Ctrl-C raises
-        :class:`~tileir.execute.progress.LaunchInterrupted` (a ``KeyboardInterrupt``)."""
+        :class:`~tileir.execute.progress.LaunchInterrupted` (a ``KeyboardInterrupt``).
+
+        ``mma``: ``"exact"`` (default) computes ``mmaf`` from exact products summed in f64 and
+        rounded once; ``"fast"`` multiplies in the accumulator's precision through BLAS
+        (f32 SGEMM for f32 accumulators; results within the f32 summation error of exact,
+        see :func:`~tileir.execute.semantics.floating_point.mmaf_fast`)."""
         grid = normalize_grid(grid)
         args = list(args)
         if len(args) != len(self.params):
@@ -367,7 +378,7 @@ class Kernel:
             raise ArgumentError(f"kernel '{self.name}' takes {len(self.params)} argument"
                                 f"{'s' if len(self.params) != 1 else ''} ({sig}), got "
                                 f"{len(args)}")
-        plan = self._plan(bool(check_assumptions))
+        plan = self._plan(bool(check_assumptions), mma)
         memory = self.memory
         mark = memory.mark()
         binding = _Binding()

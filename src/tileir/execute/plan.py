@@ -156,6 +156,8 @@ class Compiler:
         self.template: list = []
         self.const: list[bool] = []
         self.source_name = source_name
+        #: ``mmaf`` evaluation: "exact" or "fast" (see ``Kernel.launch``)
+        self.mma_mode = "exact"
 
     # -- slots and types ------------------------------------------------------------------------
 

@@ -291,30 +291,48 @@ def convert_float(src: str, dst: str, rounding: str):
 # -- fused multiply-add ------------------------------------------------------------------------
 
 def fma_f32():
-    """Nearest-even f32 ``a * b + c`` with one rounding, provably exact:
+    """Nearest-even f32 ``a * b + c`` with one rounding, provably exact.
 
-    the product of two f32 values is exact in f64 (48 significant bits), TwoSum gives the f64
-    sum ``s`` and its exact error ``e`` (``s + e == a*b + c``), and ``s`` is turned into the
-    *round-to-odd* value of the exact sum (when ``e != 0`` and ``s`` has an even significand,
-    step to the neighbour towards ``e``).  Rounding a round-to-odd value with 53 bits once more
-    to 24 bits is correctly rounded (53 >= 24 + 2), and NumPy's f64 -> f32 cast rounds to
-    nearest even.  Infinities and NaNs come out of the f64 arithmetic (NaN canonical)."""
+    The product of two f32 values is exact in f64 (48 significant bits), so ``s = p + c`` in
+    f64 is the exact sum rounded once, and rounding ``s`` to f32 gives the correctly rounded
+    result unless ``s`` is exactly halfway between two f32 values (the f64 rounding may have
+    moved the exact sum onto the midpoint, the only case where double rounding can differ
+    since 53 >= 2 * 24 + 2) or lies in the f32 subnormal range (where the midpoints sit
+    lower).  Those rare elements are redone by :func:`_fma_f32_odd`."""
     def run(a, b, c):
-        p = np.multiply(a, b, dtype=F64)       # exact
-        s = p + c
-        bb = s - p
-        e = s - bb
-        np.subtract(p, e, out=e)
-        np.subtract(c, bb, out=bb)
-        e += bb                                # s + e == p + c exactly (TwoSum)
-        bits = s.view(np.uint64)
-        fix = (bits & np.uint64(1)) == 0
-        fix &= e != 0
-        fix &= np.isfinite(e)
-        if fix.any():
-            away = (e > 0) == (s > 0)          # the exact sum is farther from zero than s
-            step = np.where(away, np.uint64(1), np.uint64(0xFFFFFFFFFFFFFFFF))
-            bits = np.where(fix, bits + step, bits)
-            s = bits.view(F64)
-        return canon_nan(s.astype(F32))
+        p = np.multiply(a, b, dtype=F64)         # exact
+        s = np.add(p, c, out=p) if p.shape == np.broadcast_shapes(p.shape, c.shape) \
+            else p + c
+        r = s.astype(F32)
+        low = s.view(np.uint64) & np.uint64(0x1FFFFFFF)
+        redo = low == np.uint64(0x10000000)        # an f32 midpoint (or a NaN payload)
+        tiny = np.abs(s) < _F32_MIN_NORMAL
+        tiny &= s != 0
+        redo |= tiny
+        if redo.any():
+            at = np.nonzero(redo)
+            shape = r.shape
+            r[at] = _fma_f32_odd(*(np.broadcast_to(x, shape)[at] for x in (a, b, c)))
+        return canon_nan(r)
     return run
+
+
+_F32_MIN_NORMAL = 2.0 ** -126
+
+
+def _fma_f32_odd(a, b, c):
+    """Nearest-even f32 ``a * b + c`` by TwoSum and round-to-odd: ``s + e == a*b + c``
+    exactly; where ``e != 0`` and ``s`` has an even significand, ``s`` steps to its neighbour
+    towards ``e``, giving the round-to-odd value of the exact sum, and rounding a 53-bit
+    round-to-odd value to 24 bits is correctly rounded (53 >= 24 + 2)."""
+    p = np.multiply(a, b, dtype=F64)
+    s = p + c
+    bb = s - p
+    e = (p - (s - bb)) + (c - bb)
+    bits = s.view(np.uint64)
+    fix = ((bits & np.uint64(1)) == 0) & (e != 0) & np.isfinite(e)
+    if fix.any():
+        away = (e > 0) == (s > 0)          # the exact sum is farther from zero than s
+        step = np.where(away, np.uint64(1), np.uint64(0xFFFFFFFFFFFFFFFF))
+        s = np.where(fix, bits + step, bits).view(F64)
+    return s.astype(F32)

@@ -163,9 +163,33 @@ def _lower_exp2_rsqrt(op, cc):
     return elementwise(op, cc, lambda a: impl(a, elem, ftz))
 
 
+def _constant_exponent(op, cc) -> Optional[float]:
+    """The exponent of a pow/fpowi when it is a compile-time constant with one value."""
+    slot = cc.slot(op.operands[1])
+    if not cc.const[slot]:
+        return None
+    values = np.unique(np.asarray(cc.template[slot], dtype=np.float64))
+    return float(values[0]) if values.size == 1 else None
+
+
+def _square(op, cc, elem: str):
+    """``x ** 2`` for f16/bf16/f32: pow evaluates ``x * x`` exactly in f64 and rounds it once,
+    which is exactly the nearest-even ``mulf(x, x)``."""
+    mul = fast.float_binary("mulf", elem)
+    src = cc.slot(op.operands[0])
+    out = cc.slot(op.results[0])
+
+    def run(r):
+        x = r[src]
+        r[out] = mul(x, x)
+    return run
+
+
 @lowering("pow", "fpowf", fold=True)
 def _lower_pow(op, cc):
     elem = element_name(op.results[0].type)
+    if elem in ("f16", "bf16", "f32") and _constant_exponent(op, cc) == 2.0:
+        return _square(op, cc, elem)
     return elementwise(op, cc, lambda a, b: N.pow(a, b, elem))
 
 
@@ -175,6 +199,10 @@ def _lower_fpowi(op, cc):
     like ``pow`` on the exponent's exact float64 value."""
     elem = element_name(op.results[0].type)
     n_elem = element_name(op.operands[1].type)
+    if elem in ("f16", "bf16", "f32") and _constant_exponent(op, cc) is not None:
+        slot = cc.slot(op.operands[1])
+        if (N.to_signed(np.asarray(cc.template[slot]), n_elem) == 2).all():
+            return _square(op, cc, elem)
 
     def fpowi(a, n):
         e = N.to_signed(n, n_elem).astype(np.float64)
@@ -247,10 +275,34 @@ def _round_acc(s: np.ndarray, acc_elem: str) -> np.ndarray:
     return N.round_to(s, None, acc_elem)
 
 
+def mmaf_fast(lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray, in_elem: str,
+              acc_elem: str) -> np.ndarray:
+    """``lhs @ rhs + acc`` accumulated in f32 through BLAS (SGEMM), for ``mma="fast"``.
+
+    The inputs (f16, bf16, tf32 rounded to tf32, f8) are exact in f32; the products and
+    their sums are rounded in f32 in BLAS's order, then ``acc`` is added in f32, so each
+    result is within ``(K + 1) * 2**-24 * sum(|lhs[m, k] * rhs[k, n]|) + |acc|`` of the exact
+    value (f16 accumulators are then rounded once to f16).  f64 operands use the exact mode
+    (which is f64 BLAS already).  NaN results are canonical."""
+    if acc_elem == "f64" or in_elem == "f64":
+        return mmaf_exact(lhs, rhs, acc, in_elem, acc_elem)
+    if in_elem == "tf32":
+        lhs, rhs = _TO_TF32(lhs), _TO_TF32(rhs)
+    a = lhs if lhs.dtype == np.float32 else lhs.astype(np.float32)
+    b = rhs if rhs.dtype == np.float32 else rhs.astype(np.float32)
+    r = np.matmul(a, b)
+    r = np.add(r, acc, dtype=np.float32)
+    if acc_elem == "f32":
+        return fast.canon_nan(r)
+    return _round_acc(r.astype(np.float64), acc_elem)
+
+
 @lowering("mmaf", fold=True)
 def _lower_mmaf(op, cc):
     in_elem = element_name(op.operands[0].type)
     acc_elem = element_name(op.operands[2].type)
+    if getattr(cc, "mma_mode", "exact") == "fast":
+        return elementwise(op, cc, lambda a, b, c: mmaf_fast(a, b, c, in_elem, acc_elem))
     scratch: dict = {}
     return elementwise(op, cc, lambda a, b, c: mmaf_exact(a, b, c, in_elem, acc_elem, scratch))
 
