@@ -267,3 +267,26 @@ def test_guarded_load_in_divergent_if_is_not_speculated():
     out = np.zeros(8, np.float32)
     tileir.launch(m, "k", (8,), [np.arange(5, dtype=np.float32), out, 5])
     assert out.tolist() == [0, 1, 2, 3, 4, -1, -1, -1]
+
+
+def test_big_grids_run_in_chunks_under_a_memory_bound():
+    """max_memory bounds the registers of a lock-step batch: a smaller bound gives more
+    batches, the same bits, and a smaller traced peak."""
+    import tracemalloc
+    k = tileir.compile(tileir.load(EXAMPLES / "matmul.mlir"), "matmul_f32")
+    n = 256
+    rng = np.random.default_rng(3)
+    a, b = (rng.standard_normal((n, n)).astype(np.float32) for _ in range(2))
+    results = []
+    for limit in (1 << 30, 1 << 20):
+        c = np.zeros((n, n), np.float32)
+        k.launch((1, 1), [a, b, c, n, n, n])                # warm the plan
+        tracemalloc.start()
+        info = k.launch((n // 64, n // 64), [a, b, c, n, n, n], max_memory=limit)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        results.append((info.batches, peak, c.copy()))
+    (b1, p1, c1), (b2, p2, c2) = results
+    assert b1 == 1 and b2 > 1
+    assert p2 < p1 and p2 < 3 << 20
+    assert c1.tobytes() == c2.tobytes()

@@ -40,8 +40,10 @@ __all__ = ["Kernel", "LaunchInfo", "compile_kernel", "launch", "find_entry", "MA
 MAX_GRID = (1 << 24) - 1
 #: ``mmaf`` evaluation modes (``Kernel.launch(mma=...)``).
 MMA_MODES = ("exact", "fast")
-#: Elements per tile value in one lock-step batch (bounds the memory of a batch).
+#: Elements per tile value in one lock-step batch (beyond this, bigger batches stop paying).
 BATCH_ELEMENTS = 1 << 21
+#: Default bound on the extra memory of a batched launch (``Kernel.launch(max_memory=...)``).
+DEFAULT_MAX_MEMORY = 1 << 30
 
 
 @dataclass
@@ -314,6 +316,7 @@ class Kernel:
         self._plans: dict = {}
         self._analyses: dict = {}
         self.max_tile = _max_tile_elements(entry)
+        self.lane_bytes = _lane_bytes(entry)
         self._plan(False)   # compile eagerly: report unsupported ops at compile time
 
     def __repr__(self) -> str:
@@ -359,7 +362,8 @@ class Kernel:
     def launch(self, grid, args: Sequence = (), *, check_assumptions: bool = False,
                stdout=None, batch: bool = True,
                max_loop_iterations: Optional[int] = 10_000_000,
-               progress=None, mma: str = "exact") -> LaunchInfo:
+               progress=None, mma: str = "exact",
+               max_memory: int = DEFAULT_MAX_MEMORY) -> LaunchInfo:
         """Run the kernel over ``grid`` with ``args`` (one per entry parameter).
 
         ``progress``: a launch running longer than a second shows a progress line on standard
@@ -370,7 +374,11 @@ class Kernel:
         ``mma``: ``"exact"`` (default) computes ``mmaf`` from exact products summed in f64 and
         rounded once; ``"fast"`` multiplies in the accumulator's precision through BLAS
         (f32 SGEMM for f32 accumulators; results within the f32 summation error of exact,
-        see :func:`~tileir.execute.semantics.floating_point.mmaf_fast`)."""
+        see :func:`~tileir.execute.semantics.floating_point.mmaf_fast`).
+
+        ``max_memory``: a batched launch runs its tile blocks in chunks small enough that the
+        registers of a chunk (every tile value of the kernel, per block, plus the f64 work
+        arrays of ``mmaf``) stay under this many bytes (default 1 GiB)."""
         grid = normalize_grid(grid)
         args = list(args)
         if len(args) != len(self.params):
@@ -405,7 +413,7 @@ class Kernel:
                 plan.run_prologue(regs0, rt)
                 divergent: tuple = ()
                 if batch and total > 1 and analysis.batchable:
-                    batches = self._run_batched(plan, regs0, grid, total, meter)
+                    batches = self._run_batched(plan, regs0, grid, total, meter, max_memory)
                     mode, reason = "batched", ""
                     divergent = tuple(analysis.divergent)
                 else:
@@ -477,12 +485,18 @@ class Kernel:
         finally:
             rt.run_pending = None
 
+    def chunk_blocks(self, total: int, max_memory: int = DEFAULT_MAX_MEMORY) -> int:
+        """Tile blocks per lock-step batch: at most ``max_memory`` bytes of registers (see
+        :func:`_lane_bytes`) and :data:`BATCH_ELEMENTS` elements per tile value."""
+        by_memory = int(max_memory) // max(1, self.lane_bytes)
+        return max(1, min(total, BATCH_ELEMENTS // max(1, self.max_tile), by_memory))
+
     def _run_batched(self, plan: _Plan, regs0: list, grid: tuple, total: int,
-                     meter: Progress) -> int:
+                     meter: Progress, max_memory: int = DEFAULT_MAX_MEMORY) -> int:
         rt = self.rt
         run = plan.run
         gx, gy, gz = grid
-        chunk = max(1, min(total, BATCH_ELEMENTS // max(1, self.max_tile)))
+        chunk = self.chunk_blocks(total, max_memory)
         zero = np.zeros(1, dtype=np.int32)
         batches = 0
         for start in range(0, total, chunk):
@@ -548,6 +562,21 @@ def _max_tile_elements(entry: Operation) -> int:
             if isinstance(t, TileType):
                 best = max(best, t.numel)
     return best
+
+
+def _lane_bytes(entry: Operation) -> int:
+    """Bytes of registers one tile block of a batch may hold at once: every tile value of the
+    entry (a batch keeps them until it ends), doubled for the temporaries of the ops, plus the
+    f64 operand and result arrays of each ``mmaf``."""
+    total = 0
+    for op in entry.walk():
+        for v in list(op.results) + [a for r in op.regions for b in r.blocks for a in b.args]:
+            t = v.type
+            if isinstance(t, TileType):
+                total += 2 * t.numel * storage_dtype(t).itemsize
+        if op.name in ("cuda_tile.mmaf", "cuda_tile.mmaf_scaled"):
+            total += 8 * sum(o.type.numel for o in list(op.operands[:2]) + list(op.results))
+    return total
 
 
 def normalize_grid(grid) -> tuple[int, int, int]:
