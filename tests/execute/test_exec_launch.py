@@ -282,7 +282,7 @@ def test_big_grids_run_in_chunks_under_a_memory_bound():
         c = np.zeros((n, n), np.float32)
         k.launch((1, 1), [a, b, c, n, n, n])                # warm the plan
         tracemalloc.start()
-        info = k.launch((n // 64, n // 64), [a, b, c, n, n, n], max_memory=limit)
+        info = k.launch((n // 64, n // 64), [a, b, c, n, n, n], max_memory=limit, threads=1)
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         results.append((info.batches, peak, c.copy()))
@@ -290,3 +290,30 @@ def test_big_grids_run_in_chunks_under_a_memory_bound():
     assert b1 == 1 and b2 > 1
     assert p2 < p1 and p2 < 3 << 20
     assert c1.tobytes() == c2.tobytes()
+
+
+def _threaded_and_single(name: str, threads: int) -> list:
+    """Launch example ``name`` with 1 and ``threads`` threads; same bits; threads used."""
+    from tileir.cli.demo import load_example
+    ex = load_example(EXAMPLES / f"{name}.py")
+    kernel = tileir.compile(tileir.load(EXAMPLES / f"{name}.mlir"), ex.KERNEL)
+    outs, used = [], []
+    for t in (1, threads):
+        grid, args = ex.setup(np.random.default_rng(5))
+        info = kernel.launch(grid, args, threads=t, max_memory=1 << 22)
+        outs.append([a.tobytes() for a in args if isinstance(a, np.ndarray)])
+        assert info.mode == "batched" and info.batches >= info.threads
+        used.append(info.threads)
+        assert info.threads == t or (t > 1 and info.threads == 1 and
+                                     info.blocks * kernel.max_tile < (1 << 16))
+    assert outs[0] == outs[1]
+    return used
+
+
+@pytest.mark.parametrize("name,threads", [("matmul", 3), ("softmax", 4), ("attention", 2)])
+def test_threaded_launches_give_the_same_bits(name, threads):
+    _threaded_and_single(name, threads)
+
+
+def test_some_example_launch_really_uses_threads():
+    assert _threaded_and_single("softmax", 4)[1] == 4

@@ -16,8 +16,11 @@ every :meth:`Kernel.launch`.  A launch
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Iterator, Optional, Sequence
 
@@ -29,7 +32,8 @@ from .. import dtypes as _dtypes
 from . import numerics as N
 from .errors import ArgumentError, GridError, LaunchError, UnsupportedError
 from .memory import Memory
-from .plan import MAX_PENDING_NESTING, BatchAnalysis, Compiler, Runtime, storage_dtype
+from .plan import (MAX_PENDING_NESTING, VARYING_RESULTS, BatchAnalysis, Compiler, Runtime,
+                   storage_dtype)
 from .progress import Progress, progress_stream
 from .values import TensorViewValue
 from . import semantics as _semantics  # noqa: F401  (registers the lowerings)
@@ -44,6 +48,8 @@ MMA_MODES = ("exact", "fast")
 BATCH_ELEMENTS = 1 << 21
 #: Default bound on the extra memory of a batched launch (``Kernel.launch(max_memory=...)``).
 DEFAULT_MAX_MEMORY = 1 << 30
+#: A batched launch with fewer elements than this (blocks x largest tile) uses one thread.
+MIN_THREADED_ELEMENTS = 1 << 16
 
 
 @dataclass
@@ -62,6 +68,8 @@ class LaunchInfo:
     #: batched launches: the branches where tile blocks diverged and ran on split lanes
     #: (``"'for' at line 12"``...; see :mod:`tileir.execute.lanes`)
     divergent: tuple = ()
+    #: threads that ran the batches (1 unless a large batched launch could use more)
+    threads: int = 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -317,6 +325,9 @@ class Kernel:
         self._analyses: dict = {}
         self.max_tile = _max_tile_elements(entry)
         self.lane_bytes = _lane_bytes(entry)
+        #: no atomics: chunks of blocks may run on several threads at once (atomics keep
+        #: their per-element block order, which needs one thread)
+        self.thread_safe = not any(op.name in VARYING_RESULTS for op in entry.walk())
         self._plan(False)   # compile eagerly: report unsupported ops at compile time
 
     def __repr__(self) -> str:
@@ -363,7 +374,8 @@ class Kernel:
                stdout=None, batch: bool = True,
                max_loop_iterations: Optional[int] = 10_000_000,
                progress=None, mma: str = "exact",
-               max_memory: int = DEFAULT_MAX_MEMORY) -> LaunchInfo:
+               max_memory: int = DEFAULT_MAX_MEMORY,
+               threads: Optional[int] = None) -> LaunchInfo:
         """Run the kernel over ``grid`` with ``args`` (one per entry parameter).
 
         ``progress``: a launch running longer than a second shows a progress line on standard
@@ -378,7 +390,11 @@ class Kernel:
 
         ``max_memory``: a batched launch runs its tile blocks in chunks small enough that the
         registers of a chunk (every tile value of the kernel, per block, plus the f64 work
-        arrays of ``mmaf``) stay under this many bytes (default 1 GiB)."""
+        arrays of ``mmaf``) stay under this many bytes (default 1 GiB).
+
+        ``threads``: a large batched launch splits its blocks into chunks run by this many
+        threads (default: every core; NumPy releases the GIL in large array operations and
+        BLAS).  Kernels with atomics use one thread.  Results are the same bits either way."""
         grid = normalize_grid(grid)
         args = list(args)
         if len(args) != len(self.params):
@@ -412,8 +428,10 @@ class Kernel:
                 rt.lanes = 1
                 plan.run_prologue(regs0, rt)
                 divergent: tuple = ()
+                used = 1
                 if batch and total > 1 and analysis.batchable:
-                    batches = self._run_batched(plan, regs0, grid, total, meter, max_memory)
+                    batches, used = self._run_batched(plan, regs0, grid, total, meter,
+                                                      max_memory, threads)
                     mode, reason = "batched", ""
                     divergent = tuple(analysis.divergent)
                 else:
@@ -438,7 +456,7 @@ class Kernel:
             rt.memory = memory
         written = tuple(i for i, b in binding.buffers.items() if b.written)
         return LaunchInfo(self.name, grid, grid[0] * grid[1] * grid[2], mode, batches,
-                          time.perf_counter() - start, reason, written, divergent)
+                          time.perf_counter() - start, reason, written, divergent, used)
 
     def _run_sequential(self, plan: _Plan, regs0: list, grid: tuple, meter: Progress) -> None:
         """Run the tile blocks one after another, in grid order.  A block that spins in a
@@ -492,24 +510,84 @@ class Kernel:
         return max(1, min(total, BATCH_ELEMENTS // max(1, self.max_tile), by_memory))
 
     def _run_batched(self, plan: _Plan, regs0: list, grid: tuple, total: int,
-                     meter: Progress, max_memory: int = DEFAULT_MAX_MEMORY) -> int:
-        rt = self.rt
+                     meter: Progress, max_memory: int = DEFAULT_MAX_MEMORY,
+                     threads: Optional[int] = None) -> tuple[int, int]:
+        """Run the blocks in lock-step chunks; returns ``(chunks, threads used)``."""
+        workers = int(threads) if threads is not None else (os.cpu_count() or 1)
+        if not self.thread_safe or total * self.max_tile < MIN_THREADED_ELEMENTS:
+            workers = 1
+        workers = max(1, min(workers, total))
+        chunk = self.chunk_blocks(total, max(1, int(max_memory) // workers))
+        if workers > 1:
+            chunk = min(chunk, -(-total // workers))
+        starts = range(0, total, chunk)
+        workers = min(workers, len(starts))
         run = plan.run
-        gx, gy, gz = grid
-        chunk = self.chunk_blocks(total, max_memory)
-        zero = np.zeros(1, dtype=np.int32)
-        batches = 0
-        for start in range(0, total, chunk):
+        rt = self.rt
+
+        def run_chunk(start: int) -> int:
             lin = np.arange(start, min(total, start + chunk), dtype=np.int64)
-            rt.bx = (lin % gx).astype(np.int32) if gx > 1 else zero
-            rt.by = ((lin // gx) % gy).astype(np.int32) if gy > 1 else zero
-            rt.bz = (lin // (gx * gy)).astype(np.int32) if gz > 1 else zero
-            rt.lanes = lin.size
+            _set_lanes(rt, lin, grid)
             run(list(regs0))
-            batches += 1
-            meter.advance(lin.size)
+            return int(lin.size)
+
+        if workers == 1:
+            for start in starts:
+                meter.advance(run_chunk(start))
+            rt.lanes = 1
+            return len(starts), 1
+        state = rt.launch_state()
+        stop = threading.Event()
+
+        def job(start: int) -> int:
+            if stop.is_set():
+                return 0
+            rt.adopt(state)
+            with np.errstate(all="ignore"):
+                return run_chunk(start)
+
+        pool = _pool(workers)
+        futures = [pool.submit(job, s) for s in starts]
+        try:
+            for f in futures:
+                meter.advance(f.result())     # the first failing chunk (in order) raises
+        except BaseException:
+            stop.set()
+            for f in futures:
+                f.cancel()
+            for f in futures:
+                if not f.cancelled():
+                    try:
+                        f.result()
+                    except BaseException:  # noqa: BLE001 - the first error is re-raised
+                        pass
+            raise
         rt.lanes = 1
-        return batches
+        return len(starts), workers
+
+
+def _set_lanes(rt: Runtime, lin: np.ndarray, grid: tuple) -> None:
+    """Install the block ids of the linear block indices ``lin`` as the lanes of ``rt``."""
+    gx, gy, gz = grid
+    zero = np.zeros(1, dtype=np.int32)
+    rt.bx = (lin % gx).astype(np.int32) if gx > 1 else zero
+    rt.by = ((lin // gx) % gy).astype(np.int32) if gy > 1 else zero
+    rt.bz = (lin // (gx * gy)).astype(np.int32) if gz > 1 else zero
+    rt.lanes = lin.size
+
+
+_POOLS: dict = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _pool(workers: int) -> ThreadPoolExecutor:
+    """A thread pool of ``workers`` threads, kept for later launches."""
+    with _POOLS_LOCK:
+        pool = _POOLS.get(workers)
+        if pool is None:
+            pool = ThreadPoolExecutor(workers, thread_name_prefix="tileir")
+            _POOLS[workers] = pool
+        return pool
 
 
 def _block_ids(grid: tuple) -> Iterator[tuple]:

@@ -32,6 +32,7 @@ inside an ``if`` inside a loop, ``return`` inside an ``if``).  Terminators produ
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -102,12 +103,15 @@ def storage_dtype(t) -> np.dtype:
 MAX_PENDING_NESTING = 512
 
 
-class Runtime:
-    """Mutable state shared by a kernel's closures; reset for every batch of tile blocks."""
+class Runtime(threading.local):
+    """Mutable state shared by a kernel's closures; reset for every batch of tile blocks.
 
-    __slots__ = ("memory", "bx", "by", "bz", "grid", "grid_values", "stdout",
-                 "check_assumptions", "max_loop_iterations", "allocs", "lanes", "kernel",
-                 "run_pending")
+    Thread-local: the worker threads of a multi-threaded launch each see their own block ids
+    and lane count (:meth:`launch_state` / :meth:`adopt` carry the launch-wide settings)."""
+
+    #: the settings of a launch that every worker thread shares
+    LAUNCH_FIELDS = ("memory", "grid", "grid_values", "stdout", "check_assumptions",
+                     "max_loop_iterations", "kernel")
 
     def __init__(self) -> None:
         self.memory = None
@@ -125,6 +129,16 @@ class Runtime:
         #: False when there is none); a spinning ``loop`` calls it so that a block waiting for
         #: a later block's store can make progress
         self.run_pending: Optional[Callable[[], bool]] = None
+
+    def launch_state(self) -> tuple:
+        return tuple(getattr(self, f) for f in self.LAUNCH_FIELDS)
+
+    def adopt(self, state: tuple) -> None:
+        """Take the launch-wide settings of :meth:`launch_state` (in a worker thread)."""
+        for f, v in zip(self.LAUNCH_FIELDS, state):
+            setattr(self, f, v)
+        self.allocs = []
+        self.run_pending = None
 
     def block_of(self, lane: int) -> tuple[int, int, int]:
         def pick(a):

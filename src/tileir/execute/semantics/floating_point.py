@@ -10,6 +10,7 @@ results are canonical.  The matrix products ``mmaf`` and ``mmaf_scaled`` are doc
 
 from __future__ import annotations
 
+import threading
 from typing import Optional
 
 import numpy as np
@@ -303,8 +304,9 @@ def _lower_mmaf(op, cc):
     acc_elem = element_name(op.operands[2].type)
     if getattr(cc, "mma_mode", "exact") == "fast":
         return elementwise(op, cc, lambda a, b, c: mmaf_fast(a, b, c, in_elem, acc_elem))
-    scratch: dict = {}
-    return elementwise(op, cc, lambda a, b, c: mmaf_exact(a, b, c, in_elem, acc_elem, scratch))
+    scratch = threading.local()     # each thread of a multi-threaded launch has its own
+    return elementwise(op, cc, lambda a, b, c: mmaf_exact(a, b, c, in_elem, acc_elem,
+                                                          scratch.__dict__))
 
 
 def mmaf_scaled_exact(lhs, rhs, acc, lhs_scale, rhs_scale, in_elem: str,
