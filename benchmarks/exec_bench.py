@@ -257,16 +257,24 @@ def overheads(repeat: int) -> None:
 
 
 def core_speedup(repeat: int) -> None:
-    """Speed-up of a large batched launch from 1 thread to all cores (``threads=``)."""
-    k, grid, args = _example_matmul(1024)
+    """Speed-up of large batched launches from 1 thread to all cores (``threads=``)."""
     cores = os.cpu_count() or 1
-    if "threads" not in k.launch.__code__.co_varnames:
-        print("  (this executor has no threads= option)")
-        return
-    t1 = best_of(lambda: k.launch(grid, args, threads=1), max(1, repeat // 3))
-    tn = best_of(lambda: k.launch(grid, args, threads=cores), max(1, repeat // 3))
-    print(f"  matmul 1024^3 f32 (example): 1 thread {t1 * 1e3:.1f} ms, {cores} threads "
-          f"{tn * 1e3:.1f} ms: speed-up {t1 / tn:.2f}x on {cores} cores")
+    n = 1 << 23
+    a = _rng().standard_normal(n).astype(np.float32)
+    c = np.zeros(n, np.float32)
+    vadd = tileir.compile(tileir.load(EXAMPLES / "vector_add.mlir"), "vector_add")
+    rows = 8192
+    x = _rng().standard_normal((rows, 1024)).astype(np.float32)
+    y = np.zeros_like(x)
+    soft = tileir.compile(tileir.load(EXAMPLES / "softmax.mlir"), "softmax")
+    cases = [("vector add 2^23 f32", lambda t: vadd.launch((n // 1024,), [a, a, c, n], threads=t)),
+             ("softmax 8192x1024 f32", lambda t: soft.launch((rows,), [x, y, rows, 1024, 1024,
+                                                                        1024], threads=t))]
+    for name, fn in cases:
+        t1 = best_of(lambda: fn(1), max(1, repeat // 2))
+        tn = best_of(lambda: fn(cores), max(1, repeat // 2))
+        print(f"  {name}: 1 thread {t1 * 1e3:.1f} ms, {cores} threads {tn * 1e3:.1f} ms: "
+              f"speed-up {t1 / tn:.2f}x on {cores} cores")
 
 
 def peak_memory() -> None:

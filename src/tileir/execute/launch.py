@@ -328,6 +328,10 @@ class Kernel:
         #: no atomics: chunks of blocks may run on several threads at once (atomics keep
         #: their per-element block order, which needs one thread)
         self.thread_safe = not any(op.name in VARYING_RESULTS for op in entry.walk())
+        #: matrix products go to BLAS, which has threads of its own: calling it from several
+        #: threads at once oversubscribes the cores (measured: many times slower), so such
+        #: kernels default to one thread
+        self.uses_blas = any(op.name.startswith("cuda_tile.mma") for op in entry.walk())
         self._plan(False)   # compile eagerly: report unsupported ops at compile time
 
     def __repr__(self) -> str:
@@ -393,8 +397,9 @@ class Kernel:
         arrays of ``mmaf``) stay under this many bytes (default 1 GiB).
 
         ``threads``: a large batched launch splits its blocks into chunks run by this many
-        threads (default: every core; NumPy releases the GIL in large array operations and
-        BLAS).  Kernels with atomics use one thread.  Results are the same bits either way."""
+        threads (default: every core, NumPy releasing the GIL in large array operations; but
+        one thread for kernels with matrix products, which BLAS parallelises itself).
+        Kernels with atomics always use one thread.  Results are the same bits either way."""
         grid = normalize_grid(grid)
         args = list(args)
         if len(args) != len(self.params):
@@ -513,7 +518,10 @@ class Kernel:
                      meter: Progress, max_memory: int = DEFAULT_MAX_MEMORY,
                      threads: Optional[int] = None) -> tuple[int, int]:
         """Run the blocks in lock-step chunks; returns ``(chunks, threads used)``."""
-        workers = int(threads) if threads is not None else (os.cpu_count() or 1)
+        if threads is not None:
+            workers = int(threads)
+        else:
+            workers = 1 if self.uses_blas else (os.cpu_count() or 1)
         if not self.thread_safe or total * self.max_tile < MIN_THREADED_ELEMENTS:
             workers = 1
         workers = max(1, min(workers, total))
