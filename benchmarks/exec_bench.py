@@ -51,6 +51,7 @@ import tileir  # noqa: E402
 EXAMPLES = ROOT / "examples"
 CLOCK = time.perf_counter
 GOAL = 2.0
+MMA = "exact"          # Kernel.launch(mma=...) for the kernels with matrix products
 
 
 def best_of(fn: Callable, repeat: int) -> float:
@@ -132,8 +133,8 @@ def _example_matmul(n: int):
 def bench_matmul(repeat: int) -> Row:
     k, grid, args = _example_matmul(512)
     a, b, c = args[:3]
-    info = k.launch(grid, args)
-    ours = best_of(lambda: k.launch(grid, args), repeat)
+    info = k.launch(grid, args, mma=MMA)
+    ours = best_of(lambda: k.launch(grid, args, mma=MMA), repeat)
     ref = best_of(lambda: a @ b, repeat)
     return Row("matmul 512^3 f32", grid, ours, ref, float(np.abs(c - a @ b).max()), info.mode)
 
@@ -152,8 +153,8 @@ def _cutile():
 
 def _cutile_row(name: str, kernel, grid, args, ref_fn, result, repeat: int) -> Row:
     _, tc, _ = _cutile()
-    info = tc.launch(kernel, grid, args)
-    ours = best_of(lambda: tc.launch(kernel, grid, args), repeat)
+    info = tc.launch(kernel, grid, args, mma=MMA)
+    ours = best_of(lambda: tc.launch(kernel, grid, args, mma=MMA), repeat)
     ref = best_of(ref_fn, repeat)
     want = ref_fn()
     err = float(np.abs(result.astype(np.float64) - want.astype(np.float64)).max())
@@ -302,16 +303,19 @@ def main(argv: Optional[list] = None) -> int:
     p.add_argument("--only", action="append", choices=sorted(CASES),
                    help="run only these kernels (repeatable); skips the extra sections")
     p.add_argument("--skip-big", action="store_true", help="skip the 4096^2 memory measurement")
+    p.add_argument("--mma", choices=("exact", "fast"), default="exact",
+                   help="mmaf mode of the kernels with matrix products (default exact)")
     opts = p.parse_args(argv)
-    global CLOCK
+    global CLOCK, MMA
     CLOCK = time.process_time if opts.clock == "cpu" else time.perf_counter
+    MMA = opts.mma
     if opts.threads is not None and os.environ.get("_TILEIR_BENCH_CHILD") != "1":
         env = dict(os.environ, _TILEIR_BENCH_CHILD="1")
         for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
             env[var] = str(opts.threads)
         return subprocess.call([sys.executable, __file__] + list(argv or sys.argv[1:]), env=env)
     print(f"BLAS threads: {blas_threads()}; cores: {os.cpu_count()}; clock: {opts.clock}; "
-          f"best of {opts.repeat}")
+          f"best of {opts.repeat}; mma: {opts.mma}")
     names = opts.only or list(CASES)
     _, _, missing = _cutile()
     rows = []
