@@ -323,4 +323,5 @@ def test_cutile_13_4_fpowi_and_persistent_loop():
     x = rng.random(1000).astype(np.float32)
     y = np.zeros_like(x)
     info = run_sample("hints_persistent", (3,), x, y, 8)      # for t in range(bid, 8, 3)
-    assert (y == 2 * x).all() and info.mode == "batched" and info.divergent   # per-block bounds
+    # per-block loop bounds: batched, with split lanes
+    assert (y == 2 * x).all() and info.mode == "batched" and info.divergent

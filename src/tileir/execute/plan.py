@@ -379,7 +379,7 @@ class BatchAnalysis:
             self._op(op)
 
     def _diverges(self, op: Operation, what: str) -> None:
-        if _in_combiner(op):
+        if in_combiner(op):
             raise _NotBatchable(f"{what} differs between the element pairs of a reduce/scan body")
         for r in op.results:
             if value_kind(r.type) not in ("tile", "token"):
@@ -500,7 +500,7 @@ class _NotBatchable(Exception):
     pass
 
 
-def _in_combiner(op: Operation) -> bool:
+def in_combiner(op: Operation) -> bool:
     """Whether ``op`` sits in a reduce/scan body (whose registers hold element pairs, not
     tile-block lanes)."""
     parent = op.parent_op

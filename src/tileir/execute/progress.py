@@ -53,7 +53,9 @@ def progress_stream(progress: Union[bool, None, TextIO]) -> Optional[TextIO]:
 
 def _clock(seconds: float) -> str:
     s = int(seconds + 0.5)
-    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+    if s >= 3600:
+        return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+    return f"{s // 60}:{s % 60:02d}"
 
 
 class Progress:

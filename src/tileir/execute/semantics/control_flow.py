@@ -23,20 +23,10 @@ import numpy as np
 
 from .. import numerics as N
 from ..errors import AssertionFailure, UndefinedBehaviorError, UnsupportedError
-from ..plan import BREAK, CONTINUE, MAX_PENDING_NESTING, YIELD, convertible_if, lowering
+from ..plan import (BREAK, CONTINUE, MAX_PENDING_NESTING, YIELD, convertible_if, in_combiner,
+                    lowering)
 from ..lanes import FALL, SPLIT, LaneState, compact, gather, take
 from ._common import element_name, storage_dtype
-
-
-def _inside_combiner(op) -> bool:
-    """Whether ``op`` sits in a reduce/scan body (whose registers hold element pairs, not
-    tile-block lanes: no lane compaction there)."""
-    parent = op.parent_op
-    while parent is not None:
-        if parent.name in ("cuda_tile.reduce", "cuda_tile.scan"):
-            return True
-        parent = parent.parent_op
-    return False
 
 
 def _run_on(rt, state: LaneState, run, regs):
@@ -69,7 +59,7 @@ def _lower_if(op, cc):
     outs = cc.slots_of(op.results)
     ranks = [len(getattr(v.type, "shape", ())) for v in op.results]
     convertible = convertible_if(op)
-    lane_split = not _inside_combiner(op)
+    lane_split = not in_combiner(op)
     ctx = cc.ctx(op)
     rt = cc.rt
 
@@ -262,7 +252,7 @@ def _lower_for(op, cc):
     ctx = cc.ctx(op)
     rt = cc.rt
     native = elem in ("i8", "i16", "i32", "i64")
-    lane_split = not _inside_combiner(op)
+    lane_split = not in_combiner(op)
 
     lo, hi = (-(1 << 63), (1 << 63) - 1) if native else (0, -1)
 
