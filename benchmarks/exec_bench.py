@@ -271,11 +271,16 @@ def core_speedup(repeat: int) -> None:
     cases = [("vector add 2^23 f32", lambda t: vadd.launch((n // 1024,), [a, a, c, n], threads=t)),
              ("softmax 8192x1024 f32", lambda t: soft.launch((rows,), [x, y, rows, 1024, 1024,
                                                                         1024], threads=t))]
-    for name, fn in cases:
-        t1 = best_of(lambda: fn(1), max(1, repeat // 2))
-        tn = best_of(lambda: fn(cores), max(1, repeat // 2))
-        print(f"  {name}: 1 thread {t1 * 1e3:.1f} ms, {cores} threads {tn * 1e3:.1f} ms: "
-              f"speed-up {t1 / tn:.2f}x on {cores} cores")
+    global CLOCK
+    saved, CLOCK = CLOCK, time.perf_counter      # threads: only the wall clock means anything
+    try:
+        times = [(name, best_of(lambda: fn(1), max(1, repeat // 2)),
+                  best_of(lambda: fn(cores), max(1, repeat // 2))) for name, fn in cases]
+    finally:
+        CLOCK = saved
+    for name, t1, tn in times:
+        print(f"  {name}: 1 thread {t1 * 1e3:.1f} ms, {cores} threads {tn * 1e3:.1f} ms "
+              f"(wall clock): speed-up {t1 / tn:.2f}x on {cores} cores")
 
 
 def peak_memory() -> None:
