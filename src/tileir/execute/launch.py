@@ -417,6 +417,7 @@ class Kernel:
         meter = Progress(self.name, total, progress_stream(progress))
         try:
             values = [p.bind(a, memory, binding) for p, a in zip(self.params, args)]
+            rt.zero_copy = _disjoint(binding.buffers.values())
             regs0 = list(plan.template)
             for slot, v in zip(plan.arg_slots, values):
                 regs0[slot] = v
@@ -572,6 +573,13 @@ class Kernel:
             raise
         rt.lanes = 1
         return len(starts), workers
+
+
+def _disjoint(buffers) -> bool:
+    """Whether the argument buffers occupy pairwise disjoint host memory."""
+    spans = sorted((b.data.__array_interface__["data"][0], b.data.size) for b in buffers)
+    return all(lo + n <= nxt for (lo, n), (nxt, _) in zip(spans, spans[1:])) and \
+        len(set(id(b) for b in buffers)) == len(spans)
 
 
 def _set_lanes(rt: Runtime, lin: np.ndarray, grid: tuple) -> None:

@@ -41,6 +41,7 @@ from ..ir.core import Block, Operation, Value
 from ..types import (PointerType, TensorViewType, TileType, TileViewType, TokenType)
 from .. import dtypes as _dtypes
 from .errors import LaunchError, OpContext, UnsupportedError
+from .aliasing import read_only_views
 from .lanes import FALL, SPLIT, LaneState
 
 __all__ = ["Compiler", "Runtime", "YIELD", "CONTINUE", "BREAK", "RETURN", "LOWERINGS",
@@ -111,7 +112,7 @@ class Runtime(threading.local):
 
     #: the settings of a launch that every worker thread shares
     LAUNCH_FIELDS = ("memory", "grid", "grid_values", "stdout", "check_assumptions",
-                     "max_loop_iterations", "kernel")
+                     "max_loop_iterations", "kernel", "zero_copy")
 
     def __init__(self) -> None:
         self.memory = None
@@ -125,6 +126,9 @@ class Runtime(threading.local):
         self.allocs: list = []
         self.lanes = 1
         self.kernel = ""
+        #: no two array arguments of this launch share memory: loads through read-only
+        #: views may return views of the buffers (:mod:`.aliasing`)
+        self.zero_copy = False
         #: set by a sequential launch: runs one tile block that has not started yet (returns
         #: False when there is none); a spinning ``loop`` calls it so that a block waiting for
         #: a later block's store can make progress
@@ -172,6 +176,8 @@ class Compiler:
         self.source_name = source_name
         #: ``mmaf`` evaluation: "exact" or "fast" (see ``Kernel.launch``)
         self.mma_mode = "exact"
+        #: pointer/view values that only reach memory the kernel never writes
+        self.read_only = read_only_views(entry)
 
     # -- slots and types ------------------------------------------------------------------------
 
