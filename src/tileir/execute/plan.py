@@ -299,7 +299,7 @@ def _make_runner(fns: list, term: Callable, ops: list, compiler: "Compiler") -> 
     fns = tuple(fns)
     rt = compiler.rt
 
-    def run_from(r, start: int):
+    def run_from(r, start: int = 0):
         i = start
         try:
             for f in fns[start:] if start else fns:
@@ -337,9 +337,7 @@ def _make_runner(fns: list, term: Callable, ops: list, compiler: "Compiler") -> 
                 groups.append((idx, out))
         return (SPLIT, groups)
 
-    def run(r):
-        return run_from(r, 0)
-    return run
+    return run_from
 
 
 # ---------------------------------------------------------------------------------------------
