@@ -65,9 +65,16 @@ def take(v, idx: np.ndarray, n: int):
     return v
 
 
-def compact(regs: list, idx: np.ndarray, n: int) -> list:
-    """A register list holding only lanes ``idx`` of ``regs`` (``n`` lanes)."""
-    return [take(v, idx, n) for v in regs]
+def compact(regs: list, idx: np.ndarray, n: int, slots: Optional[tuple] = None) -> list:
+    """A register list holding only lanes ``idx`` of ``regs`` (``n`` lanes).  With ``slots``
+    (the registers a region reads from outside it) only those are sliced; the others keep
+    values the region never reads."""
+    if slots is None:
+        return [take(v, idx, n) for v in regs]
+    out = list(regs)
+    for s in slots:
+        out[s] = take(regs[s], idx, n)
+    return out
 
 
 def _lane_rows(v, count: int):

@@ -193,6 +193,24 @@ class Compiler:
     def slots_of(self, values) -> list[int]:
         return [self.slot(v) for v in values]
 
+    def free_slots(self, region) -> tuple:
+        """The registers that ops in ``region`` (at any depth) read but do not define."""
+        inside = set()
+        used = []
+        for block in region.blocks:
+            inside.update(block.args)
+            for op in block.ops:
+                for nested in op.walk():
+                    inside.update(nested.results)
+                    for r in nested.regions:
+                        for b in r.blocks:
+                            inside.update(b.args)
+        for block in region.blocks:
+            for op in block.ops:
+                for nested in op.walk():
+                    used.extend(v for v in nested.operands if v not in inside)
+        return tuple(sorted({self.slot(v) for v in used}))
+
     def set_const(self, v: Value, value: Any) -> None:
         s = self.slot(v)
         self.template[s] = value

@@ -60,6 +60,7 @@ def _lower_if(op, cc):
     ranks = [len(getattr(v.type, "shape", ())) for v in op.results]
     convertible = convertible_if(op)
     lane_split = not in_combiner(op)
+    free = [cc.free_slots(region) for region in op.regions] + [()]
     ctx = cc.ctx(op)
     rt = cc.rt
 
@@ -90,8 +91,9 @@ def _lower_if(op, cc):
                 falls.append((idx, sig[1]))
             else:
                 exits.append((idx, sig))
-        for idx, branch in ((np.flatnonzero(c), then_run), (np.flatnonzero(~c), else_run)):
-            collect(idx, _run_on(rt, state.subset(idx), branch, compact(r, idx, n)))
+        for idx, branch, slots in ((np.flatnonzero(c), then_run, free[0]),
+                                   (np.flatnonzero(~c), else_run, free[1])):
+            collect(idx, _run_on(rt, state.subset(idx), branch, compact(r, idx, n, slots)))
         if not exits:
             _, values = gather(falls, n)
             for s, v in zip(outs, values):
@@ -140,8 +142,9 @@ class _LoopLanes:
     (:attr:`regs`).  :meth:`finish` builds what the loop op returns: None when every lane
     finished the loop normally (results written to ``outs`` in ``r``), else a SPLIT signal."""
 
-    def __init__(self, r: list, rt, values: list) -> None:
+    def __init__(self, r: list, rt, values: list, slots: tuple) -> None:
         self.r = r
+        self.slots = slots        # the registers the loop body reads from outside
         self.rt = rt
         self.n = rt.lanes
         self.state = LaneState.of(rt)
@@ -157,7 +160,7 @@ class _LoopLanes:
         if sub.size == self.active.size:
             return
         count = self.active.size
-        self.regs = compact(self.regs, sub, count)
+        self.regs = compact(self.regs, sub, count, self.slots)
         self.values = [take(v, sub, count) for v in self.values]
         self.cur = self.cur.subset(sub)
         self.cur.install(self.rt)
@@ -253,6 +256,7 @@ def _lower_for(op, cc):
     rt = cc.rt
     native = elem in ("i8", "i16", "i32", "i64")
     lane_split = not in_combiner(op)
+    free = cc.free_slots(op.regions[0])
 
     lo, hi = (-(1 << 63), (1 << 63) - 1) if native else (0, -1)
 
@@ -278,7 +282,7 @@ def _lower_for(op, cc):
         mask = 0xFFFFFFFFFFFFFFFF
         base = np.array([b & mask for b in lbs], dtype=np.uint64)
         stride = np.array([st & mask for st in steps], dtype=np.uint64)
-        lanes = _LoopLanes(r, rt, [r[s] for s in inits])
+        lanes = _LoopLanes(r, rt, [r[s] for s in inits], free)
         k = 0
         while lanes.active.size:
             go = trips[lanes.active] > k
@@ -331,7 +335,7 @@ def _lower_for(op, cc):
 
     def _continue_for_split(r, sig, k, vals):
         """Some lanes returned from inside the body (the others go on with uniform bounds)."""
-        lanes = _LoopLanes(r, rt, vals)
+        lanes = _LoopLanes(r, rt, vals, free)
         lb, ub, step = read_bound(r[lb_s]), read_bound(r[ub_s]), read_step(r[step_s])
         trips = max(0, -(-(ub - lb) // step))
         while lanes.body_signal(sig, (CONTINUE,)):
@@ -359,6 +363,7 @@ def _lower_loop(op, cc):
     inits = cc.slots_of(op.operands)
     args = cc.slots_of(body_block.args)
     outs = cc.slots_of(op.results)
+    free = cc.free_slots(op.regions[0])
     ctx = cc.ctx(op)
     rt = cc.rt
 
@@ -382,7 +387,7 @@ def _lower_loop(op, cc):
             kind = sig[0]
             if kind == SPLIT or lanes is not None:
                 if lanes is None:
-                    lanes = _LoopLanes(r, rt, vals)
+                    lanes = _LoopLanes(r, rt, vals, free)
                 if not lanes.body_signal(sig):
                     return lanes.finish(outs)
                 regs, vals = lanes.regs, lanes.values
