@@ -253,16 +253,32 @@ _F8 = {"f8E4M3FN": (np.dtype(ml_dtypes.float8_e4m3fn), 448.0, 0x7E),
        "f8E5M2": (np.dtype(ml_dtypes.float8_e5m2), 57344.0, 0x7F)}
 
 
-def _to_f8(dst: str):
-    """Nearest-even *satfinite* conversion to f8E4M3FN / f8E5M2: values beyond the largest
-    finite value (and infinities) are clamped to it before ml_dtypes' nearest-even cast (the
-    clamped value rounds to itself); NaN gives +448 (e4m3, which has no NaN) or 0x7F (e5m2)."""
+def _to_f8(dst: str, rounding: str):
+    """*satfinite* conversion to f8E4M3FN / f8E5M2 in an IEEE rounding mode: values beyond the
+    largest finite value (and infinities) are clamped to it -- every mode then gives that
+    value, as satfinite requires -- and ml_dtypes' nearest-even cast is moved one step (an
+    integer step of the sign-magnitude bit pattern) wherever it landed on the wrong side of
+    the exact value for a directed mode.  NaN gives +448 (e4m3, which has no NaN) or 0x7F."""
     dt, max_norm, nan_bits = _F8[dst]
 
     def convert(a):
         x = a if a.dtype in (F32, F64) else a.astype(F32)
-        r = np.clip(x, -max_norm, max_norm).astype(dt)
-        nan = np.isnan(x)
+        x = np.clip(x, -max_norm, max_norm)
+        r = x.astype(dt)
+        if rounding != "nearest_even":
+            back = r.astype(x.dtype)
+            if rounding == "zero":
+                toward_zero = np.abs(back) > np.abs(x)
+                away = np.zeros_like(toward_zero)
+            else:
+                low = back < x if rounding == "positive_inf" else back > x
+                up = ~np.signbit(back) if rounding == "positive_inf" else np.signbit(back)
+                away = low & up                      # step the magnitude up
+                toward_zero = low & ~up              # step it down
+            bits = r.view(np.uint8)
+            bits += away.astype(np.uint8)
+            bits -= toward_zero.astype(np.uint8)
+        nan = np.isnan(a) if a.dtype in (F32, F64) else np.isnan(x)
         if nan.any():
             r.view(np.uint8)[nan] = np.uint8(nan_bits)
         return r
@@ -288,8 +304,8 @@ def convert_float(src: str, dst: str, rounding: str):
         if rounding in ("zero", "positive_inf", "negative_inf"):
             return _directed_cast(_DT[dst], rounding)
         return None
-    if dst in _F8 and src in ("f16", "bf16", "f32") and rounding == "nearest_even":
-        return _to_f8(dst)
+    if dst in _F8 and src in ("f16", "bf16", "f32") and rounding != "nearest_away":
+        return _to_f8(dst, rounding)
     return None
 
 
