@@ -167,3 +167,26 @@ def test_square_is_pow_with_exponent_two(elem):
     with np.errstate(all="ignore"):
         two = np.full_like(x, 2)
         assert same_bits(fast.float_binary("mulf", elem)(x, x), N.pow(x, two, elem))
+
+
+@pytest.mark.parametrize("in_elem,acc_elem", [("f16", "f32"), ("bf16", "f32"), ("tf32", "f32"),
+                                              ("f32", "f32"), ("f16", "f16")])
+def test_mmaf_fast_mode_within_its_documented_bound(in_elem, acc_elem):
+    """mma="fast" (f32 BLAS) stays within (K + 1) * 2**-24 * sum|a*b| + |acc| of the exact
+    mode (plus one rounding to f16 for f16 accumulators); kernels give the same bits batched
+    and one block at a time either way (tests/execute/differential.py)."""
+    from tileir.execute.semantics.floating_point import mmaf_exact, mmaf_fast
+    rng = np.random.default_rng(21)
+    k = 96
+    src = np.float32 if in_elem in ("f32", "tf32") else DT[in_elem]
+    a = (rng.standard_normal((3, 16, k)) * 4).astype(src)
+    b = (rng.standard_normal((3, k, 24)) * 4).astype(src)
+    acc = rng.standard_normal((3, 16, 24)).astype(DT[acc_elem])
+    exact = mmaf_exact(a, b, acc, in_elem, acc_elem).astype(np.float64)
+    fast_ = mmaf_fast(a, b, acc, in_elem, acc_elem).astype(np.float64)
+    mag = np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64)) + \
+        np.abs(acc.astype(np.float64))
+    bound = (k + 1) * 2.0 ** -24 * mag
+    if acc_elem == "f16":
+        bound = bound + 2.0 ** -10 * np.abs(exact)
+    assert (np.abs(fast_ - exact) <= bound).all()
