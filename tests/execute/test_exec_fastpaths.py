@@ -172,7 +172,7 @@ def test_square_is_pow_with_exponent_two(elem):
 @pytest.mark.parametrize("in_elem,acc_elem", [("f16", "f32"), ("bf16", "f32"), ("tf32", "f32"),
                                               ("f32", "f32"), ("f16", "f16")])
 def test_mmaf_fast_mode_within_its_documented_bound(in_elem, acc_elem):
-    """mma="fast" (f32 BLAS) stays within (K + 1) * 2**-24 * sum|a*b| + |acc| of the exact
+    """mma="fast" (f32 BLAS) stays within (K + 1) * 2**-24 * (sum|a*b| + |acc|) of the exact
     mode (plus one rounding to f16 for f16 accumulators); kernels give the same bits batched
     and one block at a time either way (tests/execute/differential.py)."""
     from tileir.execute.semantics.floating_point import mmaf_exact, mmaf_fast

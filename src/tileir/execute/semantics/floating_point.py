@@ -282,9 +282,9 @@ def mmaf_fast(lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray, in_elem: str,
 
     The inputs (f16, bf16, tf32 rounded to tf32, f8) are exact in f32; the products and
     their sums are rounded in f32 in BLAS's order, then ``acc`` is added in f32, so each
-    result is within ``(K + 1) * 2**-24 * sum(|lhs[m, k] * rhs[k, n]|) + |acc|`` of the exact
-    value (f16 accumulators are then rounded once to f16).  f64 operands use the exact mode
-    (which is f64 BLAS already).  NaN results are canonical."""
+    result is within ``(K + 1) * 2**-24 * (sum_k |lhs[m, k] * rhs[k, n]| + |acc|)`` of the
+    exact value (f16 accumulators are then rounded once to f16).  f64 operands use the exact
+    mode (which is f64 BLAS already).  NaN results are canonical."""
     if acc_elem == "f64" or in_elem == "f64":
         return mmaf_exact(lhs, rhs, acc, in_elem, acc_elem)
     if in_elem == "tf32":
