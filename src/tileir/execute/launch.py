@@ -422,6 +422,7 @@ class Kernel:
             for slot, v in zip(plan.arg_slots, values):
                 regs0[slot] = v
             rt.memory = memory
+            rt.kernel = self.name           # rt is per thread: set in the launching one
             rt.grid = grid
             rt.grid_values = tuple(np.array([g], dtype=np.int32) for g in grid)
             rt.stdout = stdout
