@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..ir.core import Operation
-from ..types import PointerType, TensorViewType, TileType, TileViewType
+from ..dialects.cuda_tile.types import PointerType, TensorViewType, TileType, TileViewType
 
 __all__ = ["read_only_views", "is_pointer_like"]
 
