@@ -23,7 +23,7 @@ from ..ir.limits import MAX_REGION_DEPTH
 from ..ir.opdef import OP_REGISTRY, OpSpec, make_op
 from ..ir.locations import UNKNOWN_LOC, CallSiteLoc, FileLineColLoc, FusedLoc, Location, NameLoc
 from ..ir.types import (BF16, ELEMENT_TYPES, F64, I1, I64, BuiltinType, ElementType, FunctionType,
-                        Type)
+                        IntegerType, Type)
 from .lexer import EOF, tokenize, unescape_string
 from .registry import (DENSE_BUILDERS, DIALECT_ATTR_PARSERS, DIALECT_TYPE_PARSERS,
                        ENUM_DESCRIPTIONS, FAST_OP_PARSERS, FAST_PATH_MISMATCH, ISOLATED_OPS,
@@ -857,7 +857,9 @@ class Parser:
             s = self.parse_string()
             if self.toks[self.i] == ":":
                 self.i += 1
-                self.parse_type()
+                typ = self.parse_type()
+                if str(typ) != "none":
+                    return OpaqueAttr(f"{StringAttr(s).generic()} : {typ}")
             return StringAttr(s)
         if c == "@":
             root = self.parse_symbol_name()
@@ -940,7 +942,28 @@ class Parser:
                 raise self.error("floating point value not valid for specified type", off)
             return FloatAttr(-float(t) if neg else float(t), F64)
         v = int(t, 16) if t.startswith("0x") else int(t)
-        return IntegerAttr(-v if neg else v, typ or I64)
+        typ = typ or I64
+        return IntegerAttr(self.integer_in_type(-v if neg else v, typ, off), typ)
+
+    def integer_in_type(self, v: int, typ: Type, offset: int) -> int:
+        """An integer literal as MLIR stores it in an attribute of type ``typ``: checked to fit
+        its width, signless values wrapped to the signed range."""
+        width = getattr(typ, "width", None)
+        if not isinstance(width, int):
+            if str(typ) != "index":
+                return v
+            width = 64
+        signed = getattr(typ, "signed", None)
+        if signed is False and v < 0:
+            raise self.error("negative integer literal not valid for unsigned integer type",
+                             offset)
+        lo = -(1 << (width - 1)) if signed is not False else 0
+        hi = (1 << (width - 1)) - 1 if signed else (1 << width) - 1
+        if width and not lo <= v <= hi or width == 0 and v != 0:
+            raise self.error("integer constant out of range for attribute", offset)
+        if signed is None and width and v >> (width - 1) & 1 and v > 0:
+            v -= 1 << width
+        return v
 
     def parse_dense_array(self) -> DenseArrayAttr:
         self.expect_keyword("array")
@@ -963,7 +986,12 @@ class Parser:
                     except ValueError:
                         raise self.error("expected floating point literal", self.offs[self.i - 1])
                     return -v if neg else v
-                return self.parse_integer()
+                off = self.offset
+                value = self.parse_integer()
+                width = int(elt[1:]) if elt[1:].isdigit() else 0
+                if width and elt[0] == "i":
+                    value = self.integer_in_type(value, IntegerType(width), off)
+                return value
             values = self.parse_comma_list(one)
         self.expect(">")
         return DenseArrayAttr(elt, tuple(values))
@@ -974,7 +1002,7 @@ class Parser:
         lt = self.offset
         self.expect("<")
         lit_start = self.offset
-        literal = self.parse_literal_tree()
+        literal = [] if self.toks[self.i] == ">" else self.parse_literal_tree()
         lit_end = self.offset
         self.expect(">")
         self.expect(":")

@@ -643,8 +643,7 @@ def builtin_aliases(op: Operation, text: str) -> list[str]:
     named.sort(key=lambda item: item[0])
     for _, name, spelling in sorted(named, key=lambda item: -len(item[2])):
         text = text.replace(spelling, name)
-    # mlir-opt ends its output with an empty line when it printed alias definitions first
-    return [f"{name} = {spelling}" for _, name, spelling in named] + [text + "\n"]
+    return [f"{name} = {spelling}" for _, name, spelling in named] + [text]
 
 
 def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False,

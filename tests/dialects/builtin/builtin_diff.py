@@ -27,7 +27,9 @@ def mlir_output(text: str, generic: bool = False) -> str:
     """What ``mlir-opt --allow-unregistered-dialect`` prints for ``text`` (or its stderr)."""
     flags = ["--allow-unregistered-dialect"] + (["--mlir-print-op-generic"] if generic else [])
     run = run_mlir_opt(text, flags)
-    return run.stdout if run.returncode == 0 else run.stderr
+    # mlir-opt (MlirOptMain) ends its output with an empty line; tileir-opt does not
+    return run.stdout[:-1] if run.returncode == 0 and run.stdout.endswith("\n\n") \
+        else run.stdout if run.returncode == 0 else run.stderr
 
 
 def tileir_first_error(text: str) -> Optional[tuple[int, int, str]]:
