@@ -943,7 +943,8 @@ class Parser:
             return FloatAttr(-float(t) if neg else float(t), F64)
         v = int(t, 16) if t.startswith("0x") else int(t)
         typ = typ or I64
-        return IntegerAttr(self.integer_in_type(-v if neg else v, typ, off), typ)
+        digits_off = off + (len(self.src[off:].split(t, 1)[0]) if neg else 0)
+        return IntegerAttr(self.integer_in_type(-v if neg else v, typ, digits_off), typ)
 
     def integer_in_type(self, v: int, typ: Type, offset: int) -> int:
         """An integer literal as MLIR stores it in an attribute of type ``typ``: checked to fit
@@ -986,11 +987,13 @@ class Parser:
                     except ValueError:
                         raise self.error("expected floating point literal", self.offs[self.i - 1])
                     return -v if neg else v
-                off = self.offset
                 value = self.parse_integer()
                 width = int(elt[1:]) if elt[1:].isdigit() else 0
                 if width and elt[0] == "i":
-                    value = self.integer_in_type(value, IntegerType(width), off)
+                    try:
+                        value = self.integer_in_type(value, IntegerType(width), 0)
+                    except ParseError:
+                        raise self.error("integer constant out of range") from None
                 return value
             values = self.parse_comma_list(one)
         self.expect(">")

@@ -14,18 +14,19 @@ from tileir.text.printer import print_op
 _FIRST_ERROR = re.compile(r"^[^:\n]*:(\d+):(\d+): error: (.*)$", re.M)
 
 
-def tileir_output(text: str, generic: bool = False) -> str:
+def tileir_output(text: str, generic: bool = False, debuginfo: bool = False) -> str:
     """What ``tileir-opt --allow-unregistered-dialect`` prints for ``text`` (or its errors)."""
-    res = process_buffer(text, "-", allow_unregistered=True)
+    res = process_buffer(text, "<stdin>", allow_unregistered=True)
     if res.failed or res.module is None:
         return "\n".join(f"{d.loc}: error: {d.message}" for d in res.diagnostics
                          if d.severity == ERROR)
-    return print_op(res.module, generic=generic)
+    return print_op(res.module, generic=generic, debuginfo=debuginfo)
 
 
-def mlir_output(text: str, generic: bool = False) -> str:
+def mlir_output(text: str, generic: bool = False, debuginfo: bool = False) -> str:
     """What ``mlir-opt --allow-unregistered-dialect`` prints for ``text`` (or its stderr)."""
-    flags = ["--allow-unregistered-dialect"] + (["--mlir-print-op-generic"] if generic else [])
+    flags = ["--allow-unregistered-dialect"] + (["--mlir-print-op-generic"] if generic else []) \
+        + (["--mlir-print-debuginfo"] if debuginfo else [])
     run = run_mlir_opt(text, flags)
     # mlir-opt (MlirOptMain) ends its output with an empty line; tileir-opt does not
     return run.stdout[:-1] if run.returncode == 0 and run.stdout.endswith("\n\n") \

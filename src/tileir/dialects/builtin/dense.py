@@ -110,6 +110,15 @@ def build_builtin_dense(parser: Parser, tree: Any, typ, offset: int):
     if isinstance(tree, tuple) and tree[0].startswith('"0x') and \
             getattr(el, "name", None) in NUMPY_DTYPES:
         return _hex_elements(parser, tree[0], typ, offset)
+    keyword = parser.src.rfind("dense", 0, offset)  # MLIR reports shape errors there
+    shape = _literal_shape(tree, parser, offset)
+    if shape and list(shape) != list(typ.shape):
+        raise parser.error(f"inferred shape of elements literal ([{', '.join(map(str, shape))}])"
+                           f" does not match type ([{', '.join(map(str, typ.shape))}])", keyword)
+    if isinstance(el, (IntegerType, SignedIntegerType, IndexType)):
+        for text, _, off in _flatten(tree):
+            if "." in text:
+                raise parser.error("expected integer elements, but parsed floating-point", off)
     if getattr(el, "name", None) in NUMPY_DTYPES:
         return build_dense(parser, tree, typ, offset)
     if isinstance(el, (IntegerType, SignedIntegerType, IndexType)):
