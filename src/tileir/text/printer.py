@@ -16,7 +16,7 @@ from typing import Optional
 from ..ir.attributes import format_named_attr
 from ..ir.core import Block, Operation, Region, Value
 from ..ir.locations import UNKNOWN_LOC, CallSiteLoc, FusedLoc, Location, NameLoc
-from .registry import DISASM_FORMS, PRINT_NAME_ALIASES
+from .registry import DISASM_FORMS, INHERENT_ATTRIBUTES, PRINT_NAME_ALIASES
 from .format import print_format
 
 __all__ = ["print_op", "OpPrinter"]
@@ -510,8 +510,9 @@ class OpPrinter:
         spec = op.SPEC
         inherent = []
         discardable = []
+        engine_inherent = INHERENT_ATTRIBUTES.get(op.name, ())
         for k, v in sorted(op.attributes.items()):
-            if spec is not None and k in spec.attr_by_name:
+            if spec is not None and k in spec.attr_by_name or k in engine_inherent:
                 inherent.append((k, v))
             else:
                 discardable.append((k, v))
@@ -521,6 +522,9 @@ class OpPrinter:
             inherent.sort(key=lambda kv: kv[0])
         if inherent:
             parts.append(" <{" + ", ".join(format_named_attr(k, v) for k, v in inherent) + "}>")
+        elif op.properties is not None:
+            parts.append(" <{" + ", ".join(format_named_attr(k, v)
+                                           for k, v in op.properties.entries) + "}>")
         if op.regions:
             self.default_dialect.append(op.name.split(".")[0] if "." in op.name else "")
             try:
@@ -624,6 +628,8 @@ def _walk_op_aliasable(op: Operation, found: dict) -> None:
                 _walk_op_aliasable(inner, found)
     for result in op.results:
         _walk_aliasable(result.type, found)
+    if op.properties is not None:
+        _walk_aliasable(op.properties, found)
     for _, value in sorted(op.attributes.items()):
         _walk_aliasable(value, found)
 
