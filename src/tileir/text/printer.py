@@ -628,8 +628,7 @@ def _walk_op_aliasable(op: Operation, found: dict) -> None:
                 _walk_op_aliasable(inner, found)
     for result in op.results:
         _walk_aliasable(result.type, found)
-    if op.properties is not None:
-        _walk_aliasable(op.properties, found)
+    # (mlir-opt creates no aliases for an unregistered op's properties)
     for _, value in sorted(op.attributes.items()):
         _walk_aliasable(value, found)
 
