@@ -16,7 +16,7 @@ from typing import Optional
 from ..ir.attributes import format_named_attr
 from ..ir.core import Block, Operation, Region, Value
 from ..ir.locations import UNKNOWN_LOC, CallSiteLoc, FusedLoc, Location, NameLoc
-from .registry import DISASM_FORMS, PRINT_NAME_ALIASES
+from .registry import DISASM_FORMS, INHERENT_ATTRIBUTES, PRINT_NAME_ALIASES
 from .format import print_format
 
 __all__ = ["print_op", "OpPrinter"]
@@ -521,8 +521,9 @@ class OpPrinter:
         spec = op.SPEC
         inherent = []
         discardable = []
+        engine_inherent = INHERENT_ATTRIBUTES.get(op.name, ())
         for k, v in sorted(op.attributes.items()):
-            if spec is not None and k in spec.attr_by_name:
+            if spec is not None and k in spec.attr_by_name or k in engine_inherent:
                 inherent.append((k, v))
             else:
                 discardable.append((k, v))
@@ -532,6 +533,9 @@ class OpPrinter:
             inherent.sort(key=lambda kv: kv[0])
         if inherent:
             parts.append(" <{" + ", ".join(format_named_attr(k, v) for k, v in inherent) + "}>")
+        elif op.properties is not None:
+            parts.append(" <{" + ", ".join(format_named_attr(k, v)
+                                           for k, v in op.properties.entries) + "}>")
         if op.regions:
             self.default_dialect.append(op.name.split(".")[0] if "." in op.name else "")
             try:
@@ -643,6 +647,7 @@ def _walk_op_aliasable(op: Operation, found: dict) -> None:
                 _walk_op_aliasable(inner, found)
     for result in op.results:
         _walk_aliasable(result.type, found)
+    # (mlir-opt creates no aliases for an unregistered op's properties)
     for _, value in sorted(op.attributes.items()):
         _walk_aliasable(value, found)
 
@@ -665,8 +670,7 @@ def builtin_aliases(op: Operation, text: str) -> list[str]:
     named.sort(key=lambda item: item[0])
     for _, name, spelling in sorted(named, key=lambda item: -len(item[2])):
         text = text.replace(spelling, name)
-    # mlir-opt ends its output with an empty line when it printed alias definitions first
-    return [f"{name} = {spelling}" for _, name, spelling in named] + [text + "\n"]
+    return [f"{name} = {spelling}" for _, name, spelling in named] + [text]
 
 
 def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False,

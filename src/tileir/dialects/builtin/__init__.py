@@ -25,6 +25,7 @@ from .types import (INDEX, NONE, BuiltinDialectType, ComplexType, IndexType, Mem
                     RankedTensorType, SignedIntegerType, StridedLayoutAttr, TupleType,
                     UnrankedMemRefType, UnrankedTensorType, VectorType)
 from . import syntax  # noqa: F401,E402  (registers the keyword types and attributes)
+from . import dense  # noqa: F401,E402  (registers dense<...> of tensors and vectors)
 
 #: The op name of MLIR's module (parsed, printed and verified by the engine).
 MODULE = "builtin.module"

@@ -159,22 +159,40 @@ def affine_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
         return affine_add(rhs, lhs)
     if b == 0:
         return lhs
-    if isinstance(lhs, AffineBinary) and lhs.kind == "add" and b is not None:
+    if type(lhs) is type(rhs) and isinstance(lhs, (AffineDim, AffineSymbol)) \
+            and lhs.position > rhs.position:
+        return AffineBinary("add", rhs, lhs)
+    if isinstance(lhs, AffineBinary) and lhs.kind == "add":
         c = _const(lhs.rhs)
         if c is not None:
-            return affine_add(lhs.lhs, AffineConst(c + b))
-    if lhs == rhs:
-        return affine_mul(lhs, AffineConst(2))
-    # x * c + x  ->  x * (c + 1)
-    if isinstance(lhs, AffineBinary) and lhs.kind == "mul" and lhs.lhs == rhs:
-        c = _const(lhs.rhs)
-        if c is not None:
-            return affine_mul(rhs, AffineConst(c + 1))
+            # (x + c1) + c2  ->  x + (c1 + c2);  (x + c) + y  ->  (x + y) + c
+            if b is not None:
+                return affine_add(lhs.lhs, AffineConst(c + b))
+            return affine_add(affine_add(lhs.lhs, rhs), lhs.rhs)
+    # x * c1 + x * c2  ->  x * (c1 + c2)  (c = 1 where there is no factor)
+    lbase, lfactor = _scaled(lhs)
+    rbase, rfactor = _scaled(rhs)
+    if lbase == rbase:
+        return affine_mul(lbase, AffineConst(lfactor + rfactor))
+    # x + (x floordiv c) * -c  ->  x mod c
+    if isinstance(rhs, AffineBinary) and rhs.kind == "mul" and isinstance(rhs.lhs, AffineBinary) \
+            and rhs.lhs.kind == "floordiv" and rhs.lhs.lhs == lhs:
+        c, f = _const(rhs.lhs.rhs), _const(rhs.rhs)
+        if c is not None and f == -c:
+            return affine_mod(lhs, rhs.lhs.rhs)
     if isinstance(rhs, AffineBinary) and rhs.kind == "add":
-        c = _const(rhs.rhs)
-        if c is not None:
-            return affine_add(affine_add(lhs, rhs.lhs), rhs.rhs)
+        # x + (y + z)  ->  (x + y) + z, the inner sum built as is (as MLIR does)
+        return affine_add(AffineBinary("add", lhs, rhs.lhs), rhs.rhs)
     return AffineBinary("add", lhs, rhs)
+
+
+def _scaled(e: AffineExpr) -> tuple[AffineExpr, int]:
+    """``(x, c)`` for ``x * c`` (constant c), else ``(e, 1)``."""
+    if isinstance(e, AffineBinary) and e.kind == "mul":
+        c = _const(e.rhs)
+        if c is not None:
+            return e.lhs, c
+    return e, 1
 
 
 def affine_mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
@@ -206,6 +224,10 @@ def _div_like(kind: str, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
             return AffineConst(a % abs(b) if b > 0 else a % b)
         if b == 1:
             return AffineConst(0) if kind == "mod" else lhs
+        if kind == "mod" and isinstance(lhs, AffineBinary) and lhs.kind == "mod" and b > 0:
+            inner = _const(lhs.rhs)
+            if inner is not None and inner % b == 0:
+                return affine_mod(lhs.lhs, rhs)
         if isinstance(lhs, AffineBinary) and lhs.kind == "mul" and b > 0:
             c = _const(lhs.rhs)
             if c is not None and c % b == 0:

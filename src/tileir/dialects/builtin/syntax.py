@@ -228,7 +228,10 @@ def parse_integer_set_attr(parser: Parser) -> IntegerSetAttr:
 def _stride_or_dynamic(parser: Parser) -> Optional[int]:
     if parser.consume("?"):
         return None
-    return parser.parse_integer()
+    value = parser.try_parse_integer()
+    if value is None or not -(1 << 63) <= value < (1 << 63):
+        raise parser.error("expected a 64-bit signed integer or '?'")
+    return value
 
 
 def parse_strided_attr(parser: Parser) -> StridedLayoutAttr:

@@ -140,6 +140,11 @@ class _Shaped(BuiltinDialectType):
     _EXTRA: tuple = ()
 
     @property
+    def element(self) -> Type:
+        """The element type (the name dense constants use)."""
+        return self.element_type
+
+    @property
     def rank(self) -> int:
         return len(self.shape)
 
