@@ -391,6 +391,9 @@ memref.copy %m, %d : memref<4x8xf32> to memref<?xf32>
 // expected-error @+1 {{custom op 'memref.global' type should be static shaped memref, but got 'memref<?xf32>'}}
 memref.global @g0 : memref<?xf32>
 // -----
+// expected-error @+1 {{inferred shape of elements literal ([2]) does not match type ([4])}}
+memref.global @g1 : memref<4xf32> = dense<[1.0, 2.0]>
+// -----
 // expected-error @+1 {{custom op 'memref.global' type should be static shaped memref, but got 'tensor<4xf32>'}}
 memref.global "private" @g2 : tensor<4xf32>
 // -----
