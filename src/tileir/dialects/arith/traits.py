@@ -1,0 +1,93 @@
+"""MLIR's native type traits as the upstream dialects use them, on types classified by
+spelling (:mod:`.types`): ``SameOperandsAndResultType``, ``SameTypeOperands``,
+``SameOperandsAndResultShape`` (compatible shapes: ``?`` and unranked match anything) and
+arith's ``SameInputOutputTensorDims``."""
+
+from __future__ import annotations
+
+from ...ir.opdef import Trait
+from .types import split_shaped
+
+__all__ = ["SameOperandsAndResultType", "SameTypeOperands", "SameOperandsAndResultShape",
+           "SameInputOutputTensorDims", "compatible_shapes"]
+
+
+def _dims(t):
+    shaped = split_shaped(t)
+    return None if shaped is None else shaped[1]
+
+
+def _dim_compatible(a: tuple, b: tuple) -> bool:
+    if a == ("*",) or b == ("*",):
+        return True
+    if len(a) != len(b):
+        return False
+    return all(x == y or x == "?" or y == "?" for x, y in
+               zip((d.strip("[]") for d in a), (d.strip("[]") for d in b)))
+
+
+def compatible_shapes(types) -> bool:
+    """MLIR's verifyCompatibleShapes over a list of types."""
+    dims = [_dims(t) for t in types]
+    if all(d is None for d in dims):
+        return True
+    if any(d is None for d in dims):
+        return False
+    return all(_dim_compatible(dims[0], d) for d in dims[1:])
+
+
+class _Native(Trait):
+    PHASE = "trait"
+    RESULTS = True
+    MESSAGE = ""
+
+    def verify(self, op):
+        if not op.operands:
+            return "expected 1 or more operands, but found 0"
+        if self.RESULTS and not op.results:
+            return "expected 1 or more results, but found 0"
+        types = [v.type for v in op.operands]
+        if self.RESULTS:
+            types += [r.type for r in op.results]
+        return None if self.holds(types) else self.MESSAGE
+
+    def holds(self, types) -> bool:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+class SameOperandsAndResultType(_Native):
+    MESSAGE = "requires the same type for all operands and results"
+
+    def holds(self, types) -> bool:
+        return all(t == types[0] for t in types)
+
+
+class SameTypeOperands(_Native):
+    MESSAGE = "requires all operands to have the same type"
+    RESULTS = False
+
+    def verify(self, op):
+        types = [v.type for v in op.operands]
+        return None if all(t == types[0] for t in types) else self.MESSAGE
+
+
+class SameOperandsAndResultShape(_Native):
+    MESSAGE = "requires the same shape for all operands and results"
+
+    def holds(self, types) -> bool:
+        return compatible_shapes(types)
+
+
+class SameInputOutputTensorDims(Trait):
+    """arith's PredOpTrait: the tensor operand and result (if any) have equal dimensions."""
+
+    PHASE = "invariant"
+
+    def verify(self, op):
+        def tensor_dims(t):
+            shaped = split_shaped(t)
+            return shaped[1] if shaped is not None and shaped[0] == "tensor" else ()
+        dims = [tensor_dims(op.operands[0].type), tensor_dims(op.results[0].type)]
+        if dims[0] != dims[1]:
+            return "failed to verify that input and output have the same tensor dimensions"
+        return None

@@ -1,0 +1,1 @@
+"""MLIR's index dialect (in progress)."""

@@ -1,0 +1,1 @@
+"""MLIR's math dialect (in progress)."""
