@@ -23,7 +23,7 @@ class _BitEnumAttr(Attribute):
 
     flags: frozenset
     MNEMONIC = ""
-    ORDER: tuple = ()
+    ORDER = ()
     SEPARATOR = ", "
 
     def keyword_text(self) -> str:

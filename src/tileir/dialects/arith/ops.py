@@ -305,6 +305,11 @@ def _widths(src: str, dst: str, width):
     return (a, b) if a is not None and b is not None else None
 
 
+def _int_wider(s: str, d: str) -> bool:
+    w = _widths(s, d, int_width)
+    return w is not None and w[1] > w[0]
+
+
 class _IToICast(_Cast):
     __slots__ = ()
     FROM = TO = SIGNLESS_FIXED_INT_LIKE
@@ -313,14 +318,13 @@ class _IToICast(_Cast):
 class ExtUIOp(_IToICast):
     __slots__ = ()
     MNEMONIC = "extui"
-    cast_compatible = staticmethod(lambda s, d: (w := _widths(s, d, int_width)) is not None
-                                   and w[1] > w[0])
+    cast_compatible = staticmethod(lambda s, d: _int_wider(s, d))
 
 
 class ExtSIOp(_IToICast):
     __slots__ = ()
     MNEMONIC = "extsi"
-    cast_compatible = ExtUIOp.cast_compatible
+    cast_compatible = staticmethod(lambda s, d: _int_wider(s, d))
 
 
 class TruncIOp(_IToICast):
@@ -329,8 +333,7 @@ class TruncIOp(_IToICast):
     ATTRIBUTES = (OVERFLOW,)
     FORMAT = ("$in (`overflow` `` $overflowFlags^)? attr-dict `:` type($in) `to` "
               "type($out)")
-    cast_compatible = staticmethod(lambda s, d: (w := _widths(s, d, int_width)) is not None
-                                   and w[1] < w[0])
+    cast_compatible = staticmethod(lambda s, d: _int_wider(d, s))
 
 
 def _float_wider(s: str, d: str) -> bool:

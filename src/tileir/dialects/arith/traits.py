@@ -55,8 +55,35 @@ class _Native(Trait):
         raise NotImplementedError
 
 
+def _infer_same(state, with_results: bool) -> bool:
+    """Give every single-value group the type of a group whose type is known."""
+    spec = state.spec
+    groups = [("operand", o.name) for o in spec.operands]
+    if with_results:
+        groups += [("result", r.name) for r in spec.results]
+    known = None
+    for kind, name in groups:
+        types = state.known_types(name)
+        if types:
+            known = types[0]
+            break
+    if known is None:
+        return False
+    changed = False
+    for kind, name in groups:
+        if state.known_types(name) is None:
+            count = len(state.operands.get(name, [])) if kind == "operand" else 1
+            target = state.operand_types if kind == "operand" else state.result_types
+            target[name] = [known] * count
+            changed = True
+    return changed
+
+
 class SameOperandsAndResultType(_Native):
     MESSAGE = "requires the same type for all operands and results"
+
+    def infer(self, state) -> bool:
+        return _infer_same(state, True)
 
     def holds(self, types) -> bool:
         return all(t == types[0] for t in types)
@@ -65,6 +92,9 @@ class SameOperandsAndResultType(_Native):
 class SameTypeOperands(_Native):
     MESSAGE = "requires all operands to have the same type"
     RESULTS = False
+
+    def infer(self, state) -> bool:
+        return _infer_same(state, False)
 
     def verify(self, op):
         types = [v.type for v in op.operands]
