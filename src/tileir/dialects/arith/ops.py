@@ -9,7 +9,7 @@ from ...ir.opdef import Attr, OpBase, Operand, Result
 from ...ir.traits import (AllTypesMatch, Pure, SameOperandsAndResultShape, TypesMatchWith)
 from .attributes import (FASTMATH_NONE, OVERFLOW_NONE, CmpFPredicate, CmpIPredicate,
                          FastMathAttr, OverflowAttr, RoundingMode)
-from .traits import SameOperandsAndResultType, SameTypeOperands, SameInputOutputTensorDims
+from .traits import PopulatesDefaults, SameOperandsAndResultType, SameTypeOperands, SameInputOutputTensorDims
 from .types import (BITCAST_TYPE, BOOL_LIKE, FLOAT_LIKE, INDEX_CAST_TYPE,
                     SIGNLESS_FIXED_INT_LIKE, SIGNLESS_INT_OR_INDEX_LIKE, element_of,
                     float_width, i1_same_shape, int_width, is_index, shape_of, split_shaped)
@@ -26,7 +26,7 @@ ROUNDING = Attr("roundingmode", RoundingMode, optional=True,
 _INT = SIGNLESS_INT_OR_INDEX_LIKE
 
 
-class ArithOp(OpBase):
+class ArithOp(PopulatesDefaults, OpBase):
     """Base of every arith op."""
 
     __slots__ = ()

@@ -121,3 +121,16 @@ class SameInputOutputTensorDims(Trait):
         if dims[0] != dims[1]:
             return "failed to verify that input and output have the same tensor dimensions"
         return None
+
+
+class PopulatesDefaults:
+    """Mixin of op classes whose default-valued attributes exist on every op, however it was
+    created (MLIR populates default-valued properties, so the generic form prints them)."""
+
+    __slots__ = ()
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for a in self.SPEC.attributes:
+            if a.default is not None and a.name not in self.attributes:
+                self.attributes[a.name] = a.default
