@@ -1005,6 +1005,11 @@ class Parser:
     def parse_hash_attribute(self) -> Attribute:
         t = self.toks[self.i]
         off = self.offset
+        if "." not in t and t not in self.attr_aliases and t[1:] in DIALECT_ATTR_PARSERS \
+                and self.peek() == "<":
+            # ``#dialect<...>``: a dialect attribute without a mnemonic (``#index<...>``)
+            self.i += 1
+            return DIALECT_ATTR_PARSERS[t[1:]](self, "", off)
         if not self.is_dialect_attribute(t):
             if t in self.attr_aliases:
                 self.i += 1
