@@ -30,7 +30,14 @@ def _parse_arith_attribute(parser: "Parser", mnemonic: str, off: int):
 
 def _parse_typed(parser: "Parser"):
     off = parser.offset
-    value = parser.parse_attribute()
+    from ...ir.attributes import OpaqueAttr, StringAttr
+    if parser.tok and parser.tok[0] == '"':
+        # a string, typed (``"s" : i32``, which arith.constant's verifier rejects) or not
+        value = StringAttr(parser.parse_string())
+        if parser.consume(":"):
+            value = OpaqueAttr(f"{value.generic()} : {parser.parse_type()}")
+    else:
+        value = parser.parse_attribute()
     from .constant import attribute_type
     if attribute_type(value) is None:
         raise parser.error(f"{parser.op_prefix()}invalid kind of attribute specified", off)
