@@ -56,7 +56,8 @@ class _Classification(MathOp):
     TRAITS = (Pure, TypesMatchWith("result type has i1 element type and same shape as operands",
                                    "operand", "result",
                                    lambda t: _spelled(i1_same_shape(t))))
-    FORMAT = f"$operand {_FM} attr-dict `:` type($operand)"
+    # the fastmath flags are spelled in the attribute dictionary here
+    FORMAT = "$operand attr-dict `:` type($operand)"
 
 
 def _spelled(text: str):
