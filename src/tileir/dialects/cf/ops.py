@@ -6,7 +6,7 @@ from typing import Optional
 
 from ...ir.attributes import DenseArrayAttr, StringAttr, quote_string
 from ...ir.constraints import ANY_TYPE, Pred
-from ...ir.opdef import OPTIONAL, VARIADIC, Attr, OpBase, Operand
+from ...ir.opdef import VARIADIC, Attr, OpBase, Operand, Trait
 from ...ir.traits import Pure, Terminator
 from ...ir.types import I1
 from ..arith.types import int_width, is_index
@@ -18,6 +18,24 @@ __all__ = ["AssertOp", "BranchOp", "CondBranchOp", "SwitchOp"]
 I1_ONLY = Pred(lambda t: t is I1, "1-bit signless integer")
 I1_ONLY.buildable = I1
 INT = Pred(lambda t: int_width(str(t)) is not None, "integer")
+
+
+class _SuccessorsTerminate(Trait):
+    """MLIR's core rule, checked before the op's traits: an op with successors ends its
+    block."""
+
+    PHASE = "structural"
+
+    def verify(self, op):
+        block = op.parent
+        if op.successors and block is not None and block.ops[-1] is not op:
+            from ...ir.verify import op_error
+            return op_error(op, "operation with block successors must terminate its parent "
+                                "block")
+        return None
+
+
+BRANCH_TRAITS = (_SuccessorsTerminate(), Pure, Terminator())
 
 
 class CfOp(OpBase):
@@ -79,7 +97,7 @@ class BranchOp(CfOp):
     MNEMONIC = "br"
     SUCCESSORS = 1
     OPERANDS = (Operand("destOperands", ANY_TYPE, VARIADIC),)
-    TRAITS = (Pure, Terminator())
+    TRAITS = BRANCH_TRAITS
 
     def successor_operands(self) -> list:
         return [list(self.operands)]
@@ -110,7 +128,7 @@ class CondBranchOp(CfOp):
     ATTRIBUTES = (Attr("branch_weights", "array_i32", optional=True,
                        summary="i32 dense array attribute"),)
     ATTR_SIZED_OPERANDS = True
-    TRAITS = (Pure, Terminator())
+    TRAITS = BRANCH_TRAITS
 
     def successor_operands(self) -> list:
         return [_range(self, "trueDestOperands"), _range(self, "falseDestOperands")]
@@ -168,7 +186,7 @@ class SwitchOp(CfOp):
                   Attr("case_operand_segments", "array_i32",
                        summary="i32 dense array attribute"))
     ATTR_SIZED_OPERANDS = True
-    TRAITS = (Pure, Terminator())
+    TRAITS = BRANCH_TRAITS
 
     def successor_operands(self) -> list:
         groups = [_range(self, "defaultOperands")]
