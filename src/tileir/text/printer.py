@@ -124,12 +124,17 @@ class _NameState:
     def _number(self, root: Operation) -> None:
         self.used.append(set())
         self._number_op(root)
+        # MLIR's SSANameState: a stack of regions, each starting from the counters of its
+        # parent region.  The generic form prints unique ids (shouldPrintUniqueSSAIDs): the
+        # counters are never restored and the stack pops the last pushed region first.
+        unique = self.generic
         stack = []
-        for region in reversed(root.regions):
+        for region in (root.regions if unique else reversed(root.regions)):
             stack.append((region, self.next_value, self.next_arg, self.next_conflict, 1))
         while stack:
             region, nv, na, nc, depth = stack.pop()
-            self.next_value, self.next_arg, self.next_conflict = nv, na, nc
+            if not unique:
+                self.next_value, self.next_arg, self.next_conflict = nv, na, nc
             del self.used[depth:]
             self.used.append(set())
             self._number_region(region)
@@ -140,7 +145,7 @@ class _NameState:
                         for r in op.regions:
                             children.append((r, self.next_value, self.next_arg,
                                              self.next_conflict, depth + 1))
-            stack.extend(reversed(children))
+            stack.extend(children if unique else reversed(children))
 
     def _number_region(self, region: Region) -> None:
         parent = region.parent
