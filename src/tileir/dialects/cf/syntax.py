@@ -78,8 +78,6 @@ def case_values(attr) -> list[int]:
 
 
 def case_values_attr(values: list[int], flag_type) -> OpaqueAttr:
-    body = f"[{', '.join(map(str, values))}]" if len(set(values)) != 1 or len(values) == 1 \
-        else str(values[0])
-    if len(values) == 1:
-        body = f"[{values[0]}]"
+    # equal elements print as a splat, as MLIR's dense attributes do
+    body = str(values[0]) if len(set(values)) == 1 else f"[{', '.join(map(str, values))}]"
     return OpaqueAttr(f"dense<{body}> : vector<{len(values)}x{flag_type}>")
