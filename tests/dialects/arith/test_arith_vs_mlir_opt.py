@@ -156,3 +156,38 @@ INVALID = [
 def test_arith_invalid_like_mlir_opt():
     chunks = [in_func(f"  {body}\n  return", args) for body, args in INVALID]
     assert assert_same_errors(chunks) == len(chunks)
+
+
+#: custom-syntax errors (parser messages) of arith, math, index, func and cf ops
+PARSE_INVALID = [
+    ("%0 = arith.addi %a, %a overflow<foo> : i32", "%a: i32"),
+    ("%0 = arith.addf %x, %x fastmath<foo> : f32", "%x: f32"),
+    ("%0 = arith.negf %x fastmath<> : f32", "%x: f32"),
+    ("%0 = arith.cmpi slt, %x, %x : f32", "%x: f32"),
+    ("%0 = arith.cmpf oeq, %a, %a : i32", "%a: i32"),
+    ("%0 = math.isnan %a : i32", "%a: i32"),
+    ("%0 = arith.cmpi foo, %a, %a : i32", "%a: i32"),
+    ("%0 = arith.cmpf foo, %x, %x : f32", "%x: f32"),
+    ("%0 = arith.truncf %x bad : f32 to f16", "%x: f32"),
+    ("%0 = arith.constant unit", ""),
+    ("%0 = arith.addi %a, %a : i64", "%a: i32"),
+    ("%0 = arith.select %c, %a, %a : i32", "%a: i32, %c: i32"),
+    ("%0 = index.cmp foo(%i, %i)", "%i: index"),
+    ("%0 = index.add %a, %a", "%a: i32"),
+    ("%0 = arith.extsi %a : i32", "%a: i32"),
+    ("%0 = arith.addi %a : i32", "%a: i32"),
+    ("%0 = arith.divsi %a, %a exact overflow<nsw> : i32", "%a: i32"),
+    ("%0:2 = arith.addui_extended %a, %a : i32", "%a: i32"),
+    ("%0 = func.constant @f : i32", ""),
+    ("%0 = call @f(%a) : i32", "%a: i32"),
+    ("cf.br ^bb1(%a)\n^bb1(%b: i32):", "%a: i32"),
+    ("cf.assert %c", "%c: i1"),
+    ("cf.switch %a : i32, [ 1: ^bb1 ]\n^bb1:", "%a: i32"),
+    ("%0 = math.clampf %x [%x, %x] : f32", "%x: f32"),
+    ("%0 = index.constant 1 : index", ""),
+]
+
+
+def test_custom_syntax_errors_like_mlir_opt():
+    chunks = [in_func(f"  {body}\n  return", args) for body, args in PARSE_INVALID]
+    assert assert_same_errors(chunks) == len(chunks)

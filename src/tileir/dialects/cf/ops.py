@@ -218,7 +218,9 @@ class SwitchOp(CfOp):
         state.set_types("flag", "operand", [flag_type], flag_off)
         parser.expect(",")
         parser.expect("[")
-        parser.expect_keyword("default")
+        if parser.tok != "default":
+            raise parser.error(f"{parser.op_prefix()}expected 'default'")
+        parser.i += 1
         parser.expect(":")
         blocks = [parse_destination(parser, state, "defaultOperands")]
         values: list[int] = []
