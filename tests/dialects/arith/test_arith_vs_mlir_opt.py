@@ -98,6 +98,15 @@ def _constant_cases() -> list[str]:
         "  %14 = arith.constant 0x7FC00000 : f32", "  %15 = arith.constant -0.0 : f32",
         "  %16 = arith.constant 1.5e10 : f64", "  %17 = arith.constant 42 : i64 loc(unknown)",
         "  %18 = arith.constant {tag = 1 : i32} 3 : i16",
+        "  %19 = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>",
+        "  %20 = arith.constant dense<0.0> : vector<4xf32>",
+        "  %21 = arith.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi64>",
+        "  %22 = arith.constant dense<[true, false]> : vector<2xi1>",
+        "  %23 = arith.constant dense<7> : tensor<3xui8>",
+        "  %24 = arith.constant 255 : i8", "  %25 = arith.constant 1.0 : bf16",
+        "  %26 = arith.constant dense<1.5> : vector<[4]xf32>",
+        "  %27 = arith.constant 0xFF800000 : f32", "  %28 = arith.constant 3 : i3",
+        "  %29 = arith.constant -1 : i128",
     ]
 
 
@@ -130,6 +139,8 @@ INVALID = [
     ("%0 = arith.bitcast %a : i32 to f64", "%a: i32"),
     ('%0 = "arith.constant"() {value = 1 : i64} : () -> i32', ""),
     ("%0 = arith.constant 1 : si32", ""),
+    ("%0 = arith.constant dense<[1.0, 2.0]> : vector<[2]xf32>", ""),
+    ('%0 = "arith.constant"() {value = dense<1> : tensor<2xi32>} : () -> tensor<3xi32>', ""),
     ('%0 = arith.constant "s" : i32', ""),
     ("%0 = arith.extsi %v : vector<4xi32> to vector<5xi64>", "%v: vector<4xi32>"),
     ("%0 = arith.extsi %v : vector<4xi32> to i64", "%v: vector<4xi32>"),
