@@ -831,6 +831,9 @@ class Parser:
         if label in forward:
             del forward[label]
             block = region.append_block(labels[label])
+        elif not labels and len(region.blocks) == 1 and not region.blocks[0].ops:
+            # the entry block a custom syntax created for its arguments, now labelled
+            block = labels[label] = region.blocks[0]
         else:
             block = region.add_block()
             labels[label] = block

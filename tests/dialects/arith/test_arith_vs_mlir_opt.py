@@ -161,6 +161,11 @@ INVALID = [
     ('%0 = "arith.select"(%c, %a, %x) : (i1, i32, f32) -> i32', "%a: i32, %x: f32, %c: i1"),
     ('%0 = "arith.negf"(%x) : (f32) -> f64', "%x: f32"),
     ('%0 = "arith.extf"(%t) : (tensor<2xf32>) -> tensor<3xf64>', "%t: tensor<2xf32>"),
+    ('%0 = "arith.addi"(%a, %a) {overflowFlags = 3 : i32} : (i32, i32) -> i32', "%a: i32"),
+    ('%0 = "arith.addf"(%x, %x) {fastmath = 1 : i32} : (f32, f32) -> f32', "%x: f32"),
+    ('%0 = "arith.truncf"(%x) {roundingmode = 9 : i32} : (f32) -> f16', "%x: f32"),
+    ('%0 = "arith.divsi"(%a, %a) {isExact = 1} : (i32, i32) -> i32', "%a: i32"),
+    ("%0 = arith.constant 3 : i1", ""),
 ]
 
 
