@@ -87,8 +87,38 @@ class _Body:
                            "math", "index", "ext"))
         getattr(self, "_" + kind)()
 
+    def _dense(self) -> None:
+        """A dense constant of a vector or tensor type (splat or element list)."""
+        rng = self.rng
+        t = rng.choice(("vector<4xi32>", "vector<2xf32>", "tensor<3xi8>", "tensor<2x2xi64>",
+                        "vector<2x3xf16>", "vector<4xi1>", "tensor<2xbf16>"))
+        e = _element(t)
+        dims = [int(d) for d in t[t.index("<") + 1:t.rindex("x")].split("x")]
+        count = 1
+        for d in dims:
+            count *= d
+
+        def element() -> str:
+            if e == "i1":
+                return rng.choice(("true", "false"))
+            if e in FLOAT_TYPES:
+                return rng.choice(("0.0", "1.5", "-2.0", "0.25"))
+            return str(rng.randint(-100, 100))
+        if rng.random() < 0.5:
+            body = element()
+        else:
+            flat = [element() for _ in range(count)]
+            if len(dims) == 2:
+                rows = [flat[r * dims[1]:(r + 1) * dims[1]] for r in range(dims[0])]
+                body = "[" + ", ".join("[" + ", ".join(row) + "]" for row in rows) + "]"
+            else:
+                body = "[" + ", ".join(flat) + "]"
+        self.emit(f"arith.constant dense<{body}> : {t}", t)
+
     def _const(self) -> None:
         rng = self.rng
+        if rng.random() < 0.25:
+            return self._dense()
         t = rng.choice(INT_TYPES + FLOAT_TYPES + ("index",))
         if t == "i1":
             self.emit(f"arith.constant {rng.choice(('true', 'false'))}", t)
