@@ -26,7 +26,8 @@ from ..ir.types import (BF16, ELEMENT_TYPES, F64, I1, I64, BuiltinType, ElementT
                         IntegerType, Type)
 from .lexer import EOF, tokenize, unescape_string
 from .registry import (DENSE_BUILDERS, DIALECT_ATTR_PARSERS, DIALECT_TYPE_PARSERS,
-                       ENUM_DESCRIPTIONS, FAST_OP_PARSERS, FAST_PATH_MISMATCH, ISOLATED_OPS,
+                       ENUM_DESCRIPTIONS, FAST_OP_PARSERS, FAST_PATH_MISMATCH, INHERENT_ATTRIBUTES,
+                       ISOLATED_OPS,
                        KEYWORD_ATTRIBUTES, KEYWORD_TYPES, NUMBER_TYPE_PARSERS, OP_NAME_ALIASES,
                        default_dialect_for)
 
@@ -53,6 +54,7 @@ class ParseOptions:
 
 
 ISOLATED_OPS.add(BUILTIN_MODULE)
+INHERENT_ATTRIBUTES[BUILTIN_MODULE] = frozenset({"sym_name", "sym_visibility"})
 _BUILTIN_NUMBER_TYPE = re.compile(r"[iu]i?[0-9]+|si[0-9]+|f[0-9]+.*|bf16")
 _DIMENSION = re.compile(r"\s*(\?|[0-9]+|\[\s*(?:[0-9]+|\?)\s*\])\s*x")
 _DIMENSION_NO_X = re.compile(r"\s*(?:\?|[0-9]+|\[\s*[0-9]+\s*\])\s*")
@@ -629,6 +631,9 @@ class Parser:
             return self.parse_builtin_module(start)
         if spec is None:
             dialect = self.default_dialect[-1]
+            prefix = raw.partition(".")[0] if "." in raw else ""
+            if prefix and not any(n.startswith(prefix + ".") for n in OP_REGISTRY):
+                raise self.error(f"Dialect `{prefix}' not found for custom op '{raw}' ", name_off)
             also = f" (tried '{dialect}.{raw}' as well)" if dialect and "." not in raw else ""
             raise self.error(f"custom op '{raw}' is unknown{also}", name_off)
         from .format import parse_custom_op
@@ -681,7 +686,7 @@ class Parser:
                                  f"('{dialect}') that does not allow unknown operations", name_off)
             raise self.error(f"operation being parsed with an unregistered dialect. If this is "
                              f"intended, please use -allow-unregistered-dialect with the MLIR "
-                             f"tool used", name_off)
+                             f"tool used")
         self.expect("(")
         uses = self.parse_comma_list(self._parse_use, ")")
         self.expect(")")
@@ -691,10 +696,14 @@ class Parser:
             successors = self.parse_comma_list(self.parse_successor, "]")
             self.expect("]")
         attrs: dict = {}
+        properties: Optional[dict] = None
         if self.toks[self.i] == "<" and self.peek() == "{":
             self.i += 1
-            attrs.update(self.parse_attr_dict_body())
+            properties = self.parse_attr_dict_body()
             self.expect(">")
+            if spec is not None or name in INHERENT_ATTRIBUTES:
+                attrs.update(properties)
+                properties = None
         regions: list[Region] = []
         if self.toks[self.i] == "(":
             self.i += 1
@@ -727,6 +736,8 @@ class Parser:
             attrs = normalize_attributes(spec, attrs)
         op = make_op(name, operands, ftype.results, attrs, regions, self.loc_at(start), segments)
         op.successors = successors
+        if properties is not None:
+            op.properties = DictionaryAttr.of(properties)
         if spec is not None and spec.attr_sized_operands and segments is None:
             self.pending_diags.append(Diagnostic(
                 ERROR, "'operandSegmentSizes' attribute for specifying operand segments must "
@@ -1095,7 +1106,7 @@ class Parser:
                 return self.attr_aliases[t]
             if "." in t:
                 return OpaqueAttr(self.take_balanced_text())
-            raise self.error(f"undefined symbol alias id '{t[1:]}'")
+            raise self.error(f"undefined symbol alias id '{t[1:]}'", self.offs[self.i] + len(t))
         self.i += 1
         enum_cls = ENUMS_BY_NAME.get(t[1:])
         if enum_cls is not None:
@@ -1120,7 +1131,7 @@ class Parser:
             self.i += 1
             loc = self.attr_aliases.get(t)
             if loc is None:
-                raise self.error(f"undefined symbol alias id '{t[1:]}'", self.offs[self.i - 1])
+                raise self.error(f"undefined symbol alias id '{t[1:]}'", self.offs[self.i])
             self.expect(")")
             return loc
         loc = self.parse_location_body()
@@ -1298,7 +1309,7 @@ class Parser:
             if "." in t:
                 self.i += 1
                 return BuiltinType(t)
-            raise self.error(f"undefined symbol alias id '{t[1:]}'")
+            raise self.error(f"undefined symbol alias id '{t[1:]}'", self.offs[self.i] + len(t))
         if c.isalpha() or c == "_":
             el = ELEMENT_TYPES.get(t)
             if el is not None:

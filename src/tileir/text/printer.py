@@ -16,7 +16,7 @@ from typing import Optional
 from ..ir.attributes import format_named_attr
 from ..ir.core import Block, Operation, Region, Value
 from ..ir.locations import UNKNOWN_LOC, CallSiteLoc, FusedLoc, Location, NameLoc
-from .registry import DISASM_FORMS, PRINT_NAME_ALIASES
+from .registry import DISASM_FORMS, INHERENT_ATTRIBUTES, PRINT_NAME_ALIASES
 from .format import print_format
 
 __all__ = ["print_op", "OpPrinter"]
@@ -533,8 +533,9 @@ class OpPrinter:
         spec = op.SPEC
         inherent = []
         discardable = []
+        engine_inherent = INHERENT_ATTRIBUTES.get(op.name, ())
         for k, v in sorted(op.attributes.items()):
-            if spec is not None and k in spec.attr_by_name:
+            if spec is not None and k in spec.attr_by_name or k in engine_inherent:
                 inherent.append((k, v))
             else:
                 discardable.append((k, v))
@@ -544,6 +545,9 @@ class OpPrinter:
             inherent.sort(key=lambda kv: kv[0])
         if inherent:
             parts.append(" <{" + ", ".join(format_named_attr(k, v) for k, v in inherent) + "}>")
+        elif op.properties is not None:
+            parts.append(" <{" + ", ".join(format_named_attr(k, v)
+                                           for k, v in op.properties.entries) + "}>")
         if op.regions:
             self.default_dialect.append(op.name.split(".")[0] if "." in op.name else "")
             try:
@@ -660,6 +664,7 @@ def _walk_op_aliasable(op: Operation, found: dict) -> None:
                 _walk_op_aliasable(inner, found)
     for result in op.results:
         _walk_aliasable(result.type, found)
+    # (mlir-opt creates no aliases for an unregistered op's properties)
     for _, value in sorted(op.attributes.items()):
         _walk_aliasable(value, found)
 

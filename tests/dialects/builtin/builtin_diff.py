@@ -33,17 +33,17 @@ def mlir_output(text: str, generic: bool = False, debuginfo: bool = False) -> st
         else run.stdout if run.returncode == 0 else run.stderr
 
 
-def tileir_first_error(text: str) -> Optional[tuple[int, int, str]]:
+def tileir_first_error(text: str, unregistered: bool = True) -> Optional[tuple[int, int, str]]:
     """``(line, column, message)`` of tileir's first error on ``text``, or None."""
-    res = process_buffer(text, "-", allow_unregistered=True)
+    res = process_buffer(text, "-", allow_unregistered=unregistered)
     for d in res.diagnostics:
         if d.severity == ERROR:
             return (d.loc.line, d.loc.col, d.message)
     return None
 
 
-def mlir_first_error(text: str) -> Optional[tuple[int, int, str]]:
+def mlir_first_error(text: str, unregistered: bool = True) -> Optional[tuple[int, int, str]]:
     """``(line, column, message)`` of mlir-opt's first error on ``text``, or None."""
-    run = run_mlir_opt(text, ["--allow-unregistered-dialect"])
+    run = run_mlir_opt(text, ["--allow-unregistered-dialect"] if unregistered else [])
     m = _FIRST_ERROR.search(run.stderr)
     return (int(m.group(1)), int(m.group(2)), m.group(3)) if m else None
