@@ -551,8 +551,7 @@ class OpPrinter:
         if op.regions:
             self.default_dialect.append(op.name.split(".")[0] if "." in op.name else "")
             try:
-                regions = [self.render_region(r, print_entry_args=True) if r.blocks else "{\n" +
-                           "  " * self.indent + "}" for r in op.regions]
+                regions = [self._generic_region(r) for r in op.regions]
             finally:
                 self.default_dialect.pop()
             parts.append(" (" + ", ".join(regions) + ")")
@@ -566,6 +565,15 @@ class OpPrinter:
             out_text = "(" + ", ".join(outs) + ")"
         parts.append(f" : ({ins}) -> {out_text}")
         return "".join(parts)
+
+    def _generic_region(self, region: Region) -> str:
+        """A region in the generic form: an empty entry block still shows its label."""
+        if not region.blocks:
+            return "{\n" + "  " * self.indent + "}"
+        block = region.blocks[0]
+        if len(region.blocks) == 1 and not block.ops and not block.args:
+            return "{\n" + "  " * self.indent + "^bb0:\n" + "  " * self.indent + "}"
+        return self.render_region(region, print_entry_args=True)
 
     def print_block_args_generic(self, block: Block) -> str:
         return ", ".join(f"{self.value_name(a)}: {a.type}" for a in block.args)
