@@ -7,7 +7,8 @@ import itertools
 from tests.dialects.arith.mlir_diff import assert_same_errors, assert_same_printing, in_func
 
 ARGS = ("%a: i32, %b: i32, %x: f32, %y: f32, %v: vector<4xi32>, %w: vector<4xf32>, "
-        "%i: index, %t: tensor<2x?xi8>, %h: f16, %c: i1")
+        "%i: index, %t: tensor<2x?xi8>, %h: f16, %c: i1, %mr: memref<4xi32>, "
+        "%sv: vector<[4]xi32>, %ur: tensor<*xi32>, %q8: f8E4M3FN")
 
 INT_BINARY = ("addi", "subi", "muli", "divsi", "divui", "ceildivsi", "ceildivui", "floordivsi",
               "remsi", "remui", "andi", "ori", "xori", "shli", "shrsi", "shrui", "maxsi",
@@ -83,6 +84,13 @@ def _cast_cases() -> list[str]:
         "  %23 = arith.scaling_extf %x, %s : f32, f8E8M0FNU to f64",
         "  %24 = arith.scaling_truncf %x, %s : f32, f8E8M0FNU to f16",
         "  %25 = arith.scaling_truncf %x, %s toward_zero fastmath<fast> : f32, f8E8M0FNU to f16",
+        "  %26 = arith.index_cast %mr : memref<4xi32> to memref<4xindex>",
+        "  %27 = arith.bitcast %mr : memref<4xi32> to memref<4xf32>",
+        "  %28 = arith.extsi %sv : vector<[4]xi32> to vector<[4]xi64>",
+        "  %29 = arith.addi %ur, %ur : tensor<*xi32>", "  %30 = arith.cmpi eq, %ur, %ur : tensor<*xi32>",
+        "  %31 = arith.select %c, %mr, %mr : memref<4xi32>",
+        "  %32 = arith.bitcast %h : f16 to bf16", "  %33 = arith.extui %c : i1 to i8",
+        "  %34 = arith.extf %q8 : f8E4M3FN to f16",
     ]
 
 
@@ -166,6 +174,15 @@ INVALID = [
     ('%0 = "arith.truncf"(%x) {roundingmode = 9 : i32} : (f32) -> f16', "%x: f32"),
     ('%0 = "arith.divsi"(%a, %a) {isExact = 1} : (i32, i32) -> i32', "%a: i32"),
     ("%0 = arith.constant 3 : i1", ""),
+    ("%0 = arith.extsi %s : vector<[4]xi32> to vector<4xi64>", "%s: vector<[4]xi32>"),
+    ("%0 = arith.extsi %t : tensor<?xi32> to tensor<4xi64>", "%t: tensor<?xi32>"),
+    ("%0 = arith.extsi %t : tensor<*xi32> to tensor<4xi64>", "%t: tensor<*xi32>"),
+    ("%0 = arith.sitofp %v : vector<4xi32> to tensor<4xf32>", "%v: vector<4xi32>"),
+    ("%0 = arith.addi %x, %x : vector<4xsi32>", "%x: vector<4xsi32>"),
+    ("%0 = arith.addi %x, %x : memref<4xi32>", "%x: memref<4xi32>"),
+    ("%0 = arith.extf %x : bf16 to f16", "%x: bf16"),
+    ("%0 = arith.truncf %x : f16 to bf16", "%x: f16"),
+    ("%0 = arith.index_cast %x : index to index", "%x: index"),
 ]
 
 

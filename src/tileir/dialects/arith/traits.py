@@ -22,8 +22,8 @@ def _dim_compatible(a: tuple, b: tuple) -> bool:
         return True
     if len(a) != len(b):
         return False
-    return all(x == y or x == "?" or y == "?" for x, y in
-               zip((d.strip("[]") for d in a), (d.strip("[]") for d in b)))
+    # (a scalable vector dimension ``[4]`` matches only a scalable one)
+    return all(x == y or x == "?" or y == "?" for x, y in zip(a, b))
 
 
 def compatible_shapes(types) -> bool:
