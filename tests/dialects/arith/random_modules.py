@@ -123,7 +123,8 @@ class _Body:
         if t == "i1":
             self.emit(f"arith.constant {rng.choice(('true', 'false'))}", t)
         elif t in FLOAT_TYPES:
-            value = rng.choice(("0.0", "1.0", "-2.5", "3.140625", "1.0e+10", "0.5"))
+            value = rng.choice(("0.0", "1.0", "-2.5", "3.140625", "0.5") +
+                               (("1.0e+10",) if t in ("f32", "f64") else ()))
             self.emit(f"arith.constant {value} : {t}", t)
         else:
             bits = 64 if t == "index" else _width(t)
