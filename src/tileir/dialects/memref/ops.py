@@ -50,7 +50,8 @@ class MemRefOp(OpBase):
 
     __slots__ = ()
     DIALECT_NAME = "memref"
-    DEFAULT_DIALECT = None
+    #: no OpAsmOpInterface default dialect: inside the regions op names are spelled in full
+    DEFAULT_DIALECT = ""
     #: the SSA name mlir-opt gives the (first) result, if any
     RESULT_NAME: str | None = None
 

@@ -35,7 +35,8 @@ class VectorOp(OpBase):
 
     __slots__ = ()
     DIALECT_NAME = "vector"
-    DEFAULT_DIALECT = None
+    #: no OpAsmOpInterface default dialect: inside the regions op names are spelled in full
+    DEFAULT_DIALECT = ""
 
 
 class BroadcastOp(VectorOp):
