@@ -19,8 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
 #: vector.kind values (CombiningKind)
 KINDS = ("add", "mul", "minui", "minsi", "minnumf", "maxui", "maxsi", "maxnumf", "and", "or",
          "xor", "maximumf", "minimumf")
-#: arith.fastmath flags as MLIR spells them
-FASTMATH_NONE = OpaqueAttr("#arith.fastmath<none>")
+from ..arith.attributes import FASTMATH_NONE, FastMathAttr, parse_flags  # noqa: E402
 
 
 def kind_attr(word: str) -> OpaqueAttr:
@@ -114,8 +113,9 @@ def parse_reduction(parser: Parser, state: "OpState") -> Operation:
         state.operands["acc"] = [parser._parse_use()]
     state.attrs["fastmath"] = FASTMATH_NONE
     if parser.tok == "fastmath" and parser.peek() == "<":
-        # ``fastmath<flags>``: arith's attribute in its short form (kept as text)
-        state.attrs["fastmath"] = OpaqueAttr("#arith." + parser.take_balanced_text())
+        # ``fastmath<flags>``: arith's attribute without its dialect prefix
+        parser.i += 1
+        state.attrs["fastmath"] = parse_flags(parser, FastMathAttr)
     _attrs(parser, state)
     parser.expect(":")
     state.operand_types["vector"] = [parser.parse_type()]
@@ -131,7 +131,7 @@ def print_reduction(printer: "OpPrinter", op: Operation) -> str:
     text = f" <{kind_of(op)}>, " + _names(printer, op.operands)
     fm = op.attributes.get("fastmath")
     if fm is not None and fm != FASTMATH_NONE:
-        text += " fastmath" + fm.text[len("#arith.fastmath"):]
+        text += " fastmath" + str(fm)[len("#arith.fastmath"):]
     text += printer.attr_dict_text(op, {"kind", "fastmath"})
     return text + f" : {op.operands[0].type} into {op.results[0].type}"
 
