@@ -56,20 +56,7 @@ def _dyn_list(parser: Parser, state: "OpState", operand: str, attr: str,
 
 
 def _bracket_mixed(parser: Parser) -> tuple[list, list]:
-    parser.expect("[")
-    static: list[int] = []
-    dynamic: list = []
-
-    def one():
-        t = parser.tok
-        if t and t[0] == "%":
-            dynamic.append(parser._parse_use())
-            static.append(DYNAMIC)
-        else:
-            static.append(parser.parse_integer())
-    parser.parse_comma_list(one, "]")
-    parser.expect("]")
-    return static, dynamic
+    return _mixed_list(parser, "[]")
 
 
 def _print_bracket_mixed(printer: "OpPrinter", op: Operation, operand: str, attr: str) -> str:

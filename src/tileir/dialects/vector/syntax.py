@@ -50,13 +50,18 @@ def _indices(parser: Parser, state: "OpState", name: str) -> None:
 
 # -- extract / insert ------------------------------------------------------------------------
 
-def parse_extract(parser: Parser, state: "OpState") -> Operation:
-    state.operands["source"] = [parser._parse_use()]
+def _position(parser: Parser, state: "OpState") -> None:
+    """``[1, %i, ...]`` then the attribute dictionary."""
     static, dynamic = _bracket_mixed(parser)
     state.operands["dynamic_position"] = dynamic
     state.operand_types["dynamic_position"] = [INDEX_TYPE] * len(dynamic)
     state.attrs["static_position"] = DenseArrayAttr("i64", tuple(static))
     _attrs(parser, state)
+
+
+def parse_extract(parser: Parser, state: "OpState") -> Operation:
+    state.operands["source"] = [parser._parse_use()]
+    _position(parser, state)
     parser.expect(":")
     state.result_types["result"] = [parser.parse_type()]
     parser.expect_keyword("from")
@@ -75,11 +80,7 @@ def parse_insert(parser: Parser, state: "OpState") -> Operation:
     state.operands["valueToStore"] = [parser._parse_use()]
     parser.expect(",")
     state.operands["dest"] = [parser._parse_use()]
-    static, dynamic = _bracket_mixed(parser)
-    state.operands["dynamic_position"] = dynamic
-    state.operand_types["dynamic_position"] = [INDEX_TYPE] * len(dynamic)
-    state.attrs["static_position"] = DenseArrayAttr("i64", tuple(static))
-    _attrs(parser, state)
+    _position(parser, state)
     parser.expect(":")
     state.operand_types["valueToStore"] = [parser.parse_type()]
     parser.expect_keyword("into")
