@@ -91,12 +91,7 @@ def _arrow_types(parser: Parser) -> list:
     """MLIR's ``parseOptionalArrowTypeList``: ``-> T`` or ``-> (T, ...)``."""
     if not parser.consume("->"):
         return []
-    if parser.tok == "(":
-        parser.i += 1
-        types = parser.parse_comma_list(parser.parse_type, ")")
-        parser.expect(")")
-        return types
-    return [parser.parse_type()]
+    return _paren_or_single_types(parser)
 
 
 def _print_arrow_types(types) -> str:
@@ -157,6 +152,7 @@ def parse_for(parser: Parser, state: "OpState") -> Operation:
 
 
 def _paren_or_single_types(parser: Parser) -> list:
+    """``T`` or ``(T, ...)``."""
     if parser.tok == "(":
         parser.i += 1
         types = parser.parse_comma_list(parser.parse_type, ")")
