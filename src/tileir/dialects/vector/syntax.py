@@ -303,4 +303,25 @@ def print_constant_mask(printer: "OpPrinter", op: Operation) -> str:
             f" : {op.results[0].type}")
 
 
+
+
+def parse_transpose(parser: Parser, state: "OpState") -> Operation:
+    state.operands["vector"] = [parser._parse_use()]
+    parser.expect(",")
+    state.attrs["permutation"] = _int_list(parser)
+    _attrs(parser, state)
+    parser.expect(":")
+    state.operand_types["vector"] = [parser.parse_type()]
+    parser.expect_keyword("to")
+    state.result_types["result"] = [parser.parse_type()]
+    return state.build()
+
+
+def print_transpose(printer: "OpPrinter", op: Operation) -> str:
+    perm = ", ".join(str(v) for v in op.attributes["permutation"].value)
+    return (f" {printer.value_name(op.operands[0])}, [{perm}]"
+            + printer.attr_dict_text(op, {"permutation"})
+            + f" : {op.operands[0].type} to {op.results[0].type}")
+
+
 __all__ = [n for n in dir() if n.startswith(("parse_", "print_"))] + ["KINDS", "kind_of"]
