@@ -61,7 +61,8 @@ class _Gen:
         t = self.mtype(shape, elem, space)
         ids = ", ".join(self.idx(depth) for _ in shape)
         kind = rng.choice(("load", "store", "dim", "rank", "cast", "atomic", "generic",
-                           "metadata", "pointer", "prefetch", "align", "copy", "spacecast"))
+                           "metadata", "pointer", "prefetch", "align", "copy", "spacecast",
+                           "subview", "subview"))
         nt = " {nontemporal = true}" if rng.random() < 0.2 else ""
         if kind == "load":
             self.emit(depth, f"{self.fresh()} = memref.load {name}[{ids}]{nt} : {t}")
@@ -106,10 +107,38 @@ class _Gen:
                       f"{rng.choice((1, 4, 16))} : {t}")
         elif kind == "copy":
             self.emit(depth, f"memref.copy {name}, {name} : {t} to {t}")
+        elif kind == "subview" and shape and None not in shape:
+            self.subview(depth, name, shape, elem, space)
         elif kind == "spacecast":
             other = self.mtype(shape, elem, "" if space else "5")
             self.emit(depth, f"{self.fresh()} = memref.memory_space_cast {name} : {t} to "
                       f"{other}")
+
+    def subview(self, depth: int, name: str, shape: list, elem: str, space: str) -> None:
+        """A static subview of an identity-layout memref, with the result type MLIR infers
+        (computed here independently: row-major strides times the steps, the offset)."""
+        rng = self.rng
+        strides = [1] * len(shape)
+        for i in range(len(shape) - 2, -1, -1):
+            strides[i] = strides[i + 1] * shape[i + 1]
+        offs, sizes, steps = [], [], []
+        for d in shape:
+            off = rng.randrange(d)
+            step = rng.choice((1, 1, 2))
+            size = rng.randint(1, max(1, (d - off + step - 1) // step))
+            offs.append(off)
+            sizes.append(size)
+            steps.append(step)
+        dyn_off = rng.random() < 0.3
+        offset = "?" if dyn_off else str(sum(o * s for o, s in zip(offs, strides)))
+        off_text = [self.idx(depth) if dyn_off and i == 0 else str(o) for i, o in enumerate(offs)]
+        layout = ("strided<[" + ", ".join(str(s * t) for s, t in zip(strides, steps)) + "]"
+                  + ("" if offset == "0" else f", offset: {offset}") + ">")
+        result = self.mtype(sizes, f"{elem}, {layout}", space)
+        src = self.mtype(shape, elem, space)
+        self.emit(depth, f"{self.fresh()} = memref.subview {name}[{', '.join(off_text)}] "
+                  f"[{', '.join(map(str, sizes))}] [{', '.join(map(str, steps))}] : {src} to "
+                  f"{result}")
 
     def block(self, depth: int, budget: int) -> None:
         rng = self.rng
