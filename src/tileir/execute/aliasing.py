@@ -43,7 +43,10 @@ def is_pointer_like(t) -> bool:
 
 
 def read_only_views(entry: Operation) -> set:
-    """The pointer/view values of ``entry`` that only reach memory no store writes."""
+    """The pointer/view values of ``entry`` that only reach memory no store writes (none when
+    ``entry`` has no body, e.g. a single op compiled for constant folding)."""
+    if not entry.regions or not entry.regions[0].blocks:
+        return set()
     args = entry.regions[0].blocks[0].args
     origins: dict = {a: frozenset({i}) for i, a in enumerate(args) if is_pointer_like(a.type)}
     for op in entry.walk(include_self=False):
