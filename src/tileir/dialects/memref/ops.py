@@ -684,3 +684,50 @@ class TransposeOp(MemRefOp):
     ATTRIBUTES = (Attr("permutation", "any"),)
     parse_custom = staticmethod(syntax.parse_transpose)
     print_custom = staticmethod(syntax.print_transpose)
+
+    def verify_op(self):
+        perm = self.attributes["permutation"].value
+        source = self.operands[0].type
+        dims = [getattr(r, "position", None) for r in perm.results]
+        if perm.n_symbols or None in dims or sorted(dims) != list(range(perm.n_dims)) \
+                or len(dims) != perm.n_dims:
+            return "expected a permutation map"
+        if perm.n_dims != len(source.shape):
+            return "expected a permutation map of same rank as the input"
+        canonical = _transposed_type(source, dims)
+        result = self.results[0].type
+        if canonical is not None and result != canonical:
+            return (f"result type '{result}' is not equivalent to the canonical transposed "
+                    f"input type '{canonical}'")
+        return None
+
+
+def _transposed_type(source, dims):
+    """MLIR's inferTransposeResultType: the permuted shape with the permuted strides as a
+    strided linear affine map (None for a non-strided source)."""
+    from ..builtin.affine import (AffineConst, AffineDim, AffineMap, AffineMapAttr,
+                                  AffineSymbol, affine_add, affine_mul)
+    from ..builtin.types import MemRefType
+    if dims == sorted(dims):
+        return source  # the identity permutation keeps the type
+    try:
+        strides, offset = source.strides_and_offset()
+    except ValueError:
+        return None
+    strides = [strides[d] for d in dims]
+    n_symbols = 0
+    if offset is None:
+        expr = AffineSymbol(0)
+        n_symbols = 1
+    else:
+        expr = AffineConst(offset)
+    for i, stride in enumerate(strides):
+        if stride is None:
+            factor = AffineSymbol(n_symbols)
+            n_symbols += 1
+        else:
+            factor = AffineConst(stride)
+        expr = affine_add(expr, affine_mul(AffineDim(i), factor))
+    layout = AffineMapAttr(AffineMap(len(dims), n_symbols, (expr,)))
+    return MemRefType([source.shape[d] for d in dims], source.element_type, layout,
+                      source.memory_space)
