@@ -62,7 +62,7 @@ class _Gen:
         ids = ", ".join(self.idx(depth) for _ in shape)
         kind = rng.choice(("load", "store", "dim", "rank", "cast", "atomic", "generic",
                            "metadata", "pointer", "prefetch", "align", "copy", "spacecast",
-                           "subview", "subview"))
+                           "subview", "subview", "transpose"))
         nt = " {nontemporal = true}" if rng.random() < 0.2 else ""
         if kind == "load":
             self.emit(depth, f"{self.fresh()} = memref.load {name}[{ids}]{nt} : {t}")
@@ -109,6 +109,8 @@ class _Gen:
             self.emit(depth, f"memref.copy {name}, {name} : {t} to {t}")
         elif kind == "subview" and shape and None not in shape:
             self.subview(depth, name, shape, elem, space)
+        elif kind == "transpose" and len(shape) > 1 and None not in shape:
+            self.transpose(depth, name, shape, elem, space)
         elif kind == "spacecast":
             other = self.mtype(shape, elem, "" if space else "5")
             self.emit(depth, f"{self.fresh()} = memref.memory_space_cast {name} : {t} to "
@@ -139,6 +141,26 @@ class _Gen:
         self.emit(depth, f"{self.fresh()} = memref.subview {name}[{', '.join(off_text)}] "
                   f"[{', '.join(map(str, sizes))}] [{', '.join(map(str, steps))}] : {src} to "
                   f"{result}")
+
+    def transpose(self, depth: int, name: str, shape: list, elem: str, space: str) -> None:
+        """A transpose of an identity-layout memref; the result layout is the strided linear
+        map of the permuted row-major strides, spelled as MLIR prints it (d0 + d1 * 8 ...)."""
+        rng = self.rng
+        rank = len(shape)
+        strides = [1] * rank
+        for i in range(rank - 2, -1, -1):
+            strides[i] = strides[i + 1] * shape[i + 1]
+        dims = list(range(rank))
+        while dims == sorted(dims):
+            rng.shuffle(dims)
+        names = ", ".join(f"d{i}" for i in range(rank))
+        perm = f"({names}) -> ({', '.join(f'd{d}' for d in dims)})"
+        terms = [f"d{i}" if strides[d] == 1 else f"d{i} * {strides[d]}"
+                 for i, d in enumerate(dims)]
+        layout = f"affine_map<({names}) -> ({' + '.join(terms)})>"
+        result = self.mtype([shape[d] for d in dims], f"{elem}, {layout}", space)
+        self.emit(depth, f"{self.fresh()} = memref.transpose {name} {perm} : "
+                  f"{self.mtype(shape, elem, space)} to {result}")
 
     def block(self, depth: int, budget: int) -> None:
         rng = self.rng
