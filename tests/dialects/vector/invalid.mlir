@@ -334,3 +334,10 @@ vector.transfer_write %v4, %m[%i] : vector<4xf32>, memref<8x8xf32>
 %v = "test.v"() : () -> vector<4xf32>
 // expected-error @+1 {{'vector.step' op result #0 must be vector of index values of ranks 1, but got 'vector<4xi32>'}}
 %t = vector.step : vector<4xi32>
+// -----
+%v4 = "test.v"() : () -> vector<4xf32>
+%v8 = "test.v"() : () -> vector<8xf32>
+// expected-note @+1 {{prior use here}}
+%a = "test.v"() : () -> vector<8x4xf32>
+// expected-error @+1 {{use of value '%a' expects different type than prior uses: 'vector<4x8xf32>' vs 'vector<8x4xf32>'}}
+%o2 = vector.outerproduct %v4, %v8, %a : vector<4xf32>, vector<8xf32>

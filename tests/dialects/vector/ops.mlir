@@ -73,3 +73,16 @@ vector.compressstore %m[%i, %i], %mk, %v4 : memref<8x8xf32>, vector<4xi1>, vecto
 %il = vector.interleave %v4, %v4 : vector<4xf32> -> vector<8xf32>
 %d1, %d2 = vector.deinterleave %v4 : vector<4xf32> -> vector<2xf32>
 %te:4 = vector.to_elements %v4 : vector<4xf32>
+// -----
+%f = "test.v"() : () -> f32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v8 = "test.v"() : () -> vector<8xf32>
+%a = "test.v"() : () -> vector<4x8xf32>
+%o1 = vector.outerproduct %v4, %v8 : vector<4xf32>, vector<8xf32>
+%o2 = vector.outerproduct %v4, %v8, %a {kind = #vector.kind<maxnumf>} : vector<4xf32>, vector<8xf32>
+%o3 = vector.outerproduct %v4, %f : vector<4xf32>, f32
+%o4 = vector.outerproduct %v4, %f, %v4 : vector<4xf32>, f32
+vector.print %v4 : vector<4xf32>
+vector.print %f : f32 punctuation <comma>
+vector.print punctuation <close>
+vector.print str "hi\n"

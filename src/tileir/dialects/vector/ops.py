@@ -552,3 +552,44 @@ class ToElementsOp(VectorOp):
             state.result_types["elements"] = [t.element_type] * t.num_elements
             return True
         return False
+
+
+class OuterProductOp(VectorOp):
+    __slots__ = ()
+    MNEMONIC = "outerproduct"
+    OPERANDS = (Operand("lhs", VECTOR), Operand("rhs", ANY), Operand("acc", VECTOR, OPTIONAL))
+    RESULTS = (Result("result", VECTOR),)
+    ATTRIBUTES = (Attr("kind", "any"),)
+    TRAITS = (Pure,)
+    parse_custom = staticmethod(syntax.parse_outerproduct)
+    print_custom = staticmethod(syntax.print_outerproduct)
+
+    def verify_op(self):
+        lhs, rhs = self.operands[0].type, self.operands[1].type
+        result = self.results[0].type
+        if len(lhs.shape) != 1:
+            return "expected 1-d vector for operand #1"
+        if _is_vector(rhs):
+            if len(rhs.shape) != 1:
+                return "expected 1-d vector for operand #2"
+            if len(result.shape) != 2:
+                return "expected 2-d vector result"
+            if lhs.shape[0] != result.shape[0]:
+                return "expected #1 operand dim to match result dim #1"
+            if rhs.shape[0] != result.shape[1]:
+                return "expected #2 operand dim to match result dim #2"
+        elif len(result.shape) != 1:
+            return "expected 1-d vector result"
+        if self.acc is not None and self.acc.type != result:
+            return "expected operand #3 of same type as result type"
+        return None
+
+
+class PrintOp(VectorOp):
+    __slots__ = ()
+    MNEMONIC = "print"
+    OPERANDS = (Operand("source", ANY, OPTIONAL),)
+    ATTRIBUTES = (Attr("punctuation", "any", default=syntax.PUNCTUATION_NEWLINE),
+                  Attr("stringLiteral", "str", optional=True))
+    parse_custom = staticmethod(syntax.parse_print)
+    print_custom = staticmethod(syntax.print_print)
