@@ -314,13 +314,18 @@ class CopyOp(MemRefOp):
 # Views and metadata
 # ---------------------------------------------------------------------------------------------
 
-class CastOp(MemRefOp):
+class _MemRefCast(MemRefOp):
+    """Family of the memref-to-memref casts: ``%m : T to U``."""
     __slots__ = ()
-    MNEMONIC = "cast"
-    RESULT_NAME = "cast"
     OPERANDS = (Operand("source", ANY_MEMREF),)
     RESULTS = (Result("dest", ANY_MEMREF),)
     FORMAT = "$source attr-dict `:` type($source) `to` type($dest)"
+
+
+class CastOp(_MemRefCast):
+    __slots__ = ()
+    MNEMONIC = "cast"
+    RESULT_NAME = "cast"
 
     def verify_op(self):
         a, b = self.operands[0].type, self.results[0].type
@@ -356,13 +361,10 @@ def _strides(t):
         return None, None
 
 
-class MemorySpaceCastOp(MemRefOp):
+class MemorySpaceCastOp(_MemRefCast):
     __slots__ = ()
     MNEMONIC = "memory_space_cast"
     RESULT_NAME = "memspacecast"
-    OPERANDS = (Operand("source", ANY_MEMREF),)
-    RESULTS = (Result("dest", ANY_MEMREF),)
-    FORMAT = "$source attr-dict `:` type($source) `to` type($dest)"
 
     def verify_op(self):
         a, b = self.operands[0].type, self.results[0].type

@@ -269,13 +269,18 @@ class ShuffleOp(VectorOp):
         return None
 
 
-class BitCastOp(VectorOp):
+class _VectorCast(VectorOp):
+    """Family of the vector-to-vector casts: ``%v : T to U``."""
     __slots__ = ()
-    MNEMONIC = "bitcast"
     OPERANDS = (Operand("source", VECTOR),)
     RESULTS = (Result("result", VECTOR),)
     TRAITS = (Pure,)
     FORMAT = "$source attr-dict `:` type($source) `to` type($result)"
+
+
+class BitCastOp(_VectorCast):
+    __slots__ = ()
+    MNEMONIC = "bitcast"
 
     def verify_op(self):
         a, b = self.operands[0].type, self.results[0].type
@@ -292,13 +297,9 @@ def _bitwidth(t):
     return int(m.group(1)) if m and str(t)[:1] in "ifb" else None
 
 
-class ShapeCastOp(VectorOp):
+class ShapeCastOp(_VectorCast):
     __slots__ = ()
     MNEMONIC = "shape_cast"
-    OPERANDS = (Operand("source", VECTOR),)
-    RESULTS = (Result("result", VECTOR),)
-    TRAITS = (Pure,)
-    FORMAT = "$source attr-dict `:` type($source) `to` type($result)"
 
     def verify_op(self):
         a, b = self.operands[0].type, self.results[0].type
