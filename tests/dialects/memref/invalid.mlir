@@ -451,3 +451,8 @@ memref.global "private" @g3 : memref<4xf32>
 %m = "test.v"() : () -> memref<4x8x2xf32>
 // expected-error @+1 {{'memref.transpose' op result type 'memref<2x4x8xf32>' is not equivalent to the canonical transposed input type 'memref<2x4x8xf32, affine_map<(d0, d1, d2) -> (d0 + d1 * 16 + d2 * 2)>>'}}
 %t = memref.transpose %m (d0, d1, d2) -> (d2, d0, d1) : memref<4x8x2xf32> to memref<2x4x8xf32>
+// -----
+memref.alloca_scope {
+// expected-error @+1 {{'memref.alloc' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0}}
+%a = "memref.alloc"() <{alignment = 3 : i64, operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<4xf32>
+}

@@ -71,8 +71,9 @@ class _AllocLike(MemRefOp):
                 Operand("symbolOperands", INDEX, VARIADIC))
     RESULTS = (Result("memref", MEMREF),)
     ATTRIBUTES = (Attr("alignment", "i64", optional=True,
-                       summary="64-bit signless integer attribute whose minimum value is 0",
-                       check=lambda a: a.value >= 0),)
+                       summary="64-bit signless integer attribute whose value is positive and "
+                       "whose value is a power of two > 0",
+                       check=lambda a: a.value > 0 and a.value & (a.value - 1) == 0),)
     FORMAT = ("`(`$dynamicSizes`)` (`` `[` $symbolOperands^ `]`)? attr-dict `:` "
               "type($memref)")
 
