@@ -4,5 +4,7 @@ tests/interop's ``mlir_tools`` on the import path of these tests."""
 import sys
 from pathlib import Path
 
-sys.path[:0] = [p for p in (str(Path(__file__).resolve().parents[1] / "arith"),
-                            str(Path(__file__).resolve().parents[2] / "interop")) if p not in sys.path]
+_TESTS = Path(__file__).resolve().parents[2]
+for _path in (str(_TESTS / "dialects" / "arith"), str(_TESTS / "interop")):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
