@@ -341,3 +341,15 @@ vector.transfer_write %v4, %m[%i] : vector<4xf32>, memref<8x8xf32>
 %a = "test.v"() : () -> vector<8x4xf32>
 // expected-error @+1 {{use of value '%a' expects different type than prior uses: 'vector<4x8xf32>' vs 'vector<8x4xf32>'}}
 %o2 = vector.outerproduct %v4, %v8, %a : vector<4xf32>, vector<8xf32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%m = "test.v"() : () -> memref<8x8xf32>
+// expected-error @+1 {{'vector.transfer_read' op requires a projected permutation_map (at most one dim or the zero constant can appear in each result)}}
+%t = vector.transfer_read %m[%i, %i], %f {permutation_map = affine_map<(d0, d1) -> (d0 + d1)>} : memref<8x8xf32>, vector<4xf32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%m = "test.v"() : () -> memref<8x8xf32>
+// expected-error @+1 {{'vector.transfer_read' op requires a permutation_map that is a permutation (found one dim used more than once)}}
+%t = vector.transfer_read %m[%i, %i], %f {permutation_map = affine_map<(d0, d1) -> (d0, d0)>} : memref<8x8xf32>, vector<4x4xf32>

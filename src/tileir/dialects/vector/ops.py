@@ -410,6 +410,18 @@ def _verify_transfer(op, shaped, vector):
         return "requires a permutation_map with result dims of the same rank as the vector type"
     if perm.n_symbols:
         return "requires permutation_map without symbols"
+    from ..builtin.affine import AffineConst, AffineDim
+    used: set = set()
+    for r in perm.results:
+        if isinstance(r, AffineConst) and r.value == 0:
+            continue
+        if not isinstance(r, AffineDim):
+            return ("requires a projected permutation_map (at most one dim or the zero "
+                    "constant can appear in each result)")
+        if r.position in used:
+            return "requires a permutation_map that is a permutation (found one dim used more " \
+                   "than once)"
+        used.add(r.position)
     bounds = op.attributes["in_bounds"].value
     if len(bounds) != len(perm.results):
         return ("expects the in_bounds attr of same rank as permutation_map results: "
