@@ -216,6 +216,21 @@ class IntegerAttr(Attribute):
         return f"{self.value} : {self.type}"
 
 
+def signless_value(value: int, width: int) -> Optional[int]:
+    """``value`` as a ``width``-bit signless integer attribute holds it, or None if it does not
+    fit.  Like MLIR's APInt, literals from ``-2**(width-1)`` to ``2**width - 1`` are accepted and
+    read back signed (``9223372036854775808 : i64`` is ``-9223372036854775808``); ``i1`` keeps
+    0 or 1.  Every reader of integer attributes (text, bytecode, builders) goes through this, so
+    an attribute means the same after any round trip."""
+    if value < -(1 << (width - 1)) or value >= (1 << width):
+        return None
+    if width == 1:
+        return value & 1
+    if value >= 1 << (width - 1):
+        return value - (1 << width)
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class FloatAttr(Attribute):
     value: float
@@ -456,8 +471,9 @@ class OptimizationHintsAttr(Attribute):
         parts = []
         for k, v in sorted(self.entries, key=lambda kv: kv[0]):
             items = sorted(v.entries, key=lambda kv: kv[0]) if isinstance(v, DictionaryAttr) else ()
-            inner = ", ".join(f"{name} = {attr_without_type(a)}" for name, a in items)
-            parts.append(f"{k} = {{{inner}}}")
+            inner = ", ".join(f"{format_attr_name(name)} = {hint_value_text(a)}"
+                              for name, a in items)
+            parts.append(f"{format_attr_name(k)} = {{{inner}}}")
         return ", ".join(parts)
 
     def generic(self) -> str:
@@ -480,6 +496,21 @@ def attr_without_type(attr: Attribute) -> str:
     if isinstance(attr, FloatAttr):
         from .text.floatfmt import format_float
         return format_float(attr.value, attr.type.name)
+    return attr.generic()
+
+
+def hint_value_text(attr: Attribute) -> str:
+    """An optimization-hint value as NVIDIA prints it (without its type) when that text reads
+    back as the same attribute (an ``i64`` or ``i1`` integer, an ``f64`` float with a decimal
+    spelling); otherwise with its type (``3 : i32``, ``0x7FF0000000000000 : f64``) so that the
+    printed text parses back to the same IR."""
+    from .types import F64, I1, I64
+    if isinstance(attr, IntegerAttr) and attr.type in (I1, I64):
+        return attr_without_type(attr)
+    if isinstance(attr, FloatAttr) and attr.type == F64:
+        text = attr_without_type(attr)
+        if not text.startswith(("0x", "-0x")):
+            return text
     return attr.generic()
 
 

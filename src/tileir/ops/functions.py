@@ -78,8 +78,10 @@ def parse_function(parser: "Parser", state: "OpState", *, allow_hints: bool) -> 
     if allow_hints and parser.tok == "optimization_hints":
         parser.i += 1
         parser.expect("=")
-        state.attrs["optimization_hints"] = parser.parse_optimization_hints_body(
-            state.spec.name)
+        hints = parser.parse_optimization_hints_body(state.spec.name)
+        if hints.entries:
+            # NVIDIA prints no `optimization_hints=<>`: an empty one is the same as none
+            state.attrs["optimization_hints"] = hints
     if parser.tok == "attributes":
         parser.i += 1
         state.attrs.update(parser.parse_attr_dict_body())
@@ -114,7 +116,8 @@ def print_function(printer: "OpPrinter", op: Operation, *, with_hints: bool) -> 
         res = [t.short for t in ftype.results]
         sig += " -> " + (res[0] if len(res) == 1 else "(" + ", ".join(res) + ")")
     hints = op.attributes.get("optimization_hints")
-    if with_hints and isinstance(hints, OptimizationHintsAttr) and hints.entries:
+    if with_hints and isinstance(hints, OptimizationHintsAttr):
+        # (an empty one only comes from the generic form, which keeps it)
         sig += f" optimization_hints=<{hints.body()}>"
     region = printer.render_region(op.regions[0])
     tail = printer.attr_dict_text(op, set(_FUNC_ATTRS))

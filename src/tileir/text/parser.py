@@ -18,7 +18,7 @@ from ..attrs import (ENUMS_BY_MNEMONIC, UNIT, ArrayAttr, Attribute, BoundedAttr,
                      DenseElementsAttr, DICompileUnitAttr, DIFileAttr, DILexicalBlockAttr,
                      DictionaryAttr, DISubprogramAttr, DivByAttr, FloatAttr, IntegerAttr,
                      OpaqueAttr, OptimizationHintsAttr, SameElementsAttr, StringAttr,
-                     SymbolRefAttr, TypeAttr)
+                     SymbolRefAttr, TypeAttr, signless_value)
 from ..diagnostics import ERROR, Diagnostic, DiagnosticError, SourceFile, SourceManager
 from ..ir.core import Block, Operation, Region, Value
 from ..ir.limits import MAX_REGION_DEPTH
@@ -971,7 +971,17 @@ class Parser:
                 raise self.error("floating point value not valid for specified type", off)
             return FloatAttr(-float(t) if neg else float(t), F64)
         v = int(t, 16) if t.startswith("0x") else int(t)
-        return IntegerAttr(-v if neg else v, typ or I64)
+        return self.integer_attr(-v if neg else v, typ or I64, off)
+
+    def integer_attr(self, value: int, typ: Type, off: int) -> IntegerAttr:
+        """An integer attribute of ``typ`` holding ``value`` (see :func:`signless_value`)."""
+        width = getattr(typ, "width", None)
+        if width is not None and getattr(typ, "is_integer", False):
+            v = signless_value(value, width)
+            if v is None:
+                raise self.error("integer constant out of range for attribute", off)
+            value = v
+        return IntegerAttr(value, typ)
 
     def parse_dense_array(self) -> DenseArrayAttr:
         self.expect_keyword("array")
