@@ -32,9 +32,12 @@ def parse(text: str, filename: str = "<string>", *, allow_unregistered: bool = F
     return parse_module(text, filename, allow_unregistered=allow_unregistered)
 
 
-def print(op: Operation, *, generic: bool = False, debuginfo: bool = False) -> str:  # noqa: A001
-    """Print an op (normally a module) in the canonical custom form or the generic form."""
-    return print_op(op, generic=generic, debuginfo=debuginfo)
+def print(op: Operation, *, generic: bool = False, debuginfo: bool = False,  # noqa: A001
+          assume_verified: bool = False) -> str:
+    """Print an op (normally a module) in the canonical custom form or the generic form.  IR
+    that does not verify prints in the generic form (the custom syntax assumes valid IR) unless
+    ``assume_verified`` is set."""
+    return print_op(op, generic=generic, debuginfo=debuginfo, assume_verified=assume_verified)
 
 
 def verify(op: Operation, *, target_version: str | None = None) -> None:

@@ -306,6 +306,11 @@ class _Writer:
             out.append(6)
             put_varint(out, len(attr.value))
             for item in attr.value:
+                if not isinstance(item, (IntegerAttr, FloatAttr, DenseElementsAttr, StringAttr)):
+                    # (the readers reject any other element)
+                    raise _err(f"attribute '{name}' cannot be written as bytecode: an array "
+                               f"element must be a typed attribute, not {item.generic()}",
+                               op.loc)
                 self.put_tagged(out, item, op, "arrayElement")
         elif isinstance(attr, DictionaryAttr):
             out.append(10)

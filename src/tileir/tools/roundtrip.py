@@ -95,11 +95,22 @@ def _cuda_tile_modules(op: Operation) -> list:
     return [o for r in op.regions for b in r.blocks for o in b.ops if o.name == "cuda_tile.module"]
 
 
+def _unwrap_implicit_module(op: Operation) -> Operation:
+    """The parser wraps a top-level ``cuda_tile.module`` in an implicit ``builtin.module``."""
+    if op.name == "builtin.module" and not op.attributes and op.regions and \
+            len(op.regions[0].blocks) == 1:
+        ops = op.regions[0].blocks[0].ops
+        if len(ops) == 1 and ops[0].name == "cuda_tile.module":
+            return ops[0]
+    return op
+
+
 def ir_key(op: Operation, drop_module_attrs: tuple = (), locations: bool = True) -> str:
     """A canonical text of ``op``: its generic form (with ``locations``, or without).  With
     ``drop_module_attrs``, the ``cuda_tile.module`` inside is keyed by its body and its other
     attributes only (what a bytecode file carries)."""
     from ..text.printer import print_op
+    op = _unwrap_implicit_module(op)
     if not drop_module_attrs:
         text = print_op(op, generic=True)
         return text + _locations(op) if locations else text
