@@ -646,8 +646,8 @@ class _Reader:
                                 hints[0])
         attrs = {"sym_name": StringAttr(name), "function_type": TypeAttr(ftype),
                  "arg_attrs": ArrayAttr(tuple(DictionaryAttr(()) for _ in ftype.inputs))}
-        if hints is not None:
-            attrs["optimization_hints"] = hints
+        if hints is not None and getattr(hints, "entries", True):
+            attrs["optimization_hints"] = hints  # (empty hints are no hints)
         func = make_op("cuda_tile.entry", (), (), attrs, 1, loc)
         block = func.regions[0].add_block(ftype.inputs)
         values = list(block.args)

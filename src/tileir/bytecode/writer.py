@@ -579,6 +579,8 @@ class _Writer:
             put_varint(sec, sig_i)
             is_entry = op.name == "cuda_tile.entry"
             hints = op.attributes.get("optimization_hints") if is_entry else None
+            if isinstance(hints, OptimizationHintsAttr) and not hints.entries:
+                hints = None  # empty hints are no hints
             flags = (0x02 | (0x04 if hints is not None else 0)) if is_entry else 0
             sec.append(flags)
             put_varint(sec, loc_i)

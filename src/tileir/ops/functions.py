@@ -80,7 +80,8 @@ def parse_function(parser: "Parser", state: "OpState", *, allow_hints: bool) -> 
         parser.expect("=")
         hints = parser.parse_optimization_hints_body(state.spec.name)
         if hints.entries:
-            # NVIDIA prints no `optimization_hints=<>`: an empty one is the same as none
+            # NVIDIA prints no `optimization_hints=<>`: an empty one is the same as none (the
+            # generic parser, the bytecode reader and writer treat it so too)
             state.attrs["optimization_hints"] = hints
     if parser.tok == "attributes":
         parser.i += 1
@@ -116,8 +117,7 @@ def print_function(printer: "OpPrinter", op: Operation, *, with_hints: bool) -> 
         res = [t.short for t in ftype.results]
         sig += " -> " + (res[0] if len(res) == 1 else "(" + ", ".join(res) + ")")
     hints = op.attributes.get("optimization_hints")
-    if with_hints and isinstance(hints, OptimizationHintsAttr):
-        # (an empty one only comes from the generic form, which keeps it)
+    if with_hints and isinstance(hints, OptimizationHintsAttr) and hints.entries:
         sig += f" optimization_hints=<{hints.body()}>"
     region = printer.render_region(op.regions[0])
     tail = printer.attr_dict_text(op, set(_FUNC_ATTRS))

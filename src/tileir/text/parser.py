@@ -1762,6 +1762,15 @@ def normalize_attributes(spec: OpSpec, attrs: dict) -> dict:
                 attrs[name] = enum(value.value)
             except ValueError:
                 pass
+    hints = attrs.get("optimization_hints")
+    if isinstance(hints, OptimizationHintsAttr) and not hints.entries:
+        del attrs["optimization_hints"]  # empty hints are no hints (as in the custom syntax)
+    if "arg_attrs" not in attrs and "arg_attrs" in spec.attr_by_name:
+        # A function without `arg_attrs` is one whose arguments have none: the custom syntax
+        # and the bytecode reader spell that as a list of empty dictionaries, as cuda-tile does
+        ftype = attrs.get("function_type")
+        if isinstance(ftype, TypeAttr) and isinstance(ftype.value, FunctionType):
+            attrs["arg_attrs"] = ArrayAttr(tuple(DictionaryAttr(()) for _ in ftype.value.inputs))
     return attrs
 
 
