@@ -440,15 +440,20 @@ class DenseElementsAttr(Attribute):
             return ["true" if v else "false" for v in a.tolist()]
         if getattr(el, "is_integer", False):
             return [str(int(v)) for v in a.tolist()]
-        from .text.floatfmt import format_float
-        return [format_float(v, name) for v in a]
+        from .text.densefloat import format_float_elements
+        return format_float_elements(a.reshape(-1), name)
 
     def _nested(self, a: np.ndarray) -> str:
         if a.ndim == 0:
             return self._fmt_element(a[()])
-        if a.ndim == 1:
-            return "[" + ", ".join(self._elements_text(a)) + "]"
-        return "[" + ", ".join(self._nested(sub) for sub in a) + "]"
+        if a.size == 0:
+            return "[" + ", ".join(self._nested(sub) for sub in a) + "]"
+        # every element at once, then grouped innermost dimension first
+        items = self._elements_text(a.reshape(-1))
+        for extent in reversed(a.shape):
+            items = ["[" + ", ".join(items[i:i + extent]) + "]"
+                     for i in range(0, len(items), extent)] if extent else ["[]"]
+        return items[0]
 
     def generic(self) -> str:
         return f"dense<{self.body()}> : {self.type}"
