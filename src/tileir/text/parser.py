@@ -242,7 +242,10 @@ class Parser:
         t = self.toks[self.i][1:]
         if t.startswith('"'):
             return "expected '\"' in string literal"
-        return f"unexpected character"
+        if t and "\udc80" <= t[0] <= "\udcff":
+            return (f"unexpected byte 0x{ord(t[0]) - 0xDC00:02X}: the input is not UTF-8 text "
+                    "(Tile IR bytecode is read by 'tileir translate --cudatilebc-to-mlir')")
+        return "unexpected character"
 
     def error_prev_end(self, message: str) -> ParseError:
         """An error positioned just after the previous token (like MLIR's 'expected X')."""
