@@ -29,10 +29,9 @@ def _all_forms(module) -> dict:
     return outcome
 
 
-def test_s1_unverified_module_prints_in_generic_form():
-    # a make_tensor_view whose dynamic-shape operand is missing: accepted by the generic parser
-    # and by the bytecode reader (which does not verify), not by the custom syntax
-    text = '''"cuda_tile.module"() <{sym_name = "kernels"}> ({
+# a make_tensor_view whose dynamic-shape operand is missing: accepted by the generic parser
+# and by the bytecode reader (which does not verify), not by the custom syntax
+S1_TEXT = '''"cuda_tile.module"() <{sym_name = "kernels"}> ({
   "cuda_tile.entry"() <{function_type = (!cuda_tile.tile<!cuda_tile.ptr<f32>>) -> (), sym_name = "k"}> ({
   ^bb0(%p: !cuda_tile.tile<!cuda_tile.ptr<f32>>):
     %0 = "cuda_tile.make_tensor_view"(%p) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (!cuda_tile.tile<!cuda_tile.ptr<f32>>) -> !cuda_tile.tensor_view<?xf32, strides=[1]>
@@ -40,7 +39,10 @@ def test_s1_unverified_module_prints_in_generic_form():
   }) : () -> ()
 }) : () -> ()
 '''
-    module = tileir.parse(text)
+
+
+def test_s1_unverified_module_prints_in_generic_form():
+    module = tileir.parse(S1_TEXT)
     assert verdict(module) == (False,)
     printed = tileir.print(module)
     assert '"cuda_tile.make_tensor_view"(%arg0)' in printed
@@ -49,6 +51,18 @@ def test_s1_unverified_module_prints_in_generic_form():
     # the same module read from bytecode (not verified by default) prints too
     back = read_bytecode(write_bytecode(module, "13.3"))
     assert "make_tensor_view" in tileir.print(back)
+
+
+def test_s1_translate_no_verify_prints_what_parses_back(tmp_path, capsys):
+    from tileir.cli import main
+    module = tileir.parse(S1_TEXT)
+    path = tmp_path / "bad.tilebc"
+    path.write_bytes(write_bytecode(module, "13.3"))
+    assert main(["translate", "--cudatilebc-to-mlir", "--no-verify", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert ir_key(tileir.parse(out), locations=False) == \
+        ir_key(read_bytecode(path.read_bytes()), locations=False)
+    assert main(["translate", "--cudatilebc-to-mlir", str(path)]) == 1
 
 
 def test_s2_hint_keys_that_are_not_identifiers_are_quoted():
