@@ -175,3 +175,26 @@ def test_bounded_round_trip_fuzz():
     assert all(report.inputs[f] >= n for f in report.inputs)
     assert sum(report.checked.values()) > 0
     assert not report.failures, [(f.kind, f.detail, f.shrunk) for f in report.failures]
+
+
+def test_a_lossy_form_is_caught_and_shrunk(monkeypatch):
+    """The checker and the shrinker on a deliberately broken form: printing that drops every
+    `muli` (an IR change) is reported, and a seed module shrinks to a small reproducer."""
+    from tileir.tools import roundtrip
+    from tileir.tools.fuzz_roundtrip import INPUTS, shrink
+    from tileir.tools.roundtrip import RoundTripForm, Violation
+
+    def lossy_print(m):
+        return "\n".join(line for line in tileir.print(m).splitlines() if "muli" not in line)
+    lossy = RoundTripForm("lossy", lossy_print, lambda t: tileir.parse(t),
+                          keeps_locations=False)
+    monkeypatch.setattr(roundtrip, "FORMS", [lossy])
+    from tileir.bytecode.fuzz import SEED_TEXTS
+    seed = SEED_TEXTS[1]
+    with pytest.raises(Violation) as exc:
+        check_module(tileir.parse(seed))
+    assert exc.value.kind in ("lossy: IR changed", "lossy: output does not read back")
+    small = shrink(INPUTS["text"], seed, exc.value.kind, budget_s=60)
+    assert "muli" in small and len(small) < 0.7 * len(seed)
+    with pytest.raises(Violation):
+        check_module(tileir.parse(small))

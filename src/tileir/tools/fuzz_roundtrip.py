@@ -115,6 +115,14 @@ class _TextMutator:
         return text
 
 
+def _mutate_text_bytes(text: str, rng: random.Random) -> str:
+    """Byte-level edits of the UTF-8 text (invalid bytes read back as surrogate escapes, as
+    ``tileir.load`` reads a file)."""
+    from ..bytecode.fuzz import mutate
+    data = mutate(text.encode("utf-8", "surrogateescape"), rng, rounds=rng.randint(1, 2))
+    return data.decode("utf-8", "surrogateescape")
+
+
 def _accept_text(text) -> object:
     from ..text import parse_module
     if isinstance(text, bytes):
@@ -122,12 +130,20 @@ def _accept_text(text) -> object:
     return parse_module(text, "<fuzz>", allow_unregistered=True)
 
 
-def _text_units(text: str) -> list:
+def _text_tokens(text: str) -> list:
     return [m.group() for m in _TOKEN.finditer(text)]
 
 
 def _join_tokens(units: list) -> str:
     return " ".join(units)
+
+
+def _text_lines(text: str) -> list:
+    return text.split("\n")
+
+
+def _join_lines(units: list) -> str:
+    return "\n".join(units)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -197,10 +213,13 @@ def _register_cuda_tile_inputs() -> None:
             text_mutator.append(_TextMutator(texts()))
         return text_mutator[0](text, rng)
 
-    register_input(InputFormat("text", text_seeds, [mutate_text], _accept_text, _text_units,
-                               _join_tokens))
+    # (token-level edits three times as often as byte-level ones)
+    register_input(InputFormat("text", text_seeds, [mutate_text, mutate_text, mutate_text,
+                                                    _mutate_text_bytes],
+                               _accept_text, [(_text_lines, _join_lines),
+                                              (_text_tokens, _join_tokens)]))
     register_input(InputFormat("bytecode", bytecode_seeds, [_mutate_bytes], _accept_bytecode,
-                               _byte_units, _join_bytes))
+                               [(_byte_units, _join_bytes)]))
 
 
 _register_cuda_tile_inputs()
@@ -259,22 +278,30 @@ def run_one(fmt: InputFormat, data, seen: Optional[set] = None):
 
 
 def shrink(fmt: InputFormat, data, kind: str, budget_s: float = 20.0):
-    """Delta debugging over ``fmt.units``: drop chunks of units while the same kind of
-    violation is still raised; returns the smallest input found."""
-    units = fmt.units(data)
+    """Delta debugging at each of ``fmt.shrink_levels`` in turn (lines, then tokens): drop
+    chunks of pieces while the same kind of violation is still raised; returns the smallest
+    input found within ``budget_s`` seconds."""
     deadline = time.monotonic() + budget_s
 
-    def still_fails(candidate: list) -> bool:
+    def still_fails(candidate) -> bool:
         try:
-            run_one(fmt, fmt.join(candidate))
+            run_one(fmt, candidate)
         except Violation as v:
             return v.kind == kind
         except Exception:  # noqa: BLE001
             return False
         return False
 
-    if not still_fails(units):
+    if not still_fails(data):
         return data
+    for split, join in fmt.shrink_levels:
+        units = split(data)
+        units = _ddmin(units, lambda u: bool(u) and still_fails(join(u)), deadline)
+        data = join(units)
+    return data
+
+
+def _ddmin(units: list, fails: Callable, deadline: float) -> list:
     n = 2
     while len(units) >= 2 and time.monotonic() < deadline:
         chunk = max(1, len(units) // n)
@@ -283,7 +310,7 @@ def shrink(fmt: InputFormat, data, kind: str, budget_s: float = 20.0):
             if time.monotonic() >= deadline:
                 break
             candidate = units[:start] + units[start + chunk:]
-            if candidate and still_fails(candidate):
+            if fails(candidate):
                 units = candidate
                 n = max(n - 1, 2)
                 reduced = True
@@ -292,7 +319,7 @@ def shrink(fmt: InputFormat, data, kind: str, budget_s: float = 20.0):
             if chunk == 1:
                 break
             n = min(len(units), n * 2)
-    return fmt.join(units)
+    return units
 
 
 def fuzz(formats: Optional[list] = None, *, seconds: Optional[float] = None,

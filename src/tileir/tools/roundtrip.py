@@ -66,9 +66,9 @@ class InputFormat:
     seeds: Callable[[], list]
     mutators: list = field(default_factory=list)
     accept: Callable[[Data], Operation] = None  # type: ignore[assignment]
-    #: split a failing input into pieces the shrinker may drop (lines/tokens, byte ranges)
-    units: Callable[[Data], list] = None  # type: ignore[assignment]
-    join: Callable[[list], Data] = None  # type: ignore[assignment]
+    #: how the shrinker cuts a failing input into pieces it may drop, coarsest first: pairs of
+    #: ``split(input) -> list`` and ``join(list) -> input`` (lines then tokens, bytes)
+    shrink_levels: list = field(default_factory=list)
 
 
 FORMS: list[RoundTripForm] = []
