@@ -47,9 +47,17 @@ def main(argv=None) -> int:
 
     def progress(report, elapsed):
         print(f"... {elapsed:.0f} s: " + ", ".join(f"{k} {v}" for k, v in
-                                                   sorted(report.inputs.items())), flush=True)
+                                                   sorted(report.inputs.items())) +
+              f"; {len(report.failures)} kinds of violation", flush=True)
+        while len(shown) < len(report.failures):
+            f = report.failures[len(shown)]
+            shown.append(f)
+            print(f"  new violation [{f.format}] {f.kind}: {f.detail[:300]}", flush=True)
+    shown: list = []
     report = fuzz(args.format, seconds=args.minutes * 60, inputs=args.inputs, seed=args.seed,
                   progress=progress)
+    if report.interrupted:
+        print("(interrupted)")
     _print_report(report, report.seconds)
     if report.failures:
         os.makedirs(args.out, exist_ok=True)

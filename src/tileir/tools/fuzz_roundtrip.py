@@ -246,6 +246,7 @@ class FuzzReport:
     outcomes: Counter = field(default_factory=Counter)    # (format, form, ok/refused)
     failures: list = field(default_factory=list)
     seconds: float = 0.0
+    interrupted: bool = False
 
 
 class _Crash(Exception):
@@ -326,61 +327,80 @@ def fuzz(formats: Optional[list] = None, *, seconds: Optional[float] = None,
          inputs: Optional[int] = None, seed: int = 0, max_failures: int = 20,
          shrink_budget_s: float = 20.0, progress: Optional[Callable] = None) -> FuzzReport:
     """Fuzz ``formats`` (names in :data:`INPUTS`; default all) in turn until ``seconds`` have
-    passed or each format has had ``inputs`` inputs."""
-    names = formats or list(INPUTS)
-    fmts = [INPUTS[n] for n in names]
-    seeds = {f.name: f.seeds() for f in fmts}
-    rng = random.Random(seed)
-    report = FuzzReport()
-    seen: dict = {f.name: set() for f in fmts}
-    kinds: set = set()
+    passed, each format has had ``inputs`` inputs, or Ctrl-C; ``progress(report, elapsed)`` is
+    called every 30 s and after each new kind of violation."""
+    session = _Session([INPUTS[n] for n in (formats or list(INPUTS))], seed, inputs,
+                       max_failures, shrink_budget_s, progress)
     start = time.monotonic()
-    deadline = start + seconds if seconds is not None else None
-    next_progress = start + 30
-    i = 0
-    while True:
-        if deadline is not None and time.monotonic() >= deadline:
-            break
-        fmt = fmts[i % len(fmts)]
-        i += 1
-        if inputs is not None and report.inputs[fmt.name] >= inputs:
-            if all(report.inputs[f.name] >= inputs for f in fmts):
+    try:
+        session.run(start + seconds if seconds is not None else None)
+    except KeyboardInterrupt:
+        session.report.interrupted = True  # (report what was done so far)
+    session.report.seconds = time.monotonic() - start
+    return session.report
+
+
+class _Session:
+    def __init__(self, fmts: list, seed: int, inputs: Optional[int], max_failures: int,
+                 shrink_budget_s: float, progress: Optional[Callable]) -> None:
+        self.fmts = fmts
+        self.pools = {f.name: list(f.seeds()) for f in fmts}
+        self.rng = random.Random(seed)
+        self.inputs = inputs
+        self.max_failures = max_failures
+        self.shrink_budget_s = shrink_budget_s
+        self.progress = progress
+        self.report = FuzzReport()
+        self.seen: dict = {f.name: set() for f in fmts}
+        self.kinds: set = set()
+        self.start = time.monotonic()
+
+    def _done(self, fmt: InputFormat) -> bool:
+        return self.inputs is not None and self.report.inputs[fmt.name] >= self.inputs
+
+    def run(self, deadline: Optional[float]) -> None:
+        next_progress = self.start + 30
+        i = 0
+        while deadline is None or time.monotonic() < deadline:
+            if all(self._done(f) for f in self.fmts):
                 break
-            continue
-        pool = seeds[fmt.name]
-        if not pool:
-            continue
+            fmt = self.fmts[i % len(self.fmts)]
+            i += 1
+            if not self._done(fmt) and self.pools[fmt.name]:
+                self.one(fmt)
+            if self.progress is not None and time.monotonic() >= next_progress:
+                next_progress = time.monotonic() + 30
+                self.progress(self.report, time.monotonic() - self.start)
+
+    def one(self, fmt: InputFormat) -> None:
+        """Mutate one input of ``fmt`` and check it."""
+        report, rng = self.report, self.rng
+        pool = self.pools[fmt.name]
         data = rng.choice(pool)
         for _ in range(rng.randint(1, 2)):
             data = rng.choice(fmt.mutators)(data, rng)
         report.inputs[fmt.name] += 1
         try:
-            res = run_one(fmt, data, seen[fmt.name])
+            res = run_one(fmt, data, self.seen[fmt.name])
         except Violation as v:
             report.outcomes[(fmt.name, "VIOLATION")] += 1
-            if v.kind not in kinds and len(report.failures) < max_failures:
-                kinds.add(v.kind)
-                small = shrink(fmt, data, v.kind, shrink_budget_s)
+            if v.kind not in self.kinds and len(report.failures) < self.max_failures:
+                self.kinds.add(v.kind)
+                small = shrink(fmt, data, v.kind, self.shrink_budget_s)
                 report.failures.append(Failure(fmt.name, v.kind, v.detail, data, small))
-            continue
-        except RecursionError:
-            report.outcomes[(fmt.name, "VIOLATION")] += 1
-            continue
+                if self.progress is not None:
+                    self.progress(report, time.monotonic() - self.start)
+            return
         if res is None:
             report.outcomes[(fmt.name, "rejected")] += 1
-            continue
+            return
         report.accepted[fmt.name] += 1
         if res == "seen":
             report.outcomes[(fmt.name, "accepted (IR seen before)")] += 1
-            continue
+            return
         report.checked[fmt.name] += 1
         for form, outcome in res.items():
             report.outcomes[(fmt.name, f"{form}: {outcome}")] += 1
-        # an accepted mutant is a good seed: keep a bounded pool of them
+        # an accepted mutant with new IR is a good seed: keep a bounded pool of them
         if len(pool) < 4000:
             pool.append(data)
-        if progress is not None and time.monotonic() >= next_progress:
-            next_progress = time.monotonic() + 30
-            progress(report, time.monotonic() - start)
-    report.seconds = time.monotonic() - start
-    return report
