@@ -122,6 +122,24 @@ def _pow10_table() -> tuple:
 _S = 400
 
 
+def _scaled_floor_quick(v: np.ndarray, s: np.ndarray) -> tuple:
+    """``floor(v * 10**s)`` with one rounded product (relative error below 2**-51):
+    ``(value, unsure)``, unsure where that error could reach an integer (always, for products
+    above ~2**48) or the product is out of range."""
+    his, _, xs = _pow10_table()
+    bad = np.abs(s) > _S
+    i = np.where(bad, _S, s + _S)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        p = np.ldexp(v * his[i], xs[i])
+        bad |= ~np.isfinite(p) | (p >= 2.0 ** 62) | (p < 2.0 ** -900)
+        p = np.where(bad, 0.0, p)
+        fl = np.floor(p)
+        frac = p - fl
+        margin = p * 2.0 ** -49
+    bad |= (frac <= margin) | (frac >= 1 - margin)
+    return fl.astype(np.int64), bad
+
+
 def _scaled_floor(v: np.ndarray, s: np.ndarray) -> tuple:
     """``floor(v * 10**s)`` (below 2**62) in double-double arithmetic: ``(value, undecided)``,
     undecided where the product is out of range or too close to an integer to tell."""
@@ -172,8 +190,12 @@ def _apfloat_digits(v: np.ndarray, M: np.ndarray, E: np.ndarray, precision: int,
         sig_t[exact] = sig // _POW10[np.minimum(rx, 18)]
     inexact = np.nonzero(~exact)[0]
     if inexact.size:
-        sig_t[inexact], bad = _scaled_floor(v[inexact], (k - r)[inexact])
-        undecided[inexact] |= bad
+        quick, unsure = _scaled_floor_quick(v[inexact], (k - r)[inexact])
+        sig_t[inexact] = quick
+        redo = inexact[unsure]
+        if redo.size:
+            sig_t[redo], bad = _scaled_floor(v[redo], (k - r)[redo])
+            undecided[redo] |= bad
     expo = r - k
     # round half-up to `precision` digits
     d = _digits(sig_t)
