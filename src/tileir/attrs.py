@@ -220,8 +220,8 @@ def signless_value(value: int, width: int) -> Optional[int]:
     """``value`` as a ``width``-bit signless integer attribute holds it, or None if it does not
     fit.  Like MLIR's APInt, literals from ``-2**(width-1)`` to ``2**width - 1`` are accepted and
     read back signed (``9223372036854775808 : i64`` is ``-9223372036854775808``); ``i1`` keeps
-    0 or 1.  Every reader of integer attributes (text, bytecode, builders) goes through this, so
-    an attribute means the same after any round trip."""
+    0 or 1.  The text parsers store integer attributes through this, so they hold the values
+    the bytecode reader's sign extension gives, and mean the same after any round trip."""
     if value < -(1 << (width - 1)) or value >= (1 << width):
         return None
     if width == 1:
