@@ -198,3 +198,18 @@ def test_a_lossy_form_is_caught_and_shrunk(monkeypatch):
     assert "muli" in small and len(small) < 0.7 * len(seed)
     with pytest.raises(Violation):
         check_module(tileir.parse(small))
+
+
+def test_result_an_old_version_does_not_store_must_be_a_token():
+    """Found by the round-trip fuzzer: 13.1 stores no result for print_tko and reads it back as a
+    token, so a result of another type (invalid IR, but accepted) is refused, not changed."""
+    module = tileir.parse('''"cuda_tile.module"() <{sym_name = "kernels"}> ({
+  "cuda_tile.entry"() <{function_type = (!cuda_tile.tile<i32>) -> (), sym_name = "k"}> ({
+  ^bb0(%a: !cuda_tile.tile<i32>):
+    %0 = "cuda_tile.print_tko"(%a) <{operandSegmentSizes = array<i32: 1, 0>, str = "%d"}> : (!cuda_tile.tile<i32>) -> !cuda_tile.ptr<i32>
+    "cuda_tile.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()''')
+    with pytest.raises(BytecodeWriteError, match="reads back as a token, not ptr<i32>"):
+        write_bytecode(module, "13.1")
+    assert _all_forms(module)["bytecode 13.2"] == "ok"

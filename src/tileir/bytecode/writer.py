@@ -20,7 +20,7 @@ from ..diagnostics import ERROR, REMARK, Diagnostic
 from ..ir.core import Operation
 from ..locations import (UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, FusedLoc, Location,
                          NameLoc, UnknownLoc)
-from ..types import FloatType, FunctionType, IntegerType
+from ..types import TOKEN, FloatType, FunctionType, IntegerType
 from ._dense import FLOAT_BITS, dense_to_raw, float_to_bits
 from ._codegen import make_encoder
 from ._ops import codec_for_name
@@ -465,6 +465,10 @@ class _Writer:
                 raise _err(f"result '{name}' requires bytecode version {since} but is being "
                            f"used and targeting {self.version}. Cannot serialize to older "
                            f"bytecode version when newer features are used.", op.loc)
+            if i < len(results) and results[i].type != TOKEN:
+                # a reader of this version gives the result its default type: a token
+                raise _err(f"result '{name}' is not stored in bytecode version {self.version} "
+                           f"and reads back as a token, not {results[i].type}", op.loc)
         return [results[i] for i in plan.result_mask if i < len(results)]
 
     @staticmethod
