@@ -210,6 +210,6 @@ def test_result_an_old_version_does_not_store_must_be_a_token():
     "cuda_tile.return"() : () -> ()
   }) : () -> ()
 }) : () -> ()''')
-    with pytest.raises(BytecodeWriteError, match="reads back as a token, not ptr<i32>"):
+    with pytest.raises(BytecodeWriteError, match="reads back as a token, not !cuda_tile.ptr<i32>"):
         write_bytecode(module, "13.1")
     assert _all_forms(module)["bytecode 13.2"] == "ok"
