@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -54,6 +55,13 @@ def main(argv=None) -> int:
             shown.append(f)
             print(f"  new violation [{f.format}] {f.kind}: {f.detail[:300]}", flush=True)
     shown: list = []
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+    # Ctrl-C, or a kill (SIGTERM; also SIGINT in a background job, which ignores it by
+    # default), ends the run with its report
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
     report = fuzz(args.format, seconds=args.minutes * 60, inputs=args.inputs, seed=args.seed,
                   progress=progress)
     if report.interrupted:
