@@ -7,14 +7,15 @@ gives for each (MLIR's ``printFloatValue``), at array speed.
 1. APFloat's ``toString`` keeps ``sig = |v| * 10**k`` (an integer), drops ``r`` decimal digits by
    a *truncating* division chosen from ``sig``'s bit length, then rounds half-up to the wanted
    number of digits.  The bit length of ``M * 5**k`` comes from logarithms and the truncated
-   quotient ``floor(|v| * 10**(k - r))`` from one scaled product (or exactly with 64-bit integers
-   when ``sig`` fits); an element whose logarithm or product lies too close to an integer for
-   double precision to decide is left to ``format_float``.
+   quotient ``floor(|v| * 10**(k - r))`` exactly with 64-bit integers when ``sig`` fits, else
+   from one rounded product, or a double-double one (~104 bits) where that cannot decide; an
+   element whose logarithm or product is still too close to an integer is left to
+   ``format_float``.
 2. Whether the six-digit text reads back to the same bits (one correct rounding from decimal)
    is decided exactly where Clinger's fast path applies (``q * 10**e`` with ``|e| <= 22``: one
    correctly rounded double operation, plus a check that the double is not an ``f32``
    half-way point); other elements are left to ``format_float``.
-3. The texts are produced by one ``%``-format call over all elements.
+3. The texts are laid out from the integer digits by one ``%``-format call per layout.
 
 Other float types have at most 2**19 distinct values: each distinct bit pattern is formatted once.
 """
@@ -26,7 +27,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .floatfmt import PRECISION_BITS, format_float, layout_digits
+from .floatfmt import PRECISION_BITS, format_float
 
 __all__ = ["format_float_elements"]
 

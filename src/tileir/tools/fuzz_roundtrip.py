@@ -249,10 +249,6 @@ class FuzzReport:
     interrupted: bool = False
 
 
-class _Crash(Exception):
-    """The way in raised something other than a diagnostic."""
-
-
 def run_one(fmt: InputFormat, data, seen: Optional[set] = None):
     """Accept ``data`` and check the invariant; returns None (rejected), "seen" or the outcome
     dict.  Raises :class:`Violation` (including a crash of the way in)."""
