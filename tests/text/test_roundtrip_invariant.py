@@ -213,3 +213,26 @@ def test_result_an_old_version_does_not_store_must_be_a_token():
     with pytest.raises(BytecodeWriteError, match="reads back as a token, not !cuda_tile.ptr<i32>"):
         write_bytecode(module, "13.1")
     assert _all_forms(module)["bytecode 13.2"] == "ok"
+
+
+@pytest.mark.parametrize("text,message", [
+    # found by the round-trip fuzzer (issue 14 run): each was written, then not read back the same
+    ('cuda_tile.module @kernels attributes {producer = @p} {\n  entry @k() {\n    return\n  }\n}',
+     "producer @p cannot be written as bytecode: it must be a string"),
+    (_module("    %3 = constant <f32: 0x3F800000> : !cuda_tile.tensor_view<f32>"),
+     "dense constant of type .* cannot be written as bytecode"),
+])
+def test_writer_refuses_what_its_reader_would_not_give_back(text, message):
+    module = tileir.parse(text)
+    for v in VERSIONS:
+        with pytest.raises(BytecodeWriteError, match=message):
+            write_bytecode(module, v)
+    _all_forms(module)
+
+
+def test_debug_location_scope_must_be_a_scope():
+    # found by the round-trip fuzzer: a string scope was accepted and then crashed the printer
+    with pytest.raises(tileir.DiagnosticError, match="expected a debug info scope"):
+        tileir.parse('#f = #cuda_tile.di_file<"a.py" in "/t/">\n'
+                     '#l = #cuda_tile.di_loc<loc("a.py":1:2) in "a.py">\n'
+                     + _module("").replace("entry @k() {", "entry @k() {\n    return loc(#l)"))

@@ -20,7 +20,7 @@ from ..diagnostics import ERROR, REMARK, Diagnostic
 from ..ir.core import Operation
 from ..locations import (UNKNOWN_LOC, CallSiteLoc, DILoc, FileLineColLoc, FusedLoc, Location,
                          NameLoc, UnknownLoc)
-from ..types import TOKEN, FloatType, FunctionType, IntegerType
+from ..types import TOKEN, FloatType, FunctionType, IntegerType, TileType
 from ._dense import FLOAT_BITS, dense_to_raw, float_to_bits
 from ._codegen import make_encoder
 from ._ops import codec_for_name
@@ -259,6 +259,11 @@ class _Writer:
         hit = self.const_by_id.get(id(attr))
         if hit is not None and hit[0] is attr:
             return hit[1]
+        typ = attr.type
+        if not isinstance(typ, TileType) or not isinstance(typ.element, (IntegerType, FloatType)):
+            # (the readers take a dense constant only as an integer or float tile)
+            raise _err(f"a dense constant of type {typ} cannot be written as bytecode: it must "
+                       "be a tile of integers or floats")
         raw = dense_to_raw(attr)
         key = (attr.type, raw)
         i = self.const_index.get(key)
@@ -537,6 +542,10 @@ class _Writer:
             else []
         _check_self_contained(module, body)
         _check_carried(module, _MODULE_ATTRS)
+        producer = module.attributes.get("producer")
+        if producer is not None and not isinstance(producer, StringAttr):
+            raise _err(f"'cuda_tile.module' op producer {producer.generic()} cannot be written "
+                       "as bytecode: it must be a string", module.loc)
         out = bytearray(MAGIC)
         out += bytes((version.major, version.minor)) + struct.pack("<H", version.tag)
         # Function metadata (names, signatures, locations) first, like buildFunctionMap.

@@ -1275,7 +1275,12 @@ class Parser:
         if not isinstance(source, FileLineColLoc):
             raise self.error("expected a file location", off)
         self.expect_keyword("in")
+        off = self.offset
         scope = self.parse_attribute()
+        if not isinstance(scope, (DISubprogramAttr, DILexicalBlockAttr)):
+            # (DILocAttr's scope parameter is a DILocalScopeAttr)
+            raise self.error("expected a debug info scope (#cuda_tile.di_subprogram or "
+                             "#cuda_tile.di_lexical_block)", off)
         self.expect(">")
         return DILoc(source, scope)
 
