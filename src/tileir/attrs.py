@@ -216,6 +216,21 @@ class IntegerAttr(Attribute):
         return f"{self.value} : {self.type}"
 
 
+def signless_value(value: int, width: int) -> Optional[int]:
+    """``value`` as a ``width``-bit signless integer attribute holds it, or None if it does not
+    fit.  Like MLIR's APInt, literals from ``-2**(width-1)`` to ``2**width - 1`` are accepted and
+    read back signed (``9223372036854775808 : i64`` is ``-9223372036854775808``); ``i1`` keeps
+    0 or 1.  The text parsers store integer attributes through this, so they hold the values
+    the bytecode reader's sign extension gives, and mean the same after any round trip."""
+    if value < -(1 << (width - 1)) or value >= (1 << width):
+        return None
+    if width == 1:
+        return value & 1
+    if value >= 1 << (width - 1):
+        return value - (1 << width)
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class FloatAttr(Attribute):
     value: float
@@ -425,15 +440,20 @@ class DenseElementsAttr(Attribute):
             return ["true" if v else "false" for v in a.tolist()]
         if getattr(el, "is_integer", False):
             return [str(int(v)) for v in a.tolist()]
-        from .text.floatfmt import format_float
-        return [format_float(v, name) for v in a]
+        from .text.densefloat import format_float_elements
+        return format_float_elements(a.reshape(-1), name)
 
     def _nested(self, a: np.ndarray) -> str:
         if a.ndim == 0:
             return self._fmt_element(a[()])
-        if a.ndim == 1:
-            return "[" + ", ".join(self._elements_text(a)) + "]"
-        return "[" + ", ".join(self._nested(sub) for sub in a) + "]"
+        if a.size == 0:
+            return "[" + ", ".join(self._nested(sub) for sub in a) + "]"
+        # every element at once, then grouped innermost dimension first
+        items = self._elements_text(a.reshape(-1))
+        for extent in reversed(a.shape):
+            items = ["[" + ", ".join(items[i:i + extent]) + "]"
+                     for i in range(0, len(items), extent)] if extent else ["[]"]
+        return items[0]
 
     def generic(self) -> str:
         return f"dense<{self.body()}> : {self.type}"
@@ -456,8 +476,9 @@ class OptimizationHintsAttr(Attribute):
         parts = []
         for k, v in sorted(self.entries, key=lambda kv: kv[0]):
             items = sorted(v.entries, key=lambda kv: kv[0]) if isinstance(v, DictionaryAttr) else ()
-            inner = ", ".join(f"{name} = {attr_without_type(a)}" for name, a in items)
-            parts.append(f"{k} = {{{inner}}}")
+            inner = ", ".join(f"{format_attr_name(name)} = {hint_value_text(a)}"
+                              for name, a in items)
+            parts.append(f"{format_attr_name(k)} = {{{inner}}}")
         return ", ".join(parts)
 
     def generic(self) -> str:
@@ -480,6 +501,21 @@ def attr_without_type(attr: Attribute) -> str:
     if isinstance(attr, FloatAttr):
         from .text.floatfmt import format_float
         return format_float(attr.value, attr.type.name)
+    return attr.generic()
+
+
+def hint_value_text(attr: Attribute) -> str:
+    """An optimization-hint value as NVIDIA prints it (without its type) when that text reads
+    back as the same attribute (an ``i64`` or ``i1`` integer, an ``f64`` float with a decimal
+    spelling); otherwise with its type (``3 : i32``, ``0x7FF0000000000000 : f64``) so that the
+    printed text parses back to the same IR."""
+    from .types import F64, I1, I64
+    if isinstance(attr, IntegerAttr) and attr.type in (I1, I64):
+        return attr_without_type(attr)
+    if isinstance(attr, FloatAttr) and attr.type == F64:
+        text = attr_without_type(attr)
+        if not text.startswith(("0x", "-0x")):
+            return text
     return attr.generic()
 
 

@@ -78,8 +78,11 @@ def parse_function(parser: "Parser", state: "OpState", *, allow_hints: bool) -> 
     if allow_hints and parser.tok == "optimization_hints":
         parser.i += 1
         parser.expect("=")
-        state.attrs["optimization_hints"] = parser.parse_optimization_hints_body(
-            state.spec.name)
+        hints = parser.parse_optimization_hints_body(state.spec.name)
+        if hints.entries:
+            # NVIDIA prints no `optimization_hints=<>`: an empty one is the same as none (the
+            # generic parser, the bytecode reader and writer treat it so too)
+            state.attrs["optimization_hints"] = hints
     if parser.tok == "attributes":
         parser.i += 1
         state.attrs.update(parser.parse_attr_dict_body())

@@ -18,7 +18,7 @@ from ..attrs import (ENUMS_BY_MNEMONIC, UNIT, ArrayAttr, Attribute, BoundedAttr,
                      DenseElementsAttr, DICompileUnitAttr, DIFileAttr, DILexicalBlockAttr,
                      DictionaryAttr, DISubprogramAttr, DivByAttr, FloatAttr, IntegerAttr,
                      OpaqueAttr, OptimizationHintsAttr, SameElementsAttr, StringAttr,
-                     SymbolRefAttr, TypeAttr)
+                     SymbolRefAttr, TypeAttr, signless_value)
 from ..diagnostics import ERROR, Diagnostic, DiagnosticError, SourceFile, SourceManager
 from ..ir.core import Block, Operation, Region, Value
 from ..ir.limits import MAX_REGION_DEPTH
@@ -242,7 +242,10 @@ class Parser:
         t = self.toks[self.i][1:]
         if t.startswith('"'):
             return "expected '\"' in string literal"
-        return f"unexpected character"
+        if t and "\udc80" <= t[0] <= "\udcff":
+            return (f"unexpected byte 0x{ord(t[0]) - 0xDC00:02X}: the input is not UTF-8 text "
+                    "(Tile IR bytecode is read by 'tileir translate --cudatilebc-to-mlir')")
+        return "unexpected character"
 
     def error_prev_end(self, message: str) -> ParseError:
         """An error positioned just after the previous token (like MLIR's 'expected X')."""
@@ -971,7 +974,17 @@ class Parser:
                 raise self.error("floating point value not valid for specified type", off)
             return FloatAttr(-float(t) if neg else float(t), F64)
         v = int(t, 16) if t.startswith("0x") else int(t)
-        return IntegerAttr(-v if neg else v, typ or I64)
+        return self.integer_attr(-v if neg else v, typ or I64, off)
+
+    def integer_attr(self, value: int, typ: Type, off: int) -> IntegerAttr:
+        """An integer attribute of ``typ`` holding ``value`` (see :func:`signless_value`)."""
+        width = getattr(typ, "width", None)
+        if width is not None and getattr(typ, "is_integer", False):
+            v = signless_value(value, width)
+            if v is None:
+                raise self.error("integer constant out of range for attribute", off)
+            value = v
+        return IntegerAttr(value, typ)
 
     def parse_dense_array(self) -> DenseArrayAttr:
         self.expect_keyword("array")
@@ -1262,7 +1275,12 @@ class Parser:
         if not isinstance(source, FileLineColLoc):
             raise self.error("expected a file location", off)
         self.expect_keyword("in")
+        off = self.offset
         scope = self.parse_attribute()
+        if not isinstance(scope, (DISubprogramAttr, DILexicalBlockAttr)):
+            # (DILocAttr's scope parameter is a DILocalScopeAttr)
+            raise self.error("expected a debug info scope (#cuda_tile.di_subprogram or "
+                             "#cuda_tile.di_lexical_block)", off)
         self.expect(">")
         return DILoc(source, scope)
 
@@ -1752,6 +1770,15 @@ def normalize_attributes(spec: OpSpec, attrs: dict) -> dict:
                 attrs[name] = enum(value.value)
             except ValueError:
                 pass
+    hints = attrs.get("optimization_hints")
+    if isinstance(hints, OptimizationHintsAttr) and not hints.entries:
+        del attrs["optimization_hints"]  # empty hints are no hints (as in the custom syntax)
+    if "arg_attrs" not in attrs and "arg_attrs" in spec.attr_by_name:
+        # A function without `arg_attrs` is one whose arguments have none: the custom syntax
+        # and the bytecode reader spell that as a list of empty dictionaries, as cuda-tile does
+        ftype = attrs.get("function_type")
+        if isinstance(ftype, TypeAttr) and isinstance(ftype.value, FunctionType):
+            attrs["arg_attrs"] = ArrayAttr(tuple(DictionaryAttr(()) for _ in ftype.value.inputs))
     return attrs
 
 
