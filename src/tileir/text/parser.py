@@ -16,7 +16,7 @@ import numpy as np
 
 from ..ir.attributes import (ENUMS_BY_NAME, UNIT, ArrayAttr, Attribute, DenseArrayAttr,
                              DenseElementsAttr, DictionaryAttr, FloatAttr, IntegerAttr, OpaqueAttr,
-                             StringAttr, SymbolRefAttr, TypeAttr)
+                             StringAttr, SymbolRefAttr, TypeAttr, signless_value)
 from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError, SourceFile, SourceManager
 from ..ir.core import Block, Operation, Region, Value
 from ..ir.limits import MAX_REGION_DEPTH
@@ -26,8 +26,9 @@ from ..ir.types import (BF16, ELEMENT_TYPES, F64, I1, I64, BuiltinType, ElementT
                         Type)
 from .lexer import EOF, tokenize, unescape_string
 from .registry import (DENSE_BUILDERS, DIALECT_ATTR_PARSERS, DIALECT_TYPE_PARSERS,
-                       ENUM_DESCRIPTIONS, FAST_OP_PARSERS, FAST_PATH_MISMATCH, ISOLATED_OPS,
-                       KEYWORD_TYPES, OP_NAME_ALIASES, default_dialect_for)
+                       ENUM_DESCRIPTIONS, FAST_OP_PARSERS, FAST_PATH_MISMATCH,
+                       GENERIC_ATTR_NORMALIZERS, ISOLATED_OPS, KEYWORD_TYPES, OP_NAME_ALIASES,
+                       default_dialect_for)
 
 __all__ = ["Parser", "ParseError", "parse_module", "parse_type",
            "parse_attribute", "ParseOptions", "BUILTIN_MODULE"]
@@ -225,7 +226,10 @@ class Parser:
         t = self.toks[self.i][1:]
         if t.startswith('"'):
             return "expected '\"' in string literal"
-        return f"unexpected character"
+        if t and "\udc80" <= t[0] <= "\udcff":
+            return (f"unexpected byte 0x{ord(t[0]) - 0xDC00:02X}: the input is not UTF-8 text "
+                    "(Tile IR bytecode is read by 'tileir translate --cudatilebc-to-mlir')")
+        return "unexpected character"
 
     def error_prev_end(self, message: str) -> ParseError:
         """An error positioned just after the previous token (like MLIR's 'expected X')."""
@@ -933,7 +937,17 @@ class Parser:
                 raise self.error("floating point value not valid for specified type", off)
             return FloatAttr(-float(t) if neg else float(t), F64)
         v = int(t, 16) if t.startswith("0x") else int(t)
-        return IntegerAttr(-v if neg else v, typ or I64)
+        return self.integer_attr(-v if neg else v, typ or I64, off)
+
+    def integer_attr(self, value: int, typ: Type, off: int) -> IntegerAttr:
+        """An integer attribute of ``typ`` holding ``value`` (see :func:`signless_value`)."""
+        width = getattr(typ, "width", None)
+        if width is not None and getattr(typ, "is_integer", False):
+            v = signless_value(value, width)
+            if v is None:
+                raise self.error("integer constant out of range for attribute", off)
+            value = v
+        return IntegerAttr(value, typ)
 
     def parse_dense_array(self) -> DenseArrayAttr:
         self.expect_keyword("array")
@@ -1328,6 +1342,9 @@ def normalize_attributes(spec: OpSpec, attrs: dict) -> dict:
                 attrs[name] = enum(value.value)
             except ValueError:
                 pass
+    dialect_rules = GENERIC_ATTR_NORMALIZERS.get(spec.cls.DIALECT_NAME)
+    if dialect_rules is not None:
+        dialect_rules(spec, attrs)
     return attrs
 
 

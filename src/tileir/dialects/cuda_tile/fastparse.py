@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .attributes import (IEEE_ROUNDING_MODES, UNIT, AssumePredicate, DenseArrayAttr, IntegerAttr,
                          MemoryOrderingSemantics, MemoryScope, RoundingMode, StringAttr,
-                         SymbolRefAttr, _MNEMONICS)
+                         SymbolRefAttr, _MNEMONICS, signless_value)
 from ...ir.core import Block
 from ...ir.infer import TypeState, infer_types
 from ...ir.opdef import OP_REGISTRY, SINGLE, VARIADIC, OpSpec
@@ -209,7 +209,11 @@ def _attr_pattern(decl) -> tuple[str, Callable]:
     kind = decl.kind
     if kind in ("i64", "i32"):
         t = I64 if kind == "i64" else I32
-        return rf"{_WS}(-?[0-9]+){_KW_END}", lambda s: IntegerAttr(int(s), t)
+        def integer(s):
+            v = signless_value(int(s), t.width)
+            # (out of range: the general parser reports it)
+            return None if v is None else IntegerAttr(v, t)
+        return rf"{_WS}(-?[0-9]+){_KW_END}", integer
     if kind == "str":
         def mk(s):
             v = _string(s)
