@@ -254,7 +254,11 @@ def layout_digits(out: str, digits: str, exp: int, fmt_precision: int, max_paddi
 # ---------------------------------------------------------------------------------------------
 
 def format_float(value, element: str) -> str:
-    """Print a float of type ``element`` as MLIR does (see the module docstring)."""
+    """Print a float of type ``element`` as MLIR does (see the module docstring).  MLIR's
+    float types without an arithmetic model here (``f80``, ``f128``...) print their value as
+    an ``f64``."""
+    if element not in PRECISION_BITS:
+        element = "f64"
     return _format_cached(float_bits(value, element), element)
 
 

@@ -29,7 +29,7 @@ from ...ir.core import Block
 from ...ir.infer import TypeState, infer_types
 from ...ir.opdef import OP_REGISTRY, SINGLE, VARIADIC, OpSpec
 from ...ir.locations import UNKNOWN_LOC
-from .types import ELEMENT_TYPES, I32, I64, TOKEN, FunctionType, Type
+from .types import ELEMENT_TYPES, I32, I64, TOKEN, BuiltinType, FunctionType, Type
 from ...text.format import (AttrDict, CompiledFormat, Custom, Literal, OIList, OptionalGroup, Space,
                             TypeOf, Var)
 
@@ -347,8 +347,9 @@ def _dense_pattern(with_result: bool):
         el_text, body, type_text = key
         typ = _type(type_text)
         el = ELEMENT_TYPES.get(el_text)
-        if typ is None or el is None or getattr(typ, "element", None) is not el:
-            return None
+        if typ is None or el is None or isinstance(typ, BuiltinType) \
+                or getattr(typ, "element", None) is not el:
+            return None  # (a builtin tensor or vector: the general parser reports it)
         from .types import TileType
         if isinstance(typ, TileType):
             fast = _fast_dense(el, body, typ)
