@@ -3,10 +3,11 @@
 Layers, bottom to top (a module may import its own layer and the layers below it, never one
 above)::
 
-    ir < text < dialects < bytecode < execute < passes < frontends < cli < (top)
+    ir < text < dialects < bytecode < execute < passes < frontends < tools < cli < (top)
 
 ``passes`` sits above ``execute`` because constant folding reuses the executor's bit-exact
-numerics.  The top is ``tileir/__init__.py`` (the public API), ``tileir/__main__.py`` and the
+numerics.  ``tools`` holds developer tools over the whole stack (the round-trip checker and
+fuzzer).  The top is ``tileir/__init__.py`` (the public API), ``tileir/__main__.py`` and the
 ``tileir.cutile`` / ``tileir.tinytc`` aliases; no layer may import it except ``cli``, the
 application built on the public API (``import tileir`` in a command), which the top never
 imports at module level.
@@ -29,7 +30,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "tileir"
 
-LAYERS = ("ir", "text", "dialects", "bytecode", "execute", "passes", "frontends", "cli")
+LAYERS = ("ir", "text", "dialects", "bytecode", "execute", "passes", "frontends", "tools", "cli")
 TOP = len(LAYERS)
 #: Modules directly in ``tileir/`` that form the top (public API, entry point, aliases).
 TOP_MODULES = {"tileir", "tileir.__main__", "tileir.cutile", "tileir.tinytc"}

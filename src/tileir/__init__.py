@@ -34,9 +34,12 @@ def parse(text: str, filename: str = "<string>", *, allow_unregistered: bool = F
     return parse_module(text, filename, allow_unregistered=allow_unregistered)
 
 
-def print(op: Operation, *, generic: bool = False, debuginfo: bool = False) -> str:  # noqa: A001
-    """Print an op (normally a module) in the canonical custom form or the generic form."""
-    return print_op(op, generic=generic, debuginfo=debuginfo)
+def print(op: Operation, *, generic: bool = False, debuginfo: bool = False,  # noqa: A001
+          assume_verified: bool = False) -> str:
+    """Print an op (normally a module) in the canonical custom form or the generic form.  IR
+    that does not verify prints in the generic form (the custom syntax assumes valid IR) unless
+    ``assume_verified`` is set."""
+    return print_op(op, generic=generic, debuginfo=debuginfo, assume_verified=assume_verified)
 
 
 def verify(op: Operation, *, target_version: str | None = None) -> None:
@@ -50,6 +53,8 @@ def verify(op: Operation, *, target_version: str | None = None) -> None:
 
 #: Magic bytes that start a Tile IR bytecode file.
 BYTECODE_MAGIC = b"\x7fTileIR\x00"
+#: File names read as bytecode whatever they hold (an empty or foreign one is reported as such)
+BYTECODE_SUFFIXES = (".tilebc", ".tileirbc")
 
 
 def load(path, *, allow_unregistered: bool = False) -> Operation:
@@ -59,7 +64,7 @@ def load(path, *, allow_unregistered: bool = False) -> Operation:
     import os
     with open(os.fspath(path), "rb") as f:
         data = f.read()
-    if data.startswith(BYTECODE_MAGIC):
+    if data.startswith(BYTECODE_MAGIC) or os.fspath(path).endswith(BYTECODE_SUFFIXES):
         try:
             from .bytecode import read_bytecode
         except ImportError as exc:  # pragma: no cover - only while bytecode support is missing
@@ -90,6 +95,10 @@ def launch(module, kernel_name: str, grid=(1, 1, 1), args=(), *, check_assumptio
     ``args`` (one per entry parameter: arrays for pointers, scalars for scalar tiles); stores
     write into the argument arrays.  See :mod:`tileir.execute`."""
     from .execute import launch as _launch
+    if isinstance(args, (str, bytes)) or not hasattr(args, "__iter__"):
+        raise LaunchError(f"args must be a sequence with one value per parameter of entry "
+                          f"'{kernel_name}' (arrays for pointers, scalars for scalar tiles), "
+                          f"not {type(args).__name__}")
     return _launch(module, kernel_name, grid, args, check_assumptions=check_assumptions,
                    stdout=stdout, **options)
 

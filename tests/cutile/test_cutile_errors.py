@@ -18,7 +18,7 @@ def test_missing_cutile_says_how_to_install(monkeypatch):
     monkeypatch.setattr(_cutile, "_CT", None)
     monkeypatch.setitem(sys.modules, "cuda.tile", None)
     monkeypatch.setitem(sys.modules, "cuda.tile.compilation", None)
-    with pytest.raises(tc.CutileNotInstalledError, match=r'pip install "tileir\[cutile\]"'):
+    with pytest.raises(tc.CutileNotInstalledError, match=r'pip install -e "\.\[cutile\]"'):
         tc.launch(object(), (1,), ())
     with pytest.raises(ImportError):
         tc.signature(object(), ())

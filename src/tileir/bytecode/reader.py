@@ -231,12 +231,17 @@ class _Reader:
     def read(self) -> Operation:
         data = self.data
         c = Cursor(data)
+        if not data:
+            raise BytecodeError("the input is empty, not Tile IR bytecode (which starts with the "
+                                "bytes 7F 'TileIR' 00)", 0)
         for i, expected in enumerate(MAGIC):
             got = data[i] if i < len(data) else 0
             c.pos = min(i + 1, len(data))
             if got != expected:
                 raise BytecodeError(f"invalid magic number at position {i}, got {got} expected "
-                                    f"{expected}", c.pos)
+                                    f"{expected}" + (": this is not Tile IR bytecode (which starts "
+                                                     "with the bytes 7F 'TileIR' 00)"
+                                                     if i == 0 else ""), c.pos)
         if len(data) < 12:
             raise BytecodeError("failed to parse bytecode header", len(data))
         major, minor = data[8], data[9]
@@ -650,8 +655,8 @@ class _Reader:
                                 hints[0])
         attrs = {"sym_name": StringAttr(name), "function_type": TypeAttr(ftype),
                  "arg_attrs": ArrayAttr(tuple(DictionaryAttr(()) for _ in ftype.inputs))}
-        if hints is not None:
-            attrs["optimization_hints"] = hints
+        if hints is not None and getattr(hints, "entries", True):
+            attrs["optimization_hints"] = hints  # (empty hints are no hints)
         func = make_op("cuda_tile.entry", (), (), attrs, 1, loc)
         block = func.regions[0].add_block(ftype.inputs)
         values = list(block.args)

@@ -24,7 +24,7 @@ from ..ir.core import Operation
 from ..ir.locations import (UNKNOWN_LOC, CallSiteLoc, FileLineColLoc, FusedLoc, Location, NameLoc,
                             UnknownLoc)
 from ..dialects.cuda_tile.attributes import DILoc
-from ..dialects.cuda_tile.types import FloatType, FunctionType, IntegerType
+from ..dialects.cuda_tile.types import TOKEN, FloatType, FunctionType, IntegerType, TileType
 from ._dense import FLOAT_BITS, dense_to_raw, float_to_bits
 from ._codegen import make_encoder
 from ._ops import codec_for_name
@@ -232,6 +232,8 @@ class _Writer:
         self.next_value = 0
         self.func_loc_index = 0
         self.encoders: dict = {}
+        #: op name -> the attributes its encoding holds
+        self.carried: dict = {}
 
     # -- tables ---------------------------------------------------------------------------------
 
@@ -261,6 +263,11 @@ class _Writer:
         hit = self.const_by_id.get(id(attr))
         if hit is not None and hit[0] is attr:
             return hit[1]
+        typ = attr.type
+        if not isinstance(typ, TileType) or not isinstance(typ.element, (IntegerType, FloatType)):
+            # (the readers take a dense constant only as an integer or float tile)
+            raise _err(f"a dense constant of type {typ} cannot be written as bytecode: it must "
+                       "be a tile of integers or floats")
         raw = dense_to_raw(attr)
         key = (attr.type, raw)
         i = self.const_index.get(key)
@@ -308,6 +315,11 @@ class _Writer:
             out.append(6)
             put_varint(out, len(attr.value))
             for item in attr.value:
+                if not isinstance(item, (IntegerAttr, FloatAttr, DenseElementsAttr, StringAttr)):
+                    # (the readers reject any other element)
+                    raise _err(f"attribute '{name}' cannot be written as bytecode: an array "
+                               f"element must be a typed attribute, not {item.generic()}",
+                               op.loc)
                 self.put_tagged(out, item, op, "arrayElement")
         elif isinstance(attr, DictionaryAttr):
             out.append(10)
@@ -418,11 +430,18 @@ class _Writer:
         enc = self.encoders.get(op.name)
         if enc is None:
             enc = self._encoder(op)
+        if op.attributes:
+            _check_carried(op, self.carried[op.name])
         loc = op.loc
         if loc.__class__ not in _PLAIN_LOCS:
             self.di.validate(op, loc)
         if self.func_loc_index:
             self.di.add(self.func_loc_index, loc)
+        elif loc.__class__ is not UnknownLoc and loc.__class__ is not FileLineColLoc and \
+                di_loc_of(loc) is not None:
+            # bytecode keeps op locations only under a function that has debug info
+            raise _err(f"'{op.name}' op has debug info but its function has none, which "
+                       "bytecode cannot hold", loc)
         try:
             enc(self, op, out)
         except KeyError:
@@ -443,6 +462,7 @@ class _Writer:
             enc = make_encoder(codec, self.version)
             _ENCODERS[key] = enc
         self.encoders[op.name] = enc
+        self.carried[op.name] = frozenset(a.name for a in codec.attrs)
         return enc
 
     # Helpers called by the generated encoders (rare paths).
@@ -454,6 +474,10 @@ class _Writer:
                 raise _err(f"result '{name}' requires bytecode version {since} but is being "
                            f"used and targeting {self.version}. Cannot serialize to older "
                            f"bytecode version when newer features are used.", op.loc)
+            if i < len(results) and results[i].type != TOKEN:
+                # a reader of this version gives the result its default type: a token
+                raise _err(f"result '{name}' is not stored in bytecode version {self.version} "
+                           f"and reads back as a token, not {results[i].type}", op.loc)
         return [results[i] for i in plan.result_mask if i < len(results)]
 
     @staticmethod
@@ -521,6 +545,11 @@ class _Writer:
         body = module.regions[0].blocks[0].ops if module.regions and module.regions[0].blocks \
             else []
         _check_self_contained(module, body)
+        _check_carried(module, _MODULE_ATTRS)
+        producer = module.attributes.get("producer")
+        if producer is not None and not isinstance(producer, StringAttr):
+            raise _err(f"'cuda_tile.module' op producer {producer.generic()} cannot be written "
+                       "as bytecode: it must be a string", module.loc)
         out = bytearray(MAGIC)
         out += bytes((version.major, version.minor)) + struct.pack("<H", version.tag)
         # Function metadata (names, signatures, locations) first, like buildFunctionMap.
@@ -530,6 +559,17 @@ class _Writer:
                 continue
             name = op.attributes.get("sym_name")
             name = name.value if isinstance(name, StringAttr) else str(name)
+            _check_carried(op, _ENTRY_ATTRS)
+            for list_name in ("arg_attrs", "res_attrs"):
+                dicts = op.attributes.get(list_name)
+                if dicts is not None and any(getattr(d, "entries", True) for d in dicts):
+                    raise _err(f"'{op.name}' op @{name}: {list_name} cannot be written as "
+                               "bytecode (the format has no argument or result attributes)",
+                               op.loc)
+            if op.name != "cuda_tile.entry":
+                # the format has a flag for it, but readers (NVIDIA's and ours) reject it
+                raise _err(f"'{op.name}' op @{name} cannot be written as bytecode: a bytecode "
+                           "module holds only entry functions ('cuda_tile.entry')", op.loc)
             ftype = op.attributes.get("function_type")
             ftype = ftype.value if isinstance(ftype, TypeAttr) else ftype
             if not isinstance(ftype, FunctionType):
@@ -556,6 +596,8 @@ class _Writer:
             put_varint(sec, sig_i)
             is_entry = op.name == "cuda_tile.entry"
             hints = op.attributes.get("optimization_hints") if is_entry else None
+            if isinstance(hints, OptimizationHintsAttr) and not hints.entries:
+                hints = None  # empty hints are no hints
             flags = (0x02 | (0x04 if hints is not None else 0)) if is_entry else 0
             sec.append(flags)
             put_varint(sec, loc_i)
@@ -634,6 +676,7 @@ class _Writer:
     def write_global(self, g: Operation, sec: bytearray) -> None:
         version = self.version
         attrs = g.attributes
+        _check_carried(g, _GLOBAL_ATTRS)
         name = attrs.get("sym_name")
         name = name.value if isinstance(name, StringAttr) else str(name)
         vis = attrs.get("symbol_visibility", SymbolVisibility.PUBLIC)
@@ -658,6 +701,27 @@ class _Writer:
         if version >= V13_3:
             put_varint(sec, int(vis) if vis is not None else 0)
             put_varint(sec, 1 if constant else 0)
+
+
+#: the attributes a function entry and a global carry in bytecode
+_ENTRY_ATTRS = frozenset(("sym_name", "function_type", "arg_attrs", "res_attrs",
+                          "optimization_hints"))
+_GLOBAL_ATTRS = frozenset(("sym_name", "symbol_visibility", "constant", "value", "alignment"))
+#: a module's name is not stored (the reader names it @kernels); its producer is, from 13.3
+_MODULE_ATTRS = frozenset(("sym_name", "producer"))
+
+
+def di_loc_of(loc):
+    from ..dialects.cuda_tile.verify_util import di_loc_of as _di_loc_of
+    return _di_loc_of(loc)
+
+
+def _check_carried(op: Operation, carried: frozenset) -> None:
+    """Refuse an op with attributes its bytecode encoding does not hold (they would be lost)."""
+    for name in op.attributes:
+        if name not in carried:
+            raise _err(f"'{op.name}' op attribute '{name}' cannot be written as bytecode (the "
+                       "encoding of the op holds only its own attributes)", op.loc)
 
 
 def _is_default(info, value) -> bool:

@@ -33,10 +33,27 @@ def read_input(path: str, prog: str) -> tuple[Optional[str], str]:
         return sys.stdin.read(), "<stdin>"
     try:
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            return f.read(), path
+            text = f.read()
     except OSError as exc:
         print(f"{prog}: error: cannot open input file '{path}': {exc.strerror}", file=sys.stderr)
         return None, path
+    problem = _not_text(text, path)
+    if problem:
+        print(f"{prog}: error: '{path}' {problem}", file=sys.stderr)
+        return None, path
+    return text, path
+
+
+def _not_text(text: str, path: str) -> Optional[str]:
+    """Why a file given as Tile IR text is not (bytecode, or a bytecode file name), or None."""
+    from .. import BYTECODE_MAGIC, BYTECODE_SUFFIXES
+    if text.startswith(BYTECODE_MAGIC.decode("latin-1")):
+        return ("is Tile IR bytecode, not text: convert it with 'tileir translate "
+                "--cudatilebc-to-mlir' (tileir run reads it directly)")
+    if path.endswith(BYTECODE_SUFFIXES):
+        what = "is empty" if not text else "does not start with the bytecode bytes 7F 'TileIR' 00"
+        return f"{what}: it is not Tile IR bytecode (nor text, by its name)"
+    return None
 
 
 def read_binary_input(path: str, prog: str) -> Optional[bytes]:

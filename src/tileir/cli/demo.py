@@ -150,6 +150,12 @@ def run_demo(argv: Sequence[str], prog: str = "tileir demo") -> int:
         _print_row(r.name, r.kernel, r.grid, r.mode, r.seconds, r.error, r.tolerance, r.ok)
     count = len(names)
     if cutile_names:
+        from ..cutile import INSTALL_HINT, available
+        if not available() and opts.names:
+            # asked for by name: a part that cannot run is a failure, not a skip
+            print(f"{prog}: error: the cuTile Python kernels need cuda-tile, which is not "
+                  f"installed; install it with: {INSTALL_HINT}", file=sys.stderr)
+            return 1
         ran, failed = _run_cutile(cutile_names, opts.seed, not opts.sequential)
         count += ran
         failures += failed
@@ -160,6 +166,9 @@ def run_demo(argv: Sequence[str], prog: str = "tileir demo") -> int:
     total = time.perf_counter() - start
     if failures:
         print(f"{failures} of {count} examples FAILED ({total:.2f}s)")
+        return 1
+    if not count:
+        print(f"{prog}: error: no example ran", file=sys.stderr)
         return 1
     print(f"all {count} examples match NumPy ({total:.2f}s)")
     return 0

@@ -197,7 +197,7 @@ def run_opt(argv: Sequence[str], prog: str = "tileir opt") -> int:
                 status = 1
             if res.module is not None and not res.failed and match.ok:
                 outputs.append(print_op(res.module, generic=args.print_generic,
-                                        debuginfo=args.print_debuginfo))
+                                        debuginfo=args.print_debuginfo, assume_verified=True))
             continue
         for diag in res.diagnostics:
             print(render(diag, sources), file=sys.stderr)
@@ -205,7 +205,7 @@ def run_opt(argv: Sequence[str], prog: str = "tileir opt") -> int:
             status = 1
             continue
         outputs.append(print_op(res.module, generic=args.print_generic,
-                                debuginfo=args.print_debuginfo))
+                                debuginfo=args.print_debuginfo, assume_verified=True))
     if outputs and not write_output(args.output, "// -----\n".join(outputs), prog):
         return 1
     return status

@@ -32,6 +32,22 @@ __all__ = ["run_kernel", "parse_arg_spec", "ArgSpecError"]
 
 _GENERATORS = ("zeros", "ones", "full", "rand", "randn", "randint", "arange")
 
+#: the --arg syntax, shown by ``tileir run --help``
+ARG_SYNTAX = """\
+--arg SPEC (one per entry parameter, in order):
+  42, -7, 0x1f, 1.5, -inf, nan, true  a scalar literal (scalar parameter)
+  data.npy                           a NumPy array file (pointer or tensor view parameter)
+  KIND:DTYPE:SHAPE[:VALUE]           a generated array:
+      KIND   zeros | ones | full (VALUE) | rand (uniform [0, 1)) | randn (normal) |
+             randint (integers in [0, VALUE), default 100) | arange
+      DTYPE  f32, f16, bf16, f64, i8, i16, i32, i64, i1, f8E4M3FN, ... or a NumPy dtype
+      SHAPE  1024 or 64x64
+examples:
+  tileir run examples/vector_add.mlir --grid 4 --arg rand:f32:4096 --arg rand:f32:4096 \\
+      --arg zeros:f32:4096 --arg 4096
+  tileir run kernel.tilebc -k matmul -g 8,8 --arg randn:f16:512x512 --arg full:f32:16:2.5
+"""
+
 
 class ArgSpecError(ValueError):
     """A ``--arg`` SPEC that cannot be turned into a value."""
@@ -54,7 +70,8 @@ def _shape(text: str) -> tuple:
     try:
         dims = tuple(int(d) for d in text.lower().split("x"))
     except ValueError:
-        raise ArgSpecError(f"bad shape '{text}' (expected e.g. 1024 or 64x64)") from None
+        raise ArgSpecError(f"bad shape '{text}' (expected whole-number extents such as 1024 "
+                           "or 64x64)") from None
     if any(d < 0 for d in dims):
         raise ArgSpecError(f"bad shape '{text}'")
     return dims
@@ -96,6 +113,32 @@ def _generate(kind: str, dt: np.dtype, shape: tuple, value, rng: np.random.Gener
     return np.arange(int(np.prod(shape)) if shape else 1).reshape(shape).astype(dt)
 
 
+def _too_big(spec: str, dt_name: str, dt: np.dtype, shape: tuple) -> str:
+    n = int(np.prod(shape, dtype=object)) if shape else 1
+    return (f"cannot make '{spec}': {n:,} {dt_name} elements need {_bytes(n * dt.itemsize)}, "
+            "more memory than this machine has")
+
+
+def _bytes(n: int) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
+        if n < 1024 or unit == "TiB":
+            return f"{n:,} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1024
+    return ""  # pragma: no cover
+
+
+def _check_size(spec: str, dt_name: str, dt: np.dtype, shape: tuple) -> None:
+    """Refuse an array larger than physical memory (generating it would swap or be killed)."""
+    n = int(np.prod(shape, dtype=object)) if shape else 1
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        memory = 1 << 40
+    # the generators may hold a float64 copy while converting
+    if n * max(dt.itemsize, 8) > memory:
+        raise ArgSpecError(_too_big(spec, dt_name, dt, shape))
+
+
 def parse_arg_spec(spec: str, rng: np.random.Generator):
     """Turn one ``--arg`` SPEC into a Python scalar or a NumPy array."""
     head = spec.split(":", 1)[0]
@@ -107,11 +150,14 @@ def parse_arg_spec(spec: str, rng: np.random.Generator):
         value = parts[3] if len(parts) > 3 else None
         dt = _dtype(dt_name)
         shape = _shape(shape_text)
+        _check_size(spec, dt_name, dt, shape)
         try:
             return _generate(kind, dt, shape, value, rng, spec)
         except ArgSpecError:
             raise
-        except (MemoryError, ValueError, OverflowError) as exc:
+        except MemoryError:
+            raise ArgSpecError(_too_big(spec, dt_name, dt, shape)) from None
+        except (ValueError, OverflowError) as exc:
             raise ArgSpecError(f"cannot make '{spec}': {exc}") from None
     if spec.endswith(".npy") or (os.path.sep in spec and os.path.exists(spec)):
         try:
@@ -139,12 +185,15 @@ def _summary(arr: np.ndarray) -> str:
 
 
 def run_kernel(argv: Sequence[str], prog: str = "tileir run") -> int:
-    p = argparse.ArgumentParser(prog=prog, description="Run a Tile IR kernel on the CPU.")
+    p = argparse.ArgumentParser(prog=prog, description="Run a Tile IR kernel on the CPU.",
+                                epilog=ARG_SYNTAX,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="Tile IR file (text or bytecode)")
     p.add_argument("--kernel", "-k", help="entry to run (default: the only entry)")
     p.add_argument("--grid", "-g", default="1", help="X[,Y[,Z]] tile blocks (default 1)")
     p.add_argument("--arg", "-a", action="append", default=[], metavar="SPEC",
-                   help="one per entry parameter: scalar literal, .npy file or generator")
+                   help="one per entry parameter, in order: a scalar literal, a .npy file "
+                        "or a generator KIND:DTYPE:SHAPE[:VALUE] (see below)")
     p.add_argument("--out", "-o", metavar="DIR", help="save the arrays the kernel wrote here")
     p.add_argument("--seed", type=int, default=0, help="seed of the rand/randn generators")
     p.add_argument("--check-assumptions", action="store_true",
@@ -175,8 +224,11 @@ def _run(opts, prog: str) -> int:
     path = Path(opts.input)
     if not path.exists():
         return fail(f"cannot open input file '{opts.input}': No such file or directory")
+    from ..bytecode import BytecodeError
     try:
         module = tileir.load(path)
+    except BytecodeError as exc:
+        return fail(f"'{opts.input}': {exc.message}")
     except DiagnosticError as exc:
         print(exc.render(), file=sys.stderr)
         return 1

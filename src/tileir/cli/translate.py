@@ -138,7 +138,10 @@ def _read_back(data: bytes, args, chunk: _Chunk):
 
 def _print_module(module, args) -> str:
     from ..text.printer import print_op
-    return print_op(module, generic=args.print_generic, debuginfo=args.print_debuginfo)
+    # (read back and verified unless --no-verify: then the printer checks, and prints IR that
+    # does not verify in the generic form)
+    return print_op(module, generic=args.print_generic, debuginfo=args.print_debuginfo,
+                    assume_verified=not args.no_verify)
 
 
 def _from_text(text: str, filename: str, line_offset: int, sources: SourceManager, args,

@@ -25,7 +25,7 @@ __all__ = [
     "IntegerAttr", "FloatAttr", "StringAttr", "UnitAttr", "UNIT", "TypeAttr", "ArrayAttr",
     "DenseArrayAttr", "DictionaryAttr", "SymbolRefAttr", "DenseElementsAttr", "OpaqueAttr",
     "quote_string", "format_attr_name", "format_named_attr", "format_symbol", "attr_without_type",
-    "bool_attr", "i64_attr", "i32_attr",
+    "bool_attr", "i64_attr", "i32_attr", "signless_value",
 ]
 
 
@@ -135,6 +135,21 @@ class IntegerAttr(Attribute):
         if self.type is I1:
             return "true" if self.value else "false"
         return f"{self.value} : {self.type}"
+
+
+def signless_value(value: int, width: int) -> Optional[int]:
+    """``value`` as a ``width``-bit signless integer attribute holds it, or None if it does not
+    fit.  Like MLIR's APInt, literals from ``-2**(width-1)`` to ``2**width - 1`` are accepted and
+    read back signed (``9223372036854775808 : i64`` is ``-9223372036854775808``); ``i1`` keeps
+    0 or 1.  The text parsers store integer attributes through this, so they hold the values
+    the bytecode reader's sign extension gives, and mean the same after any round trip."""
+    if value < -(1 << (width - 1)) or value >= (1 << width):
+        return None
+    if width == 1:
+        return value & 1
+    if value >= 1 << (width - 1):
+        return value - (1 << width)
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,15 +367,20 @@ class DenseElementsAttr(Attribute):
             return ["true" if v else "false" for v in a.tolist()]
         if getattr(el, "is_integer", False):
             return [str(int(v)) for v in a.tolist()]
-        from .floatfmt import format_float
-        return [format_float(v, name) for v in a]
+        from .densefloat import format_float_elements
+        return format_float_elements(a.reshape(-1), name)
 
     def _nested(self, a: np.ndarray) -> str:
         if a.ndim == 0:
             return self._fmt_element(a[()])
-        if a.ndim == 1:
-            return "[" + ", ".join(self._elements_text(a)) + "]"
-        return "[" + ", ".join(self._nested(sub) for sub in a) + "]"
+        if a.size == 0:
+            return "[" + ", ".join(self._nested(sub) for sub in a) + "]"
+        # every element at once, then grouped innermost dimension first
+        items = self._elements_text(a.reshape(-1))
+        for extent in reversed(a.shape):
+            items = ["[" + ", ".join(items[i:i + extent]) + "]"
+                     for i in range(0, len(items), extent)] if extent else ["[]"]
+        return items[0]
 
     def generic(self) -> str:
         return f"dense<{self.body()}> : {self.type}"

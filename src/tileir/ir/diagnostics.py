@@ -9,6 +9,7 @@ user input are reported as diagnostics (never as Python tracebacks): library ent
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional
 
@@ -110,6 +111,11 @@ class SourceManager:
         return None
 
 
+#: what a source line shows as ``?`` (one column each, so the caret stays in place): invalid
+#: UTF-8 bytes (read as surrogate escapes) and control characters other than tab
+_UNPRINTABLE = re.compile("[\udc80-\udcff\x00-\x08\x0a-\x1f\x7f]")
+
+
 def _render_one(diag: Diagnostic, sources: Optional[SourceManager]) -> str:
     pos = diag.loc.file_line_col() if diag.loc is not None else None
     if pos is None:
@@ -119,6 +125,7 @@ def _render_one(diag: Diagnostic, sources: Optional[SourceManager]) -> str:
     line = sources.line_text(pos.file, pos.line) if sources is not None else None
     if line is None:
         return head
+    line = _UNPRINTABLE.sub("?", line)  # bytes that are not UTF-8 text, control characters
     caret = " " * (pos.col - 1) + "^"
     return f"{head}\n{line}\n{caret}"
 

@@ -213,6 +213,13 @@ def apfloat_to_string(value: float, sem_precision: int, fmt_precision: int = 0,
     stripped = text.rstrip("0")
     exp += len(text) - len(stripped)
     digits, exp = _adjust_digits(stripped, exp, fmt_precision)
+    return layout_digits(out, digits, exp, fmt_precision, max_padding, truncate_zero)
+
+
+def layout_digits(out: str, digits: str, exp: int, fmt_precision: int, max_padding: int = 3,
+                  truncate_zero: bool = True) -> str:
+    """The last part of APFloat::toString: lay out ``digits`` (no trailing zeros) times
+    ``10**exp`` after the sign ``out``, in scientific or plain notation."""
     nd = len(digits)
     if not max_padding:
         scientific = True

@@ -374,7 +374,8 @@ def parse_attr_value(parser: "Parser", decl: Attr) -> Attribute:
                            f"following enum values for attribute '{decl.name}' "
                            f"[{', '.join(enum.keywords())}]", off)
     if kind in ("i64", "i32"):
-        return IntegerAttr(parser.parse_integer(), I64 if kind == "i64" else I32)
+        off = parser.offset
+        return parser.integer_attr(parser.parse_integer(), I64 if kind == "i64" else I32, off)
     if kind == "str":
         t = parser.tok
         if t and t[0] == '"':
@@ -584,7 +585,10 @@ def _parse_types(parser: "Parser", state: OpState, el: TypeOf) -> None:
     else:
         decl = spec.results[spec.result_index[el.name]]
     if decl.kind == VARIADIC:
-        types = parse_type_list(parser)
+        # a variadic type list may be empty (ODS parses it with parseOptionalType first)
+        tok = parser.toks[parser.i]
+        types = parse_type_list(parser) if tok and (tok[0].isalpha() or tok[0] in "!(_") \
+            else []
     else:
         types = [parser.parse_type()]
     state.set_types(el.name, el.kind, types, off)

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..ir.attributes import (ENUMS_BY_NAME, UNIT, ArrayAttr, Attribute, DenseArrayAttr,
                              DenseElementsAttr, DictionaryAttr, FloatAttr, IntegerAttr, OpaqueAttr,
-                             StringAttr, SymbolRefAttr, TypeAttr)
+                             StringAttr, SymbolRefAttr, TypeAttr, signless_value)
 from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError, SourceFile, SourceManager
 from ..ir.core import Block, Operation, Region, Value
 from ..ir.limits import MAX_REGION_DEPTH
@@ -26,8 +26,8 @@ from ..ir.types import (BF16, ELEMENT_TYPES, F64, I1, I64, BuiltinType, ElementT
                         IntegerType, Type)
 from .lexer import EOF, tokenize, unescape_string
 from .registry import (DENSE_BUILDERS, DIALECT_ATTR_PARSERS, DIALECT_TYPE_PARSERS,
-                       ENUM_DESCRIPTIONS, FAST_OP_PARSERS, FAST_PATH_MISMATCH, INHERENT_ATTRIBUTES,
-                       ISOLATED_OPS,
+                       ENUM_DESCRIPTIONS, FAST_OP_PARSERS, FAST_PATH_MISMATCH,
+                       GENERIC_ATTR_NORMALIZERS, INHERENT_ATTRIBUTES, ISOLATED_OPS,
                        KEYWORD_ATTRIBUTES, KEYWORD_TYPES, NUMBER_TYPE_PARSERS, OP_NAME_ALIASES,
                        STANDARD_TYPE_SYNTAX_DIALECTS,
                        default_dialect_for)
@@ -235,7 +235,10 @@ class Parser:
         t = self.toks[self.i][1:]
         if t.startswith('"'):
             return "expected '\"' in string literal"
-        return f"unexpected character"
+        if t and "\udc80" <= t[0] <= "\udcff":
+            return (f"unexpected byte 0x{ord(t[0]) - 0xDC00:02X}: the input is not UTF-8 text "
+                    "(Tile IR bytecode is read by 'tileir translate --cudatilebc-to-mlir')")
+        return "unexpected character"
 
     def error_prev_end(self, message: str) -> ParseError:
         """An error positioned just after the previous token (like MLIR's 'expected X')."""
@@ -1004,22 +1007,32 @@ class Parser:
     def integer_in_type(self, v: int, typ: Type, offset: int) -> int:
         """An integer literal as MLIR stores it in an attribute of type ``typ``: checked to fit
         its width, signless values wrapped to the signed range."""
+        if isinstance(typ, ElementType) and not typ.is_integer:
+            return v
         width = getattr(typ, "width", None)
         if not isinstance(width, int):
             if str(typ) != "index":
                 return v
             width = 64
         signed = getattr(typ, "signed", None)
+        if width == 0:
+            if v != 0:
+                raise self.error("integer constant out of range for attribute", offset)
+            return v
         if signed is False and v < 0:
             raise self.error("negative integer literal not valid for unsigned integer type",
                              offset)
         lo = -(1 << (width - 1)) if signed is not False else 0
         hi = (1 << (width - 1)) - 1 if signed else (1 << width) - 1
-        if width and not lo <= v <= hi or width == 0 and v != 0:
+        if not lo <= v <= hi:
             raise self.error("integer constant out of range for attribute", offset)
-        if signed is None and width and v >> (width - 1) & 1 and v > 0:
+        if signed is None and v >> (width - 1) & 1 and v > 0:
             v -= 1 << width
         return v
+
+    def integer_attr(self, value: int, typ: Type, off: int) -> IntegerAttr:
+        """An integer attribute of ``typ`` holding ``value`` (see :meth:`integer_in_type`)."""
+        return IntegerAttr(self.integer_in_type(value, typ, off), typ)
 
     def parse_dense_array(self) -> DenseArrayAttr:
         self.expect_keyword("array")
@@ -1492,6 +1505,9 @@ def normalize_attributes(spec: OpSpec, attrs: dict) -> dict:
                 attrs[name] = enum(value.value)
             except ValueError:
                 pass
+    dialect_rules = GENERIC_ATTR_NORMALIZERS.get(spec.cls.DIALECT_NAME)
+    if dialect_rules is not None:
+        dialect_rules(spec, attrs)
     return attrs
 
 

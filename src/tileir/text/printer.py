@@ -696,14 +696,19 @@ def builtin_aliases(op: Operation, text: str) -> list[str]:
 
 
 def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False,
-             disasm: bool = False) -> str:
+             disasm: bool = False, assume_verified: bool = False) -> str:
     """Print ``op`` (normally a module) as text.
 
-    ``disasm=True`` prints a container op of :data:`~tileir.text.registry.DISASM_FORMS` (a
+    The custom form is only defined for valid IR: as MLIR does, ``op`` is verified first (unless
+    the caller says it already was, ``assume_verified=True``) and printed in the generic form
+    if it is invalid, so that whatever was accepted prints as text that parses back to the same
+    IR.  ``disasm=True`` prints a container op of :data:`~tileir.text.registry.DISASM_FORMS` (a
     ``cuda_tile.module``, or a builtin module holding one) the way a disassembler does (NVIDIA's
     ``tileirdisasm``): the module's body only, op names through ``PRINT_NAME_ALIASES``."""
     if disasm:
         op = disasm_root(op)
+    elif not generic and not assume_verified and not is_valid(op):
+        generic = True
     import gc
     gc_was_enabled = gc.isenabled()
     gc.disable()  # printing allocates much and frees nothing cyclic
@@ -712,6 +717,13 @@ def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False,
     finally:
         if gc_was_enabled:
             gc.enable()
+
+
+def is_valid(op: Operation) -> bool:
+    """Whether ``op`` verifies (no error diagnostics; warnings do not count)."""
+    from ..ir.diagnostics import ERROR
+    from ..ir.verify import verify_op_tree
+    return not any(d.severity == ERROR for d in verify_op_tree(op))
 
 
 def disasm_root(op: Operation) -> Operation:

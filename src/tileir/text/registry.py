@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["DIALECT_TYPE_PARSERS", "DIALECT_ATTR_PARSERS", "KEYWORD_TYPES", "OP_NAME_ALIASES",
            "PRINT_NAME_ALIASES", "DISASM_FORMS", "ATTR_KIND_PARSERS", "DEFAULT_DIALECTS", "ISOLATED_OPS", "DENSE_BUILDERS",
-           "FAST_OP_PARSERS", "ENUM_DESCRIPTIONS", "STANDARD_TYPE_SYNTAX_DIALECTS", "FAST_PATH_MISMATCH", "ALIASED_ATTRIBUTES", "default_dialect_for",
+           "FAST_OP_PARSERS", "ENUM_DESCRIPTIONS", "STANDARD_TYPE_SYNTAX_DIALECTS", "FAST_PATH_MISMATCH", "ALIASED_ATTRIBUTES", "GENERIC_ATTR_NORMALIZERS", "default_dialect_for",
            "NUMBER_TYPE_PARSERS", "KEYWORD_ATTRIBUTES", "INHERENT_ATTRIBUTES"]
 
 #: ``!dialect.word<...>``: dialect -> ``parse(parser, word, offset, word_end) -> Type``.  Called
@@ -107,6 +107,11 @@ FAST_PATH_MISMATCH: list[type] = []
 #: non-function type``); other dialects' custom ops report type errors as cuda_tile's
 #: ``parseCudaTileType`` does (``expected valid keyword``, ``unknown type: x``).
 STANDARD_TYPE_SYNTAX_DIALECTS: set[str] = set()
+
+#: Canonical forms of a dialect's attributes written in the generic op form: dialect ->
+#: ``normalize(spec, attributes)`` (edits the dict in place), run after the engine's own
+#: normalisation (integers to enum members).
+GENERIC_ATTR_NORMALIZERS: dict[str, Callable[[Any, dict], None]] = {}
 
 #: Attribute classes printed through an alias (``#di_file = #cuda_tile.di_file<...>``) in the
 #: printer's alias section rather than inline.  Each has a ``ALIAS`` name prefix.

@@ -16,7 +16,7 @@ from ...ir.attributes import (UNIT, ArrayAttr, Attribute, DenseArrayAttr,  # noq
                               DenseElementsAttr, DictionaryAttr, EnumAttr, FloatAttr, IntegerAttr,
                               OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr,
                               attr_without_type, bool_attr, format_attr_name, format_named_attr,
-                              format_symbol, i32_attr, i64_attr, quote_string, register_enum,
+                              format_symbol, i32_attr, i64_attr, quote_string, register_enum, signless_value,
                               ENUM_MEMBER_SINCE, enum_member_since)
 
 __all__ = [
@@ -153,8 +153,9 @@ class OptimizationHintsAttr(Attribute):
         parts = []
         for k, v in sorted(self.entries, key=lambda kv: kv[0]):
             items = sorted(v.entries, key=lambda kv: kv[0]) if isinstance(v, DictionaryAttr) else ()
-            inner = ", ".join(f"{name} = {attr_without_type(a)}" for name, a in items)
-            parts.append(f"{k} = {{{inner}}}")
+            inner = ", ".join(f"{format_attr_name(name)} = {hint_value_text(a)}"
+                              for name, a in items)
+            parts.append(f"{format_attr_name(k)} = {{{inner}}}")
         return ", ".join(parts)
 
     def generic(self) -> str:
@@ -165,6 +166,21 @@ class OptimizationHintsAttr(Attribute):
             if k == arch:
                 return v
         return None
+
+
+def hint_value_text(attr: Attribute) -> str:
+    """An optimization-hint value as NVIDIA prints it (without its type) when that text reads
+    back as the same attribute (an ``i64`` or ``i1`` integer, an ``f64`` float with a decimal
+    spelling); otherwise with its type (``3 : i32``, ``0x7FF0000000000000 : f64``) so that the
+    printed text parses back to the same IR."""
+    from .types import F64, I1, I64
+    if isinstance(attr, IntegerAttr) and attr.type in (I1, I64):
+        return attr_without_type(attr)
+    if isinstance(attr, FloatAttr) and attr.type == F64:
+        text = attr_without_type(attr)
+        if not text.startswith(("0x", "-0x")):
+            return text
+    return attr.generic()
 
 
 class AssumePredicate(Attribute):

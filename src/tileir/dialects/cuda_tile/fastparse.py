@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .attributes import (IEEE_ROUNDING_MODES, UNIT, AssumePredicate, DenseArrayAttr, IntegerAttr,
                          MemoryOrderingSemantics, MemoryScope, RoundingMode, StringAttr,
-                         SymbolRefAttr, _MNEMONICS)
+                         SymbolRefAttr, _MNEMONICS, signless_value)
 from ...ir.core import Block
 from ...ir.infer import TypeState, infer_types
 from ...ir.opdef import OP_REGISTRY, SINGLE, VARIADIC, OpSpec
 from ...ir.locations import UNKNOWN_LOC
-from .types import ELEMENT_TYPES, I32, I64, TOKEN, FunctionType, Type
+from .types import ELEMENT_TYPES, I32, I64, TOKEN, BuiltinType, FunctionType, Type
 from ...text.format import (AttrDict, CompiledFormat, Custom, Literal, OIList, OptionalGroup, Space,
                             TypeOf, Var)
 
@@ -209,7 +209,11 @@ def _attr_pattern(decl) -> tuple[str, Callable]:
     kind = decl.kind
     if kind in ("i64", "i32"):
         t = I64 if kind == "i64" else I32
-        return rf"{_WS}(-?[0-9]+){_KW_END}", lambda s: IntegerAttr(int(s), t)
+        def integer(s):
+            v = signless_value(int(s), t.width)
+            # (out of range: the general parser reports it)
+            return None if v is None else IntegerAttr(v, t)
+        return rf"{_WS}(-?[0-9]+){_KW_END}", integer
     if kind == "str":
         def mk(s):
             v = _string(s)
@@ -343,13 +347,15 @@ def _dense_pattern(with_result: bool):
         el_text, body, type_text = key
         typ = _type(type_text)
         el = ELEMENT_TYPES.get(el_text)
+        if typ is None or el is None or isinstance(typ, BuiltinType) \
+                or getattr(typ, "element", None) is not el:
+            return None  # (a builtin tensor or vector: the general parser reports it)
         from .types import TileType
-        if not isinstance(typ, TileType) or el is None or typ.element is not el:
-            return None  # the general parser reports it
-        fast = _fast_dense(el, body, typ)
-        if fast is not None:
-            fast.array.flags.writeable = False
-            return fast
+        if isinstance(typ, TileType):
+            fast = _fast_dense(el, body, typ)
+            if fast is not None:
+                fast.array.flags.writeable = False
+                return fast
         p = Parser(body, fast=False)
         tree = p.parse_literal_tree()
         from ...text.lexer import EOF

@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from ...ir.attributes import Attribute, DictionaryAttr, StringAttr
+from ...ir.attributes import ArrayAttr, Attribute, DictionaryAttr, StringAttr, TypeAttr
 from ...ir.core import Operation
 from ...ir.diagnostics import SourceManager
 from ...ir.locations import UNKNOWN_LOC, FileLineColLoc
 from ...ir.opdef import make_op
-from ...ir.types import ELEMENT_TYPES, BuiltinType, ElementType, Type
+from ...ir.types import ELEMENT_TYPES, BuiltinType, ElementType, FunctionType, Type
 from ...text import registry
 from ...text.parser import ParseError, ParseOptions, Parser, _parse, _Scope, build_dense
 from .attributes import (BoundedAttr, DICompileUnitAttr, DIFileAttr, DILexicalBlockAttr, DILoc,
@@ -174,7 +174,12 @@ def parse_di_loc_body(parser: Parser) -> DILoc:
     if not isinstance(source, FileLineColLoc):
         raise parser.error("expected a file location", off)
     parser.expect_keyword("in")
+    off = parser.offset
     scope = parser.parse_attribute()
+    if not isinstance(scope, (DISubprogramAttr, DILexicalBlockAttr)):
+        # (DILocAttr's scope parameter is a DILocalScopeAttr)
+        raise parser.error("expected a debug info scope (#cuda_tile.di_subprogram or "
+                           "#cuda_tile.di_lexical_block)", off)
     parser.expect(">")
     return DILoc(source, scope)
 
@@ -490,6 +495,19 @@ def _build_tile_dense(parser: Parser, literal, typ: TileType, offset: int):
     return build_dense(parser, literal, typ, offset)
 
 
+def _normalize_generic_attributes(spec, attrs: dict) -> None:
+    """cuda_tile's canonical forms of attributes written in the generic op form."""
+    hints = attrs.get("optimization_hints")
+    if isinstance(hints, OptimizationHintsAttr) and not hints.entries:
+        del attrs["optimization_hints"]  # empty hints are no hints (as in the custom syntax)
+    if "arg_attrs" not in attrs and "arg_attrs" in spec.attr_by_name:
+        # A function without `arg_attrs` is one whose arguments have none: the custom syntax
+        # and the bytecode reader spell that as a list of empty dictionaries, as cuda-tile does
+        ftype = attrs.get("function_type")
+        if isinstance(ftype, TypeAttr) and isinstance(ftype.value, FunctionType):
+            attrs["arg_attrs"] = ArrayAttr(tuple(DictionaryAttr(()) for _ in ftype.value.inputs))
+
+
 def _header(module: Operation) -> list[str]:
     producer = module.attributes.get("producer")
     return [f"// Producer: {producer.value}"] if producer is not None else []
@@ -518,3 +536,4 @@ registry.ATTR_KIND_PARSERS["hints"] = parse_optimization_hints_body
 registry.ENUM_DESCRIPTIONS[Signedness] = "signedness"
 registry.FAST_OP_PARSERS.append(try_fast_op)
 registry.FAST_PATH_MISMATCH.append(_Mismatch)
+registry.GENERIC_ATTR_NORMALIZERS["cuda_tile"] = _normalize_generic_attributes

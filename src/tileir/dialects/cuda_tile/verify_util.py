@@ -287,7 +287,9 @@ def verify_optimization_hints(op, valid_keys: tuple):
 
 # -- debug info (cuda-tile's DebugInfoVerifier) ---------------------------------------------------
 
-def _di_loc(loc):
+def di_loc_of(loc):
+    """The debug-info location (``DILoc``) a location holds, if any (looking through call
+    sites, names and fused locations as cuda-tile's DebugInfoVerifier does)."""
     if loc.__class__ is FileLineColLoc:
         return None
     while loc is not None:
@@ -299,7 +301,7 @@ def _di_loc(loc):
             loc = loc.child
         elif isinstance(loc, FusedLoc):
             for sub in loc.locations:
-                found = _di_loc(sub)
+                found = di_loc_of(sub)
                 if found is not None:
                     return found
             return None
@@ -328,7 +330,7 @@ def verify_function_debug_info(op):
     if isinstance(loc, CallSiteLoc):
         return (f"invalid function debug info location: {loc.generic()}. Function location must "
                 "not be a CallSiteLoc.")
-    di = _di_loc(loc)
+    di = di_loc_of(loc)
     if di is None:
         return None
     scope = di.scope
@@ -344,12 +346,12 @@ def verify_function_debug_info(op):
 
 def verify_function_body_debug_info(op):
     """Rules 3 and 4: scopes of the ops inside a function."""
-    di = _di_loc(op.loc)
+    di = di_loc_of(op.loc)
     fn_sub = _subprogram(di.scope) if di is not None else None
     plain = FileLineColLoc
     for inner in _ops_with_locations(op, plain):
         loc = inner.loc
-        d = _di_loc(loc)
+        d = di_loc_of(loc)
         if d is None:
             continue
         sub = _subprogram(d.scope)
@@ -389,7 +391,7 @@ def verify_module_debug_info(module):
     for child in module.regions[0].blocks[0].ops:
         if child.name in ("cuda_tile.entry", "cuda_tile.testing$func"):
             continue
-        di = _di_loc(child.loc)
+        di = di_loc_of(child.loc)
         if di is not None:
             return Diagnostic(ERROR, f"'{child.name}' op invalid operation debug info scope: "
                               f"{di.generic()}. Global variables must not have scope.", child.loc)

@@ -24,7 +24,7 @@ that with tileir, compiles the executor plan (both cached per signature), expand
 per the calling convention ``cutile_python_v1`` (array -> pointer, shapes, strides in elements)
 and runs the grid on the CPU with tileir's executor.  Results land in the caller's arrays.
 
-Needs the ``cuda-tile`` package: ``pip install "tileir[cutile]"``.
+Needs the ``cuda-tile`` package: ``pip install -e ".[cutile]"`` in the tileir checkout.
 """
 
 from __future__ import annotations

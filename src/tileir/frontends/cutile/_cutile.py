@@ -5,7 +5,8 @@ from __future__ import annotations
 
 __all__ = ["CutileNotInstalledError", "require_cutile", "INSTALL_HINT"]
 
-INSTALL_HINT = 'pip install "tileir[cutile]"'
+#: tileir is installed from a checkout (it is not on PyPI); cuda-tile is
+INSTALL_HINT = 'pip install -e ".[cutile]" in the tileir checkout, or pip install cuda-tile'
 
 
 class CutileNotInstalledError(ImportError):

@@ -5,7 +5,7 @@ then checked against NumPy.
 ``CASES`` maps a demo name to a one-line description; :func:`run_case` runs one and returns a
 dict with ``kernel``, ``grid``, ``mode``, ``seconds``, ``error`` (largest error relative to the
 largest expected magnitude), ``tolerance`` and ``ok``.  Importing this module does not import
-``cuda.tile``; running a case needs it (``pip install "tileir[cutile]"``).
+``cuda.tile``; running a case needs it (``pip install -e ".[cutile]"``).
 """
 
 from __future__ import annotations

@@ -80,8 +80,11 @@ def parse_function(parser: "Parser", state: "OpState", *, allow_hints: bool) -> 
         parser.i += 1
         parser.expect("=")
         from ..syntax import parse_optimization_hints_body
-        state.attrs["optimization_hints"] = parse_optimization_hints_body(
-            parser, state.spec.name)
+        hints = parse_optimization_hints_body(parser, state.spec.name)
+        if hints.entries:
+            # NVIDIA prints no `optimization_hints=<>`: an empty one is the same as none (the
+            # generic parser, the bytecode reader and writer treat it so too)
+            state.attrs["optimization_hints"] = hints
     if parser.tok == "attributes":
         parser.i += 1
         state.attrs.update(parser.parse_attr_dict_body())
