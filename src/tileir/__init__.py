@@ -95,10 +95,6 @@ def launch(module, kernel_name: str, grid=(1, 1, 1), args=(), *, check_assumptio
     ``args`` (one per entry parameter: arrays for pointers, scalars for scalar tiles); stores
     write into the argument arrays.  See :mod:`tileir.execute`."""
     from .execute import launch as _launch
-    if isinstance(args, (str, bytes)) or not hasattr(args, "__iter__"):
-        raise LaunchError(f"args must be a sequence with one value per parameter of entry "
-                          f"'{kernel_name}' (arrays for pointers, scalars for scalar tiles), "
-                          f"not {type(args).__name__}")
     return _launch(module, kernel_name, grid, args, check_assumptions=check_assumptions,
                    stdout=stdout, **options)
 

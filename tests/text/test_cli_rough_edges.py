@@ -38,6 +38,8 @@ def test_launch_without_args_is_a_launch_error(tmp_path):
     module = tileir.parse(EXAMPLE)
     with pytest.raises(tileir.LaunchError, match="args must be a sequence .* not NoneType"):
         tileir.launch(module, "k", (1,), args=None)
+    with pytest.raises(tileir.LaunchError, match="args must be a sequence .* not int"):
+        tileir.compile(module, "k").launch((1,), 5)
 
 
 @pytest.mark.parametrize("content,message", [

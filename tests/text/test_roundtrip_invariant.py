@@ -236,3 +236,12 @@ def test_debug_location_scope_must_be_a_scope():
         tileir.parse('#f = #cuda_tile.di_file<"a.py" in "/t/">\n'
                      '#l = #cuda_tile.di_loc<loc("a.py":1:2) in "a.py">\n'
                      + _module("").replace("entry @k() {", "entry @k() {\n    return loc(#l)"))
+
+
+def test_writer_refuses_a_module_op_of_another_shape():
+    # found by the round-trip fuzzer: a region-less module with a result was written as an
+    # empty (valid) module
+    module = tileir.parse('"cuda_tile.module"() : () -> !cuda_tile.token', allow_unregistered=True)
+    with pytest.raises(BytecodeWriteError, match="must have one region"):
+        write_bytecode(module, "13.3")
+    _all_forms(module)

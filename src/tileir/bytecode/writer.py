@@ -544,6 +544,11 @@ class _Writer:
         version = self.version
         body = module.regions[0].blocks[0].ops if module.regions and module.regions[0].blocks \
             else []
+        if module.results or module.operands or len(module.regions) != 1 or \
+                len(module.regions[0].blocks) > 1:
+            # the format has just a module body: anything else would read back different
+            raise _err("'cuda_tile.module' op cannot be written as bytecode: it must have one "
+                       "region of at most one block, and no operands or results", module.loc)
         _check_self_contained(module, body)
         _check_carried(module, _MODULE_ATTRS)
         producer = module.attributes.get("producer")

@@ -401,6 +401,10 @@ class Kernel:
         one thread for kernels with matrix products, which BLAS parallelises itself).
         Kernels with atomics always use one thread.  Results are the same bits either way."""
         grid = normalize_grid(grid)
+        if isinstance(args, (str, bytes)) or not hasattr(args, "__iter__"):
+            raise ArgumentError(f"args must be a sequence with one value per parameter of entry "
+                                f"'{self.name}' (arrays for pointers, scalars for scalar "
+                                f"tiles), not {type(args).__name__}")
         args = list(args)
         if len(args) != len(self.params):
             sig = ", ".join(p.describe() for p in self.params)

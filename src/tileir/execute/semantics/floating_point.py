@@ -244,8 +244,15 @@ def mmaf_exact(lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray, in_elem: str,
         scratch.clear()
         scratch[key] = bufs
     a, b, s = bufs
-    _to_f64(lhs, a)
-    _to_f64(rhs, b)
+    # f64 operands are used as they are (a copy would cost as much as the product itself)
+    if lhs.dtype == np.float64:
+        a = lhs
+    else:
+        _to_f64(lhs, a)
+    if rhs.dtype == np.float64:
+        b = rhs
+    else:
+        _to_f64(rhs, b)
     np.matmul(a, b, out=s)
     if acc_elem == "f32":
         # the f64 sum rounded once to f32 by the output cast of the same ufunc pass
