@@ -1000,7 +1000,9 @@ class Parser:
         """Whether ``#tok`` names an attribute of a dialect with a registered attribute parser
         (else it is an alias, or another dialect's attribute kept verbatim)."""
         dialect, dot, _ = tok[1:].partition(".")
-        return bool(dot) and (dialect in DIALECT_ATTR_PARSERS or tok[1:] in ENUMS_BY_NAME)
+        if not dot:  # ``#dialect<...>``: a dialect attribute without a mnemonic prefix
+            return dialect in DIALECT_ATTR_PARSERS and self.peek() == "<"
+        return dialect in DIALECT_ATTR_PARSERS or tok[1:] in ENUMS_BY_NAME
 
     def parse_hash_attribute(self) -> Attribute:
         t = self.toks[self.i]

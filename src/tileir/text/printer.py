@@ -479,7 +479,8 @@ class OpPrinter:
         try:
             if spec.cls.print_custom is not None:
                 body = spec.cls.print_custom(self, op)
-                if body and not body.startswith(" ") and not body.startswith("\n"):
+                if body and not body.startswith(" ") and not body.startswith("\n") \
+                        and not getattr(spec.cls, "PRINT_GLUED", False):
                     body = " " + body
             else:
                 # the declarative format decides its own leading space (none before `(`)

@@ -1,0 +1,312 @@
+"""Subgroup and workgroup communication: reductions, shuffles, rotations, broadcasts, the
+barrier and printf."""
+
+from __future__ import annotations
+
+from ....ir.attributes import IntegerAttr, StringAttr
+from ....ir.core import Region
+from ....ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, RegionDef, Result
+from ....ir.types import I1, I32
+from ..attributes import AllReduceOperation, BroadcastType, ShuffleMode
+from .base import (GpuOp, attr_dict, parse_attr_dict, parse_keyword_enum, parse_region,
+                   parse_types, print_types, print_uses, render_region, type_list)
+
+
+def _parse_functional_type(parser, state, operand: str, result: str) -> None:
+    parser.expect(":")
+    off = parser.offset
+    ftype = parser.parse_function_type()
+    state.set_types(operand, "operand", list(ftype.inputs), off)
+    state.set_types(result, "result", list(ftype.results), off)
+
+
+def _functional_type_text(op) -> str:
+    ins = print_types([v.type for v in op.operands])
+    return f" : ({ins}) -> {type_list([r.type for r in op.results])}"
+
+
+def _parse_reduce_head(parser, state, optional_op: bool) -> None:
+    if not (optional_op and parser.tok and parser.tok[0] == "%"):
+        state.attrs["op"] = parse_keyword_enum(parser, AllReduceOperation)
+    state.operands["value"] = [parser._parse_use()]
+    if parser.tok == "uniform":
+        parser.i += 1
+        state.attrs["uniform"] = _unit()
+
+
+def _unit():
+    from ....ir.attributes import UNIT
+    return UNIT
+
+
+def _reduce_head_text(printer, op) -> str:
+    kind = op.attributes.get("op")
+    text = f"  {kind.keyword} " if kind is not None else "  "
+    text += printer.value_name(op.operands[0])
+    if "uniform" in op.attributes:
+        text += " uniform"
+    return text
+
+
+class AllReduceOp(GpuOp):
+    """``gpu.all_reduce [op] %v [uniform] { region } : (T) -> T``."""
+
+    __slots__ = ()
+    MNEMONIC = "all_reduce"
+    OPERANDS = (Operand("value"),)
+    RESULTS = (Result("result"),)
+    ATTRIBUTES = (Attr("op", AllReduceOperation, optional=True), Attr("uniform", "unit"))
+    REGIONS = (RegionDef("body", "any"),)
+
+    @staticmethod
+    def parse_custom(parser, state):
+        _parse_reduce_head(parser, state, optional_op=True)
+        region = Region()
+        parse_region(parser, region)
+        state.regions["body"] = region
+        parse_attr_dict(parser, state)
+        _parse_functional_type(parser, state, "value", "result")
+
+    @staticmethod
+    def print_custom(printer, op):
+        return (_reduce_head_text(printer, op) + " "
+                + render_region(printer, op.regions[0], entry_args=True)
+                + attr_dict(printer, op, ("op", "uniform")) + _functional_type_text(op))
+
+
+class SubgroupReduceOp(GpuOp):
+    """``gpu.subgroup_reduce op %v [uniform] [cluster(size = N[, stride = S])] : (T) -> T``."""
+
+    __slots__ = ()
+    MNEMONIC = "subgroup_reduce"
+    OPERANDS = (Operand("value"),)
+    RESULTS = (Result("result"),)
+    ATTRIBUTES = (Attr("op", AllReduceOperation), Attr("uniform", "unit"),
+                  Attr("cluster_size", "i32", optional=True),
+                  Attr("cluster_stride", "i32", optional=True))
+
+    @staticmethod
+    def parse_custom(parser, state):
+        _parse_reduce_head(parser, state, optional_op=False)
+        if parser.tok == "cluster":
+            parser.i += 1
+            parser.expect("(")
+            parser.expect_keyword("size")
+            parser.expect("=")
+            state.attrs["cluster_size"] = IntegerAttr(parser.parse_integer(), I32)
+            if parser.consume(","):
+                parser.expect_keyword("stride")
+                parser.expect("=")
+                state.attrs["cluster_stride"] = IntegerAttr(parser.parse_integer(), I32)
+            parser.expect(")")
+        parse_attr_dict(parser, state)
+        _parse_functional_type(parser, state, "value", "result")
+
+    @staticmethod
+    def print_custom(printer, op):
+        text = _reduce_head_text(printer, op)
+        size = op.attributes.get("cluster_size")
+        if size is not None:
+            text += f" cluster(size = {size.value}"
+            stride = op.attributes.get("cluster_stride")
+            if stride is not None:
+                text += f", stride = {stride.value}"
+            text += ")"
+        return (text + attr_dict(printer, op, ("op", "uniform", "cluster_size", "cluster_stride"))
+                + _functional_type_text(op))
+
+
+class ShuffleOp(GpuOp):
+    """``gpu.shuffle  mode %v, %offset, %width : T`` -> ``%shuffleResult, %valid``."""
+
+    __slots__ = ()
+    MNEMONIC = "shuffle"
+    OPERANDS = (Operand("value"), Operand("offset"), Operand("width"))
+    RESULTS = (Result("shuffleResult"), Result("valid"))
+    ATTRIBUTES = (Attr("mode", ShuffleMode),)
+
+    @staticmethod
+    def parse_custom(parser, state):
+        state.attrs["mode"] = parse_keyword_enum(parser, ShuffleMode)
+        state.operands["value"] = [parser._parse_use()]
+        parser.expect(",")
+        state.operands["offset"] = [parser._parse_use()]
+        parser.expect(",")
+        state.operands["width"] = [parser._parse_use()]
+        parse_attr_dict(parser, state)
+        parser.expect(":")
+        off = parser.offset
+        t = parser.parse_type()
+        state.set_types("value", "operand", [t], off)
+        state.set_types("offset", "operand", [I32], off)
+        state.set_types("width", "operand", [I32], off)
+        state.result_types["shuffleResult"] = [t]
+        state.result_types["valid"] = [I1]
+
+    @staticmethod
+    def print_custom(printer, op):
+        return (f"  {op.attributes['mode'].keyword} {print_uses(printer, op.operands)}"
+                + attr_dict(printer, op, ("mode",)) + f" : {op.operands[0].type}")
+
+
+class RotateOp(GpuOp):
+    """``gpu.rotate %v, offset, width : T`` -> ``%rotateResult, %valid``."""
+
+    __slots__ = ()
+    MNEMONIC = "rotate"
+    OPERANDS = (Operand("value"),)
+    RESULTS = (Result("rotateResult"), Result("valid"))
+    ATTRIBUTES = (Attr("offset", "i32"), Attr("width", "i32"))
+
+    @staticmethod
+    def parse_custom(parser, state):
+        state.operands["value"] = [parser._parse_use()]
+        parser.expect(",")
+        state.attrs["offset"] = IntegerAttr(parser.parse_integer(), I32)
+        parser.expect(",")
+        state.attrs["width"] = IntegerAttr(parser.parse_integer(), I32)
+        parse_attr_dict(parser, state)
+        parser.expect(":")
+        off = parser.offset
+        t = parser.parse_type()
+        state.set_types("value", "operand", [t], off)
+        state.result_types["rotateResult"] = [t]
+        state.result_types["valid"] = [I1]
+
+    @staticmethod
+    def print_custom(printer, op):
+        a = op.attributes
+        return (f"{printer.value_name(op.operands[0])}, {a['offset'].value}, {a['width'].value}"
+                + attr_dict(printer, op, ("offset", "width")) + f" : {op.operands[0].type}")
+
+
+class SubgroupBroadcastOp(GpuOp):
+    """``gpu.subgroup_broadcast %v,  first_active_lane : T`` / ``specific_lane %lane``."""
+
+    __slots__ = ()
+    MNEMONIC = "subgroup_broadcast"
+    OPERANDS = (Operand("src"), Operand("lane", kind=OPTIONAL))
+    RESULTS = (Result("result"),)
+    ATTRIBUTES = (Attr("broadcast_type", BroadcastType),)
+
+    @staticmethod
+    def parse_custom(parser, state):
+        state.operands["src"] = [parser._parse_use()]
+        parser.expect(",")
+        kind = parse_keyword_enum(parser, BroadcastType)
+        state.attrs["broadcast_type"] = kind
+        if kind is BroadcastType.specific_lane:
+            state.operands["lane"] = [parser._parse_use()]
+            state.set_types("lane", "operand", [I32], parser.offset)
+        parse_attr_dict(parser, state)
+        parser.expect(":")
+        off = parser.offset
+        t = parser.parse_type()
+        state.set_types("src", "operand", [t], off)
+        state.result_types["result"] = [t]
+
+    @staticmethod
+    def print_custom(printer, op):
+        kind = op.attributes["broadcast_type"]
+        text = f"{printer.value_name(op.operands[0])},  {kind.keyword}"
+        if len(op.operands) > 1:
+            text += " " + printer.value_name(op.operands[1])
+        return text + attr_dict(printer, op, ("broadcast_type",)) + f" : {op.results[0].type}"
+
+    def verify_op(self):
+        kind = self.attributes.get("broadcast_type")
+        has_lane = len(self.operands) > 1
+        if kind is BroadcastType.specific_lane and not has_lane:
+            return "lane must be specified for `specific_lane` broadcast"
+        if kind is BroadcastType.first_active_lane and has_lane:
+            return "lane can only be specified for `specific_lane` broadcast"
+        return None
+
+
+class BroadcastLaneOp(GpuOp):
+    """``gpu.broadcast_lane %v, first_lane | any_lane | lane %idx : T`` (newer than MLIR 22;
+    spelled as the conformance corpus writes it)."""
+
+    __slots__ = ()
+    MNEMONIC = "broadcast_lane"
+    OPERANDS = (Operand("src"), Operand("lane", kind=OPTIONAL))
+    RESULTS = (Result("result"),)
+    ATTRIBUTES = (Attr("broadcast_type", "str"),)
+    KINDS = ("first_lane", "any_lane", "lane")
+
+    @classmethod
+    def parse_custom(cls, parser, state):
+        state.operands["src"] = [parser._parse_use()]
+        parser.expect(",")
+        off = parser.offset
+        word = parser.parse_keyword()
+        if word not in cls.KINDS:
+            raise parser.error(f"expected one of: {', '.join(cls.KINDS)}", off)
+        state.attrs["broadcast_type"] = StringAttr(word)
+        if word == "lane":
+            state.operands["lane"] = [parser._parse_use()]
+            state.set_types("lane", "operand", [I32], parser.offset)
+        parse_attr_dict(parser, state)
+        parser.expect(":")
+        off = parser.offset
+        t = parser.parse_type()
+        state.set_types("src", "operand", [t], off)
+        state.result_types["result"] = [t]
+
+    @staticmethod
+    def print_custom(printer, op):
+        kind = op.attributes["broadcast_type"].value
+        text = f"{printer.value_name(op.operands[0])}, {kind}"
+        if len(op.operands) > 1:
+            text += " " + printer.value_name(op.operands[1])
+        return text + attr_dict(printer, op, ("broadcast_type",)) + f" : {op.results[0].type}"
+
+    def verify_op(self):
+        kind = self.attributes["broadcast_type"].value
+        if kind not in self.KINDS:
+            return f"unknown broadcast kind '{kind}'"
+        if (kind == "lane") != (len(self.operands) > 1):
+            return "a lane operand is required exactly for `lane` broadcasts"
+        return None
+
+
+class BarrierOp(GpuOp):
+    """``gpu.barrier``."""
+
+    __slots__ = ()
+    MNEMONIC = "barrier"
+
+    @staticmethod
+    def parse_custom(parser, state):
+        parse_attr_dict(parser, state)
+
+    @staticmethod
+    def print_custom(printer, op):
+        return attr_dict(printer, op)
+
+
+class PrintfOp(GpuOp):
+    """``gpu.printf "format" [, %a, %b : Ta, Tb]``."""
+
+    __slots__ = ()
+    MNEMONIC = "printf"
+    OPERANDS = (Operand("args", kind=VARIADIC),)
+    ATTRIBUTES = (Attr("format", "str"),)
+
+    @staticmethod
+    def parse_custom(parser, state):
+        state.attrs["format"] = StringAttr(parser.parse_string())
+        parse_attr_dict(parser, state)
+        if parser.consume(","):
+            state.operands["args"] = parser.parse_comma_list(parser._parse_use)
+            parser.expect(":")
+            off = parser.offset
+            state.set_types("args", "operand", parse_types(parser), off)
+
+    @staticmethod
+    def print_custom(printer, op):
+        text = str(op.attributes["format"]) + attr_dict(printer, op, ("format",))
+        if op.operands:
+            text += (", " + print_uses(printer, op.operands) + " : "
+                     + print_types([v.type for v in op.operands]))
+        return text

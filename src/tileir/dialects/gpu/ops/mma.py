@@ -1,0 +1,232 @@
+"""Subgroup matrix (MMA) ops on ``!gpu.mma_matrix`` values."""
+
+from __future__ import annotations
+
+from ....ir.attributes import UNIT, IntegerAttr
+from ....ir.opdef import VARIADIC, Attr, Operand, Result
+from ..attributes import MMAElementwiseOp
+from ..types import MMAMatrixType
+from .base import (INDEX, GpuOp, attr_dict, parse_attr_dict, parse_keyword_enum, parse_types,
+                   print_types, print_uses)
+
+
+def _parse_indices(parser, state, name: str) -> None:
+    parser.expect("[")
+    uses = parser.parse_comma_list(parser._parse_use, "]")
+    parser.expect("]")
+    state.operands[name] = uses
+    state.set_types(name, "operand", [INDEX] * len(uses), parser.offset)
+
+
+_LOAD_STORE_ATTRS = (Attr("leadDimension", "index"), Attr("transpose", "unit"))
+
+
+class SubgroupMmaLoadMatrixOp(GpuOp):
+    """``gpu.subgroup_mma_load_matrix %m[%i, %j] {leadDimension = 32 : index} : M -> !gpu.mma_matrix``."""
+
+    __slots__ = ()
+    MNEMONIC = "subgroup_mma_load_matrix"
+    OPERANDS = (Operand("srcMemref"), Operand("indices", kind=VARIADIC))
+    RESULTS = (Result("res"),)
+    ATTRIBUTES = _LOAD_STORE_ATTRS
+
+    @staticmethod
+    def parse_custom(parser, state):
+        state.operands["srcMemref"] = [parser._parse_use()]
+        _parse_indices(parser, state, "indices")
+        parse_attr_dict(parser, state)
+        parser.expect(":")
+        off = parser.offset
+        state.set_types("srcMemref", "operand", [parser.parse_type()], off)
+        parser.expect("->")
+        off = parser.offset
+        state.set_types("res", "result", [parser.parse_type()], off)
+
+    @staticmethod
+    def print_custom(printer, op):
+        src = op.operands[0]
+        return (f"{printer.value_name(src)}[{print_uses(printer, op.operands[1:])}]"
+                + attr_dict(printer, op) + f" : {src.type} -> {op.results[0].type}")
+
+
+class SubgroupMmaStoreMatrixOp(GpuOp):
+    """``gpu.subgroup_mma_store_matrix %v, %m[%i, %j] {leadDimension = ..} : !gpu.mma_matrix, M``."""
+
+    __slots__ = ()
+    MNEMONIC = "subgroup_mma_store_matrix"
+    OPERANDS = (Operand("src"), Operand("dstMemref"), Operand("indices", kind=VARIADIC))
+    ATTRIBUTES = _LOAD_STORE_ATTRS
+
+    @staticmethod
+    def parse_custom(parser, state):
+        state.operands["src"] = [parser._parse_use()]
+        parser.expect(",")
+        state.operands["dstMemref"] = [parser._parse_use()]
+        _parse_indices(parser, state, "indices")
+        parse_attr_dict(parser, state)
+        parser.expect(":")
+        off = parser.offset
+        state.set_types("src", "operand", [parser.parse_type()], off)
+        parser.expect(",")
+        state.set_types("dstMemref", "operand", [parser.parse_type()], off)
+
+    @staticmethod
+    def print_custom(printer, op):
+        src, dst = op.operands[:2]
+        return (f"{printer.value_name(src)}, {printer.value_name(dst)}"
+                f"[{print_uses(printer, op.operands[2:])}]" + attr_dict(printer, op)
+                + f" : {src.type}, {dst.type}")
+
+
+class SubgroupMmaComputeOp(GpuOp):
+    """``gpu.subgroup_mma_compute %a, %b, %c [{a_transpose}] : A, B -> C``."""
+
+    __slots__ = ()
+    MNEMONIC = "subgroup_mma_compute"
+    OPERANDS = (Operand("opA"), Operand("opB"), Operand("opC"))
+    RESULTS = (Result("res"),)
+    ATTRIBUTES = (Attr("a_transpose", "unit"), Attr("b_transpose", "unit"))
+
+    @staticmethod
+    def parse_custom(parser, state):
+        for name in ("opA", "opB", "opC"):
+            if name != "opA":
+                parser.expect(",")
+            state.operands[name] = [parser._parse_use()]
+        parse_attr_dict(parser, state)
+        parser.expect(":")
+        off = parser.offset
+        state.set_types("opA", "operand", [parser.parse_type()], off)
+        parser.expect(",")
+        state.set_types("opB", "operand", [parser.parse_type()], off)
+        parser.expect("->")
+        c = parser.parse_type()
+        state.set_types("opC", "operand", [c], off)
+        state.result_types["res"] = [c]
+
+    @staticmethod
+    def print_custom(printer, op):
+        a, b, c = op.operands
+        return (print_uses(printer, op.operands) + attr_dict(printer, op)
+                + f" : {a.type}, {b.type} -> {op.results[0].type}")
+
+    def verify_op(self):
+        a, b, c = (v.type for v in self.operands)
+        if not all(isinstance(t, MMAMatrixType) for t in (a, b, c)):
+            return None
+        if (a.operand, b.operand, c.operand) != ("AOp", "BOp", "COp"):
+            return "operands must be in the order AOp, BOp, COp"
+        m, k = a.shape if "a_transpose" not in self.attributes else a.shape[::-1]
+        k2, n = b.shape if "b_transpose" not in self.attributes else b.shape[::-1]
+        if k != k2 or (m, n) != tuple(c.shape):
+            return "operand shapes do not satisfy matmul constraints"
+        return None
+
+
+class SubgroupMmaConstantMatrixOp(GpuOp):
+    """``gpu.subgroup_mma_constant_matrix %v : !gpu.mma_matrix<..>``."""
+
+    __slots__ = ()
+    MNEMONIC = "subgroup_mma_constant_matrix"
+    OPERANDS = (Operand("value"),)
+    RESULTS = (Result("res"),)
+
+    @staticmethod
+    def parse_custom(parser, state):
+        state.operands["value"] = [parser._parse_use()]
+        parse_attr_dict(parser, state)
+        parser.expect(":")
+        off = parser.offset
+        t = parser.parse_type()
+        state.set_types("res", "result", [t], off)
+        if isinstance(t, MMAMatrixType):
+            state.set_types("value", "operand", [t.element], off)
+
+    @staticmethod
+    def print_custom(printer, op):
+        return printer.value_name(op.operands[0]) + attr_dict(printer, op) + \
+            f" : {op.results[0].type}"
+
+
+class SubgroupMmaElementwiseOp(GpuOp):
+    """``gpu.subgroup_mma_elementwise  addf %a, %b : (A, B) -> C``."""
+
+    __slots__ = ()
+    MNEMONIC = "subgroup_mma_elementwise"
+    OPERANDS = (Operand("args", kind=VARIADIC),)
+    RESULTS = (Result("res"),)
+    ATTRIBUTES = (Attr("opType", MMAElementwiseOp),)
+
+    @staticmethod
+    def parse_custom(parser, state):
+        state.attrs["opType"] = parse_keyword_enum(parser, MMAElementwiseOp)
+        state.operands["args"] = parser.parse_comma_list(parser._parse_use)
+        parse_attr_dict(parser, state)
+        parser.expect(":")
+        off = parser.offset
+        ftype = parser.parse_function_type()
+        state.set_types("args", "operand", list(ftype.inputs), off)
+        state.set_types("res", "result", list(ftype.results), off)
+
+    @staticmethod
+    def print_custom(printer, op):
+        ins = print_types([v.type for v in op.operands])
+        return (f"  {op.attributes['opType'].keyword} {print_uses(printer, op.operands)}"
+                + attr_dict(printer, op, ("opType",)) + f" : ({ins}) -> {op.results[0].type}")
+
+
+class SubgroupMmaExtractThreadLocalOp(GpuOp):
+    """``gpu.subgroup_mma_extract_thread_local %m[%i] : !gpu.mma_matrix<..> -> T``."""
+
+    __slots__ = ()
+    MNEMONIC = "subgroup_mma_extract_thread_local"
+    OPERANDS = (Operand("matrix"), Operand("indices", kind=VARIADIC))
+    RESULTS = (Result("res"),)
+
+    @staticmethod
+    def parse_custom(parser, state):
+        state.operands["matrix"] = [parser._parse_use()]
+        _parse_indices(parser, state, "indices")
+        parse_attr_dict(parser, state)
+        parser.expect(":")
+        off = parser.offset
+        state.set_types("matrix", "operand", [parser.parse_type()], off)
+        parser.expect("->")
+        state.set_types("res", "result", [parser.parse_type()], off)
+
+    @staticmethod
+    def print_custom(printer, op):
+        m = op.operands[0]
+        return (f"{printer.value_name(m)}[{print_uses(printer, op.operands[1:])}]"
+                + attr_dict(printer, op) + f" : {m.type} -> {op.results[0].type}")
+
+
+class SubgroupMmaInsertThreadLocalOp(GpuOp):
+    """``gpu.subgroup_mma_insert_thread_local %v, %m[%i] : T, !gpu.mma_matrix<..> -> !gpu.mma_matrix<..>``."""
+
+    __slots__ = ()
+    MNEMONIC = "subgroup_mma_insert_thread_local"
+    OPERANDS = (Operand("value"), Operand("matrix"), Operand("indices", kind=VARIADIC))
+    RESULTS = (Result("res"),)
+
+    @staticmethod
+    def parse_custom(parser, state):
+        state.operands["value"] = [parser._parse_use()]
+        parser.expect(",")
+        state.operands["matrix"] = [parser._parse_use()]
+        _parse_indices(parser, state, "indices")
+        parse_attr_dict(parser, state)
+        parser.expect(":")
+        off = parser.offset
+        state.set_types("value", "operand", [parser.parse_type()], off)
+        parser.expect(",")
+        state.set_types("matrix", "operand", [parser.parse_type()], off)
+        parser.expect("->")
+        state.set_types("res", "result", [parser.parse_type()], off)
+
+    @staticmethod
+    def print_custom(printer, op):
+        v, m = op.operands[:2]
+        return (f"{printer.value_name(v)}, {printer.value_name(m)}"
+                f"[{print_uses(printer, op.operands[2:])}]" + attr_dict(printer, op)
+                + f" : {v.type}, {m.type} -> {op.results[0].type}")
