@@ -377,7 +377,8 @@ class OpPrinter:
         out = ["{"]
         self.indent += 1
         for bi, block in enumerate(region.blocks):
-            if bi > 0 or (print_entry_args and block.args):
+            # the generic form shows an empty entry block (``^bb0:``) so that it is kept
+            if bi > 0 or (print_entry_args and (block.args or (self.generic and not block.ops))):
                 out.append("\n" + self._block_header(block))
             ops = block.ops
             for oi, op in enumerate(ops):

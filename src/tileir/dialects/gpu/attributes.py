@@ -79,7 +79,7 @@ Prune2To4SpMatFlag = _enum("Prune2To4SpMatFlag", "prune_2to4_spmat_flag",
 SpGEMMWorkEstimationOrComputeKind = _enum(
     "SpGEMMWorkEstimationOrComputeKind", "spgemm_work_estimation_or_compute_kind",
     "::mlir::gpu::SpGEMMWorkEstimationOrComputeKind", ["WORK_ESTIMATION", "COMPUTE"])
-BroadcastType = _enum("BroadcastType", "broadcast_type", "::mlir::gpu::BroadcastType",
+BroadcastType = _enum("BroadcastType", "broadcast", "::mlir::gpu::BroadcastType",
                       ["first_active_lane", "specific_lane"])
 
 #: ``#gpu.object`` formats; ``fatbin`` is the default and is not printed.
@@ -152,5 +152,7 @@ class SelectObjectAttr(Attribute):
     target: Optional[Attribute]
 
     def generic(self) -> str:
+        if self.target is None:
+            return "#gpu.select_object"
         return f"#gpu.select_object<{self.target}>"
 

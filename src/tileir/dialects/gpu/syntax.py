@@ -80,6 +80,8 @@ def parse_gpu_attribute(parser: Parser, mnemonic: str, offset: int) -> Attribute
         member = parse_enum_keyword(parser, enum)
         parser.expect(">")
         return member
+    if mnemonic == "select_object" and parser.tok != "<":
+        return A.SelectObjectAttr(None)
     hook = _ATTRIBUTE_BODIES.get(mnemonic)
     if hook is not None:
         parser.expect("<")

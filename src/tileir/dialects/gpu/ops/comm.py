@@ -109,7 +109,7 @@ class SubgroupReduceOp(GpuOp):
         if size is not None:
             text += f" cluster(size = {size.value}"
             stride = op.attributes.get("cluster_stride")
-            if stride is not None:
+            if stride is not None and stride.value != 1:
                 text += f", stride = {stride.value}"
             text += ")"
         return (text + attr_dict(printer, op, ("op", "uniform", "cluster_size", "cluster_stride"))

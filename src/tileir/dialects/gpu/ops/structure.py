@@ -10,6 +10,7 @@ from ....ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, RegionDef, Result
 from ....ir.types import I64, FunctionType
 from ....ir.traits import (TERMINATOR, IsolatedFromAbove, ReturnLike, SingleBlockImplicitTerminator,
                           SingleBlockNoTerminator, Symbol)
+from ..attributes import SelectObjectAttr
 from .base import (INDEX, GpuOp, attr_dict, parse_async, parse_attr_dict, parse_region,
                    parse_types, print_async, print_types, print_uses, render_region)
 
@@ -148,8 +149,7 @@ class BinaryOp(GpuOp):
     def parse_custom(parser, state):
         state.attrs["sym_name"] = StringAttr(parser.parse_symbol_name())
         handler = _parse_handler(parser)
-        if handler is not None:
-            state.attrs["offloadingHandler"] = handler
+        state.attrs["offloadingHandler"] = handler or SelectObjectAttr(None)
         parse_attr_dict(parser, state)
         off = parser.offset
         objects = parser.parse_attribute()
@@ -161,8 +161,9 @@ class BinaryOp(GpuOp):
     def print_custom(printer, op):
         a = op.attributes
         text = " " + format_symbol(a["sym_name"].value) + " "
-        if "offloadingHandler" in a:
-            text += f"<{a['offloadingHandler']}>"
+        handler = a.get("offloadingHandler")
+        if handler is not None and handler != SelectObjectAttr(None):
+            text += f"<{handler}>"
         text += attr_dict(printer, op, ("sym_name", "offloadingHandler", "objects"))
         return text + f" {a['objects']}"
 
@@ -294,8 +295,8 @@ class LaunchOp(GpuOp):
                 + tuple(Operand(f"clusterSize{d}", kind=OPTIONAL) for d in _DIMS)
                 + (Operand("dynamicSharedMemorySize", kind=OPTIONAL),))
     RESULTS = (Result("asyncToken", kind=OPTIONAL),)
-    ATTRIBUTES = (Attr("kernelFunc", "any", optional=True),
-                  Attr("kernelModule", "any", optional=True))
+    ATTRIBUTES = (Attr("function", "any", optional=True),
+                  Attr("module", "any", optional=True))
     REGIONS = (RegionDef("body", "any"),)
 
     @staticmethod
@@ -343,11 +344,11 @@ class LaunchOp(GpuOp):
         if parser.tok == "module":
             parser.i += 1
             parser.expect("(")
-            state.attrs["kernelModule"] = SymbolRefAttr(parser.parse_symbol_name())
+            state.attrs["module"] = SymbolRefAttr(parser.parse_symbol_name())
             parser.expect(")")
             parser.expect_keyword("function")
             parser.expect("(")
-            state.attrs["kernelFunc"] = SymbolRefAttr(parser.parse_symbol_name())
+            state.attrs["function"] = SymbolRefAttr(parser.parse_symbol_name())
             parser.expect(")")
         workgroup = private = []
         if parser.tok == "workgroup":
@@ -377,7 +378,8 @@ class LaunchOp(GpuOp):
             return op.operands[start:stop]
 
         deps = group("asyncDependencies")
-        text = " " + print_async(printer, op, bool(op.results), deps)
+        head = print_async(printer, op, bool(op.results), deps)
+        text = " " + head if head else ""
         has_clusters = bool(group("clusterSizeX"))
 
         def clause(keyword, ids, sizes, operands):
@@ -393,8 +395,8 @@ class LaunchOp(GpuOp):
         dyn = group("dynamicSharedMemorySize")
         if dyn:
             text += f" dynamic_shared_memory_size {name(dyn[0])}"
-        if "kernelModule" in a and "kernelFunc" in a:
-            text += f" module({a['kernelModule']}) function({a['kernelFunc']})"
+        if "module" in a and "function" in a:
+            text += f" module({a['module']}) function({a['function']})"
         n_fixed = 18 if has_clusters else 12
         n_wg = a[_WORKGROUP].value if _WORKGROUP in a else 0
         wg = args[n_fixed:n_fixed + n_wg]
@@ -403,7 +405,7 @@ class LaunchOp(GpuOp):
             if values:
                 text += f" {keyword}(" + ", ".join(f"{name(v)} : {v.type}" for v in values) + ")"
         text += " " + render_region(printer, op.regions[0])
-        return text + attr_dict(printer, op, ("kernelFunc", "kernelModule", _WORKGROUP))
+        return text + attr_dict(printer, op, ("function", "module", _WORKGROUP))
 
     def verify_op(self):
         blocks = self.regions[0].blocks
