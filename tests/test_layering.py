@@ -7,8 +7,9 @@ above)::
 
 ``passes`` sits above ``execute`` because constant folding reuses the executor's bit-exact
 numerics.  The top is ``tileir/__init__.py`` (the public API), ``tileir/__main__.py`` and the
-``tileir.cutile`` alias; no layer may import it except ``cli``, the application built on the
-public API (``import tileir`` in a command), which the top never imports at module level.
+``tileir.cutile`` / ``tileir.tinytc`` aliases; no layer may import it except ``cli``, the
+application built on the public API (``import tileir`` in a command), which the top never
+imports at module level.
 
 Within ``dialects``: ``builtin`` imports no other dialect, and the imports between dialect
 packages form no cycle (so a dialect can build on another, e.g. gpu on builtin and arith).
@@ -31,7 +32,7 @@ PACKAGE = SRC / "tileir"
 LAYERS = ("ir", "text", "dialects", "bytecode", "execute", "passes", "frontends", "cli")
 TOP = len(LAYERS)
 #: Modules directly in ``tileir/`` that form the top (public API, entry point, aliases).
-TOP_MODULES = {"tileir", "tileir.__main__", "tileir.cutile"}
+TOP_MODULES = {"tileir", "tileir.__main__", "tileir.cutile", "tileir.tinytc"}
 
 
 def _module_name(path: Path) -> str:

@@ -15,7 +15,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from tileir.dialects.cuda_tile.attributes import (DICompileUnitAttr, DIFileAttr, DILexicalBlockAttr,
-                                                 DILoc, DISubprogramAttr)
+                                                  DILoc, DISubprogramAttr)
 from tileir.dialects.cuda_tile.builder import Builder
 from tileir.ir.locations import UNKNOWN_LOC, CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
 from tileir.dialects.cuda_tile.types import TileType

@@ -11,10 +11,10 @@ from typing import Optional
 
 from ..dialects.cuda_tile.attributes import PaddingValue
 from ..dialects.cuda_tile.type_verify import padding_error, tile_shape_error, view_layout_error
-from ..dialects.cuda_tile.types import (BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64, I1, I4, I8, I16,
-                     I32, I64, TF32, TOKEN, FunctionType, GatherScatterViewType,
-                     PartitionViewType, PointerType, StridedViewType, TensorViewType, TileType,
-                     Type)
+from ..dialects.cuda_tile.types import (BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64,
+                                        I1, I4, I8, I16, I32, I64, TF32, TOKEN, FunctionType,
+                                        GatherScatterViewType, PartitionViewType, PointerType,
+                                        StridedViewType, TensorViewType, TileType, Type)
 from ._prims import INT64_MIN, Cursor, put_le_array, put_varint
 from .errors import BytecodeError
 from .versions import V13_3, V13_4, Version

@@ -15,14 +15,17 @@ from __future__ import annotations
 import gc
 from typing import Optional
 
-from ..dialects.cuda_tile.attributes import (ArrayAttr, BoundedAttr, DenseArrayAttr, DenseElementsAttr, DICompileUnitAttr,
-                     DIFileAttr, DILexicalBlockAttr, DISubprogramAttr, DictionaryAttr, DivByAttr,
-                     FloatAttr, IntegerAttr, OptimizationHintsAttr, SameElementsAttr, StringAttr,
-                     SymbolRefAttr, SymbolVisibility, TypeAttr, UNIT)
+from ..dialects.cuda_tile.attributes import (ArrayAttr, BoundedAttr, DenseArrayAttr,
+                                             DenseElementsAttr, DICompileUnitAttr, DIFileAttr,
+                                             DILexicalBlockAttr, DISubprogramAttr, DictionaryAttr,
+                                             DivByAttr, FloatAttr, IntegerAttr,
+                                             OptimizationHintsAttr, SameElementsAttr, StringAttr,
+                                             SymbolRefAttr, SymbolVisibility, TypeAttr, UNIT)
 from ..ir.core import Block, BlockArgument, Operation, OpResult, Region
 from ..ir.locations import UNKNOWN_LOC, CallSiteLoc, FileLineColLoc, Location
 from ..dialects.cuda_tile.attributes import DILoc
-from ..dialects.cuda_tile.types import I1, I32, I64, TOKEN, FloatType, FunctionType, IntegerType, TileType
+from ..dialects.cuda_tile.types import (I1, I32, I64, TOKEN, FloatType, FunctionType, IntegerType,
+                                        TileType)
 from ._dense import FLOAT_BITS, DenseBudget, bits_to_float, raw_to_dense
 from ._codegen import make_decoder
 from ._ops import NOT_OPS, TERMINATORS, codec_for_opcode

@@ -12,13 +12,17 @@ from __future__ import annotations
 import struct
 from typing import Optional, Union
 
-from ..dialects.cuda_tile.attributes import (ArrayAttr, BoundedAttr, DenseArrayAttr, DenseElementsAttr, DICompileUnitAttr,
-                     DIFileAttr, DILexicalBlockAttr, DISubprogramAttr, DictionaryAttr, DivByAttr,
-                     FloatAttr, IntegerAttr, OptimizationHintsAttr, SameElementsAttr, StringAttr,
-                     SymbolRefAttr, SymbolVisibility, TileEnum, TypeAttr, enum_member_since)
+from ..dialects.cuda_tile.attributes import (ArrayAttr, BoundedAttr, DenseArrayAttr,
+                                             DenseElementsAttr, DICompileUnitAttr, DIFileAttr,
+                                             DILexicalBlockAttr, DISubprogramAttr, DictionaryAttr,
+                                             DivByAttr, FloatAttr, IntegerAttr,
+                                             OptimizationHintsAttr, SameElementsAttr, StringAttr,
+                                             SymbolRefAttr, SymbolVisibility, TileEnum, TypeAttr,
+                                             enum_member_since)
 from ..ir.diagnostics import ERROR, REMARK, Diagnostic
 from ..ir.core import Operation
-from ..ir.locations import UNKNOWN_LOC, CallSiteLoc, FileLineColLoc, FusedLoc, Location, NameLoc, UnknownLoc
+from ..ir.locations import (UNKNOWN_LOC, CallSiteLoc, FileLineColLoc, FusedLoc, Location, NameLoc,
+                            UnknownLoc)
 from ..dialects.cuda_tile.attributes import DILoc
 from ..dialects.cuda_tile.types import FloatType, FunctionType, IntegerType
 from ._dense import FLOAT_BITS, dense_to_raw, float_to_bits

@@ -17,6 +17,8 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
                   "convert between text and bytecode (like cuda-tile-translate)"),
     "run": ("tileir.cli.run", "run_kernel", "run a kernel on the CPU"),
     "demo": ("tileir.cli.demo", "run_demo", "run the bundled examples and check them"),
+    "tinytc": ("tileir.cli.tinytc", "run_tinytc",
+               "check, convert (--emit) or run tinytc tensor-language programs"),
 }
 
 

@@ -118,10 +118,11 @@ def run_demo(argv: Sequence[str], prog: str = "tileir demo") -> int:
             print(f"{name:<14} {doc[0] if doc else ''}")
         for name, doc in CUTILE_CASES.items():
             print(f"{name:<14} {doc}")
+        print(f"{'tinytc':<14} batched GEMM in tinytc's tensor language, lowered to cuda_tile")
         return 0
     cutile_names = list(CUTILE_CASES) if not opts.names else \
         [n for n in CUTILE_CASES if n in opts.names or "cutile" in opts.names]
-    names = [n for n in opts.names if n != "cutile" and n not in CUTILE_CASES] \
+    names = [n for n in opts.names if n not in ("cutile", "tinytc") and n not in CUTILE_CASES] \
         if opts.names else available
     unknown = [n for n in names if n not in available]
     if unknown:
@@ -150,6 +151,10 @@ def run_demo(argv: Sequence[str], prog: str = "tileir demo") -> int:
     count = len(names)
     if cutile_names:
         ran, failed = _run_cutile(cutile_names, opts.seed, not opts.sequential)
+        count += ran
+        failures += failed
+    if not opts.names or "tinytc" in opts.names:
+        ran, failed = _run_tinytc(opts.seed)
         count += ran
         failures += failed
     total = time.perf_counter() - start
@@ -182,6 +187,20 @@ def _run_cutile(names: list, seed: int, batch: bool) -> tuple:
         _print_row("cutile", kernel, r["grid"], r["mode"], r["seconds"], r["error"],
                    r["tolerance"], r["ok"])
     return len(names), failed
+
+
+def _run_tinytc(seed: int) -> tuple:
+    """The tinytc tensor-language row (``tileir.frontends.tinytc.demo``): ``(1, failed)``."""
+    from ..frontends.tinytc.demo import run_batched_gemm
+    print("tinytc tensor language (batched GEMM -> cuda_tile -> CPU):")
+    try:
+        r = run_batched_gemm(seed)
+    except Exception as exc:  # noqa: BLE001 - the demo reports every failure as a row
+        _print_error_row("tinytc", "gemm", exc)
+        return 1, 1
+    _print_row("tinytc", "gemm", r["grid"], r["mode"], r["seconds"], r["error"],
+               r["tolerance"], r["ok"])
+    return 1, int(not r["ok"])
 
 
 def _print_row(example: str, kernel: str, grid: str, mode: str, seconds: float, error: float,

@@ -37,7 +37,8 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from ..ir.core import Block, Operation, Value
-from ..dialects.cuda_tile.types import (PointerType, TensorViewType, TileType, TileViewType, TokenType)
+from ..dialects.cuda_tile.types import (PointerType, TensorViewType, TileType, TileViewType,
+                                        TokenType)
 from ..ir import dtypes as _dtypes
 from .errors import LaunchError, OpContext, UnsupportedError
 

@@ -1,0 +1,1 @@
+"""Front ends: other languages lowered to cuda_tile (see ``tinytc``)."""

@@ -83,5 +83,3 @@ class AnyOf(TypeConstraint):
 
     def check(self, t: Type) -> bool:
         return any(o.check(t) for o in self.options)
-
-

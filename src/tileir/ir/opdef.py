@@ -226,7 +226,8 @@ class OpBase(Operation):
 
     __slots__ = ()
 
-    DIALECT_NAME: ClassVar[str] = "cuda_tile"
+    #: The dialect namespace (``cuda_tile``, ``gpu``...): a dialect's op base class sets it.
+    DIALECT_NAME: ClassVar[str] = ""
     MNEMONIC: ClassVar[Optional[str]] = None
     SINCE: ClassVar[str] = "13.1"
     OPCODE: ClassVar[Optional[int]] = None
@@ -273,6 +274,8 @@ class OpBase(Operation):
         super().__init_subclass__(**kwargs)
         if "MNEMONIC" not in cls.__dict__ or cls.MNEMONIC is None:
             return
+        if not cls.DIALECT_NAME:
+            raise TypeError(f"{cls.__name__}: an op class needs a DIALECT_NAME")
         name = f"{cls.DIALECT_NAME}.{cls.MNEMONIC}"
         operands, results = tuple(cls.OPERANDS), tuple(cls.RESULTS)
         spec = OpSpec(

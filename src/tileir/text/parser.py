@@ -25,9 +25,9 @@ from ..ir.locations import UNKNOWN_LOC, CallSiteLoc, FileLineColLoc, FusedLoc, L
 from ..ir.types import (BF16, ELEMENT_TYPES, F64, I1, I64, BuiltinType, ElementType, FunctionType,
                         Type)
 from .lexer import EOF, tokenize, unescape_string
-from .registry import (DENSE_BUILDERS, DIALECT_ATTR_PARSERS, DIALECT_TYPE_PARSERS, ENUM_DESCRIPTIONS,
-                       FAST_OP_PARSERS, FAST_PATH_MISMATCH, ISOLATED_OPS, KEYWORD_TYPES,
-                       OP_NAME_ALIASES, default_dialect_for)
+from .registry import (DENSE_BUILDERS, DIALECT_ATTR_PARSERS, DIALECT_TYPE_PARSERS,
+                       ENUM_DESCRIPTIONS, FAST_OP_PARSERS, FAST_PATH_MISMATCH, ISOLATED_OPS,
+                       KEYWORD_TYPES, OP_NAME_ALIASES, default_dialect_for)
 
 __all__ = ["Parser", "ParseError", "parse_module", "parse_type",
            "parse_attribute", "ParseOptions", "BUILTIN_MODULE"]

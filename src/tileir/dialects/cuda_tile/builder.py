@@ -40,13 +40,13 @@ from typing import Any, Iterator, Optional, Sequence, Union
 import numpy as np
 
 from .attributes import (UNIT, ArrayAttr, Attribute, AssumePredicate, DenseArrayAttr,
-                     DenseElementsAttr, DictionaryAttr, FloatAttr, IntegerAttr,
-                     OptimizationHintsAttr, PaddingValue, StringAttr, SymbolRefAttr, TileEnum,
-                     TypeAttr)
+                         DenseElementsAttr, DictionaryAttr, FloatAttr, IntegerAttr,
+                         OptimizationHintsAttr, PaddingValue, StringAttr, SymbolRefAttr, TileEnum,
+                         TypeAttr)
 from ...ir.locations import UNKNOWN_LOC, Location
-from .types import (ELEMENT_TYPES, I1, I32, I64, ElementType, FunctionType,
-                     GatherScatterViewType, PartitionViewType, PointerType, StridedViewType,
-                     TensorViewType, TileType, TileViewType, Type)
+from .types import (ELEMENT_TYPES, I1, I32, I64, ElementType, FunctionType, GatherScatterViewType,
+                    PartitionViewType, PointerType, StridedViewType, TensorViewType, TileType,
+                    TileViewType, Type)
 from ...ir.core import Block, IRError, Operation, Region, Value
 from ...ir.infer import TypeState, infer_types
 from ...ir.opdef import OPTIONAL, OP_REGISTRY, SINGLE, VARIADIC, Attr, OpSpec, make_op

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from ...ir.constraints import AnyOf, AnyType, Pred, TypeConstraint, TypeIs
-from .types import (BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64, I1, I4, I8,
-                     I16, I32, I64, TF32, BuiltinType, ElementType, GatherScatterViewType,
-                     PartitionViewType, PointerType, StridedViewType, TensorViewType,
-                     TileType, TileViewType, TokenType, Type)
+from .types import (BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64, I1, I4, I8, I16,
+                    I32, I64, TF32, BuiltinType, ElementType, GatherScatterViewType,
+                    PartitionViewType, PointerType, StridedViewType, TensorViewType, TileType,
+                    TileViewType, TokenType, Type)
+
 
 class TileOf(TypeConstraint):
     """``tile`` with an element type from ``elements`` and optionally a rank from ``ranks``.

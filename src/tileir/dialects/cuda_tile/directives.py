@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from .attributes import (IEEE_ROUNDING_MODES, AssumePredicate, ComparisonOrdering,
-                     ComparisonPredicate, RoundingMode, Signedness, SymbolVisibility)
+                         ComparisonPredicate, RoundingMode, Signedness, SymbolVisibility)
 from ...ir.core import Block, Region
 from ...text.format import CUSTOM_DIRECTIVES, CustomDirective, group_values, starts_attribute
 from .types import TileType

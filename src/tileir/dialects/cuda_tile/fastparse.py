@@ -23,15 +23,15 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .attributes import (IEEE_ROUNDING_MODES, UNIT, AssumePredicate, DenseArrayAttr, IntegerAttr,
-                     MemoryOrderingSemantics, MemoryScope, RoundingMode, StringAttr,
-                     SymbolRefAttr, _MNEMONICS)
+                         MemoryOrderingSemantics, MemoryScope, RoundingMode, StringAttr,
+                         SymbolRefAttr, _MNEMONICS)
 from ...ir.core import Block
 from ...ir.infer import TypeState, infer_types
 from ...ir.opdef import OP_REGISTRY, SINGLE, VARIADIC, OpSpec
 from ...ir.locations import UNKNOWN_LOC
 from .types import ELEMENT_TYPES, I32, I64, TOKEN, FunctionType, Type
 from ...text.format import (AttrDict, CompiledFormat, Custom, Literal, OIList, OptionalGroup, Space,
-                     TypeOf, Var)
+                            TypeOf, Var)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...text.parser import Parser

@@ -64,6 +64,7 @@ def parse_cuda_tile_attribute(parser: Parser, mnemonic: str, off: int) -> Attrib
         return parse_di_loc_body(parser)
     raise parser.error(f"unknown attribute `{mnemonic}` in dialect `cuda_tile`", off)
 
+
 def parse_optimization_hints_body(parser: Parser, op_name: Optional[str] = None) -> OptimizationHintsAttr:
     """``<arch = {k = v, ...}, ...>`` (the part after ``optimization_hints``).  ``op_name``
     prefixes errors as MLIR's custom-op parser does (``custom op '<op>' ...``)."""
@@ -91,6 +92,7 @@ def parse_optimization_hints_body(parser: Parser, op_name: Optional[str] = None)
     parser.expect(">")
     # a dictionary in NVIDIA's attribute: keys sorted
     return OptimizationHintsAttr(tuple(sorted(entries, key=lambda kv: kv[0])))
+
 
 def parse_assume_predicate_body(parser: Parser, mnemonic: str) -> Attribute:
     parser.expect("<")
@@ -120,6 +122,7 @@ def parse_assume_predicate_body(parser: Parser, mnemonic: str) -> Attribute:
             parser.expect(",")
     parser.expect(">")
     return BoundedAttr(bounds[0], bounds[1])
+
 
 def parse_di_struct(parser: Parser, mnemonic: str, off: int) -> Attribute:
     parser.expect("<")

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from .types import (BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64, I1, I4, I8,
-                     I16, I32, I64, TF32, FloatType, GatherScatterViewType, PartitionViewType,
-                     PointerType, StridedViewType, TensorViewType, TileType, Type)
+from .types import (BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64, I1, I4, I8, I16,
+                    I32, I64, TF32, FloatType, GatherScatterViewType, PartitionViewType,
+                    PointerType, StridedViewType, TensorViewType, TileType, Type)
 
 __all__ = ["verify_type", "deep_type_error", "tile_shape_error", "view_layout_error",
            "padding_error", "MAX_TILE_ELEMENTS", "NUMBER_TYPES", "NUMBER_SUMMARY",

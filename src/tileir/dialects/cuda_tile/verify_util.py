@@ -9,13 +9,13 @@ from __future__ import annotations
 from typing import Callable, Iterable, Optional
 
 from .attributes import (IEEE_ROUNDING_MODES, AtomicRMWMode, DictionaryAttr, IntegerAttr,
-                     MemoryOrderingSemantics, OptimizationHintsAttr, RoundingMode)
+                         MemoryOrderingSemantics, OptimizationHintsAttr, RoundingMode)
 from ...ir.diagnostics import ERROR, WARNING, Diagnostic
 from ...ir.locations import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
 from .attributes import DILoc
 from ...ir.verify import _CURRENT
-from .types import (BF16, F16, F32, F64, I1, I32, I64, TF32, FloatType, IntegerType,
-                     TensorViewType, TileType, TileViewType, Type)
+from .types import (BF16, F16, F32, F64, I1, I32, I64, TF32, FloatType, IntegerType, TensorViewType,
+                    TileType, TileViewType, Type)
 
 RM = RoundingMode
 IEEE_MODES = frozenset(IEEE_ROUNDING_MODES)

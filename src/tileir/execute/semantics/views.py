@@ -26,7 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...dialects.cuda_tile.attributes import PaddingValue
-from ...dialects.cuda_tile.types import GatherScatterViewType, PartitionViewType, StridedViewType, TensorViewType
+from ...dialects.cuda_tile.types import (GatherScatterViewType, PartitionViewType, StridedViewType,
+                                         TensorViewType)
 from .. import numerics as N
 from ..errors import MemoryAccessError, UndefinedBehaviorError
 from ..memory import Fault

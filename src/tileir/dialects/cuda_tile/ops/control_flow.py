@@ -10,7 +10,7 @@ from ....ir.opdef import VARIADIC, Attr, Operand, RegionDef, Result
 from .base import CudaTileOp
 from ..constraints import ANY, CudaTileAny, I1Tile, ScalarI1, ScalarInt
 from ....ir.traits import (AffineScope, AllTypesMatch, NoRegionArguments, ParentOneOf, ReturnLike,
-                     RecursiveMemoryEffects, SingleBlockImplicitTerminator, Terminator, Pure)
+                           RecursiveMemoryEffects, SingleBlockImplicitTerminator, Terminator, Pure)
 from ....ir.diagnostics import Diagnostic, ERROR
 from ....ir.verify import op_error
 from ..verify_util import type_list, verify_loop_iter_values, verify_no_view_results

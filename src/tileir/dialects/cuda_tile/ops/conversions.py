@@ -5,8 +5,7 @@ from __future__ import annotations
 from ..attributes import IntegerOverflow, RoundingMode, Signedness
 from ....ir.opdef import Attr, Operand, Result
 from .base import CudaTileOp
-from ..constraints import (ExtTruncInt, FloatTile, IntTile, IntTileInt64, NumberTile,
-                          PointerTile)
+from ..constraints import ExtTruncInt, FloatTile, IntTile, IntTileInt64, NumberTile, PointerTile
 from ....ir.traits import AllShapesMatch, Pure
 from ..types import F8E8M0FNU
 from ..verify_util import IEEE_MODES, bitwidth, invalid_rounding_message

@@ -8,13 +8,14 @@ from ..attributes import DenseElementsAttr, SymbolVisibility, i64_attr
 from ....ir.opdef import Attr, Operand, RegionDef, Result, VARIADIC
 from ..types import I1, PointerType
 from .base import CudaTileOp
-from ..constraints import (AnyTile, I1Tile, I8Tile, IntTile, NumberTile, PackSource,
-                          PointerTile, ScalarI32, ScalarPointer, UnpackedTile)
+from ..constraints import (AnyTile, I1Tile, I8Tile, IntTile, NumberTile, PackSource, PointerTile,
+                           ScalarI32, ScalarPointer, UnpackedTile)
 from ....ir.traits import (AllElementTypesMatch, AllRanksMatch, AllShapesMatch, AllTypesMatch,
-                     IsolatedFromAbove, NoRegionArguments, Pure, SameOperandsAndResultElementType,
-                     SameOperandsAndResultShape, SameOperandsShape, SingleBlock,
-                     SingleBlockImplicitTerminator, SingleBlockNoTerminator, Symbol, SymbolTable,
-                     InferResultTypes, ParentOneOf, RecursiveMemoryEffects, HasOnlyGraphRegion)
+                           IsolatedFromAbove, NoRegionArguments, Pure,
+                           SameOperandsAndResultElementType, SameOperandsAndResultShape,
+                           SameOperandsShape, SingleBlock, SingleBlockImplicitTerminator,
+                           SingleBlockNoTerminator, Symbol, SymbolTable, InferResultTypes,
+                           ParentOneOf, RecursiveMemoryEffects, HasOnlyGraphRegion)
 from ....ir.diagnostics import Diagnostic, ERROR, WARNING
 from ..types import BF16, F16, F4E2M1FN, I32, TF32, TileType
 from ....ir.verify import nearest_symbol_table, symbol_lookup

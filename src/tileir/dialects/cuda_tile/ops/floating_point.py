@@ -9,11 +9,11 @@ from ..types import BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64, 
 from .base import BINARY_FMT, UNARY_FMT, CudaTileOp
 from ..constraints import BaseFloatTile, FmaTile, I1Tile, IntTile, IntTileUpTo32
 from ....ir.traits import (AllElementTypesMatch, AllShapesMatch, AllRanksMatch, AllTypesMatch, Pure,
-                     SameOperandsAndResultShape, TypesMatchWith)
+                           SameOperandsAndResultShape, TypesMatchWith)
 from ....ir.diagnostics import Diagnostic, ERROR
 from ....ir.verify import NONFATAL
-from ..verify_util import (IEEE_MODES, dims, invalid_rounding_message, verify_approx, verify_div_sqrt_modifiers, verify_ftz,
-                          verify_ieee_rounding)
+from ..verify_util import (IEEE_MODES, dims, invalid_rounding_message, verify_approx,
+                           verify_div_sqrt_modifiers, verify_ftz, verify_ieee_rounding)
 
 FTZ = Attr("flush_to_zero", "unit")
 ROUNDING = Attr("rounding_mode", RoundingMode)

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
-from ..attributes import ArrayAttr, DictionaryAttr, OptimizationHintsAttr, StringAttr, TypeAttr, format_symbol
+from ..attributes import (ArrayAttr, DictionaryAttr, OptimizationHintsAttr, StringAttr, TypeAttr,
+                          format_symbol)
 from ....ir.core import Operation, Region
 from ....ir.opdef import Attr, RegionDef
 from ..types import FunctionType
 from .base import CudaTileOp
 from ....ir.traits import FunctionLike, IsolatedFromAbove, SingleBlockImplicitTerminator
 from ..types import TileType
-from ..verify_util import (ENTRY_HINTS, verify_function_body_debug_info,
-                          verify_function_debug_info, verify_optimization_hints)
+from ..verify_util import (ENTRY_HINTS, verify_function_body_debug_info, verify_function_debug_info,
+                           verify_optimization_hints)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ....text.format import OpState

@@ -9,7 +9,7 @@ from ..types import I8, I32
 from .base import BINARY_FMT, UNARY_FMT, CudaTileOp
 from ..constraints import I1Tile, IntTile
 from ....ir.traits import (AllElementTypesMatch, AllRanksMatch, AllShapesMatch, AllTypesMatch, Pure,
-                     SameOperandsAndResultShape, TypesMatchWith)
+                           SameOperandsAndResultShape, TypesMatchWith)
 from .floating_point import _mma_shapes
 
 OVERFLOW = Attr("overflow", IntegerOverflow, default=IntegerOverflow.NONE)

@@ -10,7 +10,7 @@ from ..constraints import AnyTile, I1Tile, NumberTile, PointerTile, ScalarPointe
 from ....ir.traits import Pure, TypesMatchWith
 from ..types import FloatType, IntegerType, TF32
 from ..verify_util import (PTR_HINTS, then_verify, verify_memory_model_load,
-                          verify_memory_model_store, verify_optimization_hints)
+                           verify_memory_model_store, verify_optimization_hints)
 
 ORDERING = Attr("memory_ordering_semantics", MemoryOrderingSemantics)
 OPT_SCOPE = Attr("memory_scope", MemoryScope, optional=True)

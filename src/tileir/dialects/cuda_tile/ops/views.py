@@ -15,11 +15,11 @@ from ..types import (TOKEN, GatherScatterViewType, PartitionViewType, PointerTyp
                      StridedViewType, TensorViewType, TileType, TileViewType)
 from .base import CudaTileOp
 from ..constraints import (AnyTile, GatherScatterView, IntTile, PartitionView, ScalarInt,
-                          ScalarPointer, StridedView, TensorView, TileView, Token)
+                           ScalarPointer, StridedView, TensorView, TileView, Token)
 from .memory import HINTS, OPT_SCOPE, ORDERING
 from ....ir.traits import Pure
 from ..verify_util import (VIEW_HINTS, then_verify, verify_memory_model_load,
-                          verify_memory_model_store, verify_optimization_hints)
+                           verify_memory_model_store, verify_optimization_hints)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ....text.format import OpState

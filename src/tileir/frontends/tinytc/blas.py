@@ -1,0 +1,420 @@
+"""Lowering of tinytc's collective BLAS instructions (axpby, gemm, gemv, ger, hadamard, sum)
+to tile code over blocks of the output: masked edges, the BLAS beta rule, atomics, and the
+partition-view fast path for small static gemm on (sub)views of arguments."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .ir import Imm, Inst, ScalarType, is_float
+from .tiles import Dim, MemrefVal, TileEmitter, _pieces, _pow2, _tile, cuda_element
+
+__all__ = ["BlasLowering"]
+
+#: largest block edge per collective op (powers of two)
+_BLOCK_2D = 64
+_BLOCK_1D = 256
+
+
+class BlasLowering(TileEmitter):
+    """The collective BLAS instructions (``op_gemm`` ...)."""
+
+    def scalar_arg(self, op, ty: ScalarType, target: str):
+        return self.scalar_as(op, ty.name, target)
+
+    def blocks(self, dims: list, caps: list, body: Callable[[list, list], None]) -> None:
+        """Call ``body(offsets, block_sizes)`` for every block of an iteration space with
+        sizes ``dims`` (ints or i64 values); a dimension that fits its cap is one block."""
+        plan = []
+        for d, cap in zip(dims, caps):
+            if isinstance(d, int) and d <= cap:
+                plan.append((None, max(_pow2(d), 1)))
+            else:
+                plan.append((d, cap))
+
+        def rec(k: int, offsets: list) -> None:
+            if k == len(plan):
+                body(offsets, [blk for _, blk in plan])
+                return
+            size, blk = plan[k]
+            if size is None:
+                rec(k + 1, offsets + [0])
+                return
+            with self.b.for_(self.const(0, "i64"), self.i64(size), self.const(blk, "i64")) \
+                    as (off, _, _):
+                rec(k + 1, offsets + [off])
+
+        rec(0, [])
+
+    def lane_index(self, offset: Dim, size: Dim, blk: int, rank: int, axis: int):
+        """(indices along ``axis`` of a rank-``rank`` block, in-bounds mask or None)."""
+        lanes = self.b.iota(result_type=_tile((blk,), "i64"))
+        if not (isinstance(offset, int) and offset == 0):
+            lanes = self.b.addi(lanes, self.bcast(self.i64(offset), (blk,)))
+        mask = None
+        if not (isinstance(size, int) and isinstance(offset, int) and offset + blk <= size):
+            mask = self.b.cmpi(lanes, self.bcast(self.i64(size), (blk,)),
+                               comparison_predicate="less_than", signedness="signed",
+                               result_type="i1")
+            mask = self.along(mask, rank, axis) if rank > 1 else mask
+        idx = self.along(lanes, rank, axis) if rank > 1 else lanes
+        return idx, mask
+
+    def read_tile(self, mem: MemrefVal, idx: list, mask, shape: tuple, el: str):
+        """Elements ``mem[idx]`` as a tile of ``shape`` converted to ``el`` (0 where masked)."""
+        idx = [self.bcast(i, shape) if not isinstance(i, int) else i for i in idx]
+        m = self.bcast(mask, shape) if mask is not None else None
+        if not shape:
+            v = self.load(mem, idx, m)
+        else:
+            ptrs = self.pointers(mem, idx)
+            ptrs = self.bcast(ptrs, shape)
+            v = self.load(MemrefVal(mem.element, ptrs, [], []), [], m)
+        return self.convert(v, mem.element, el)
+
+    def update(self, inst: Inst, out: MemrefVal, idx: list, mask, value, el: str, alpha,
+               beta_op, beta) -> None:
+        """out[idx] = alpha * value + beta * out[idx] (BLAS rule: beta = 0 does not read)."""
+        b = self.b
+        shape = self.shape_of(value)
+        if alpha is not None:
+            value = self.mul(value, self.bcast(alpha, shape), el)
+        idx = [self.bcast(i, shape) if not isinstance(i, int) else i for i in idx]
+        m = self.bcast(mask, shape) if mask is not None else None
+        out_el = cuda_element(out.element)
+        zero_beta = isinstance(beta_op, Imm) and beta_op.value == 0
+        one_beta = isinstance(beta_op, Imm) and beta_op.value == 1
+        ptrs = self.bcast(self.pointers(out, idx), shape) if shape else self.pointers(out, idx)
+        if inst.attrs.get("atomic"):
+            self.atomic_update(ptrs, m, value, el, out, beta, zero_beta, one_beta)
+            return
+        if not zero_beta:
+            read_mask = m
+            if not one_beta and not isinstance(beta_op, Imm):
+                nz = self.convert(beta, el, "i1")
+                read_mask = self.and_mask(m, self.bcast(nz, shape) if shape else nz)
+            old = self.convert(self.load(MemrefVal(out.element, ptrs, [], []), [], read_mask),
+                               out.element, el)
+            if not one_beta:
+                old = self.mul(old, self.bcast(beta, shape), el)
+            value = self.add(value, old, el)
+        self.store(self.convert(value, el, out.element) if out_el != el else value,
+                   MemrefVal(out.element, ptrs, [], []), [], m)
+
+    def mul(self, x, y, el: str):
+        if is_float(el):
+            return self.b.mulf(x, y, rounding_mode="nearest_even")
+        return self.b.muli(x, y)
+
+    def add(self, x, y, el: str):
+        if is_float(el):
+            return self.b.addf(x, y, rounding_mode="nearest_even")
+        return self.b.addi(x, y)
+
+    def atomic_update(self, ptrs, mask, value, el: str, out: MemrefVal, beta, zero_beta: bool,
+                      one_beta: bool) -> None:
+        b = self.b
+        out_el = cuda_element(out.element)
+        value = self.convert(value, el, out.element)
+        shape = self.shape_of(value)
+        if zero_beta or one_beta:
+            mode = "xchg" if zero_beta else ("addf" if is_float(out_el) else "add")
+            b.atomic_rmw_tko(ptrs, value, mask, memory_ordering_semantics="relaxed",
+                             memory_scope="device", mode=mode)
+            return
+        beta_out = self.convert(beta, el, out.element)
+        beta_t = self.bcast(beta_out, shape)
+        beta_nz = self.convert(beta_out, out.element, "i1")
+        pending0 = mask if mask is not None else self.bcast(self.const(1, "i1"), shape)
+        with b.loop([pending0]) as ((pending,), _):
+            old, _ = b.load_ptr_tko(ptrs, pending, self.const(0, out_el, shape),
+                                    memory_ordering_semantics="weak")
+            scaled = self.mul(old, beta_t, out_el)
+            keep = b.select(self.bcast(beta_nz, shape), scaled,
+                            self.const(0, out_el, shape))
+            new = self.add(value, keep, out_el)
+            got, _ = b.atomic_cas_tko(ptrs, old, new, pending,
+                                      memory_ordering_semantics="relaxed", memory_scope="device")
+            if is_float(out_el):
+                ibits = "i64" if out_el == "f64" else "i32"
+                same = b.cmpi(b.bitcast(got, result_type=ibits),
+                              b.bitcast(old, result_type=ibits),
+                              comparison_predicate="equal", signedness="signed",
+                              result_type="i1")
+            else:
+                same = b.cmpi(got, old, comparison_predicate="equal", signedness="signed",
+                              result_type="i1")
+            not_same = b.xori(same, self.bcast(self.const(1, "i1"), shape))
+            still = b.andi(pending, not_same)
+            flat = still
+            if len(shape) > 1:
+                n = 1
+                for s in shape:
+                    n *= s
+                flat = b.reshape(still, result_type=_tile((n,), "i1"))
+            anyleft = flat
+            if shape:
+                with b.reduce([flat], 0, [0]) as (args, red):
+                    b.yield_(b.ori(args[0], args[1]))
+                anyleft = red.results[0]
+            done = b.xori(anyleft, self.const(1, "i1"))
+            br = b.if_(done)
+            with br.then_():
+                b.break_()
+            b.continue_(still)
+
+    def compute_type(self, inst: Inst) -> str:
+        return cuda_element(inst.types[-1].element)
+
+    def alpha_beta(self, inst: Inst, el: str) -> tuple:
+        """(alpha or None for an immediate 1, beta) converted to the compute type ``el``."""
+        ops = inst.operands
+        n = len(ops)
+        alpha_op, beta_op = ops[0], ops[n - 2]
+        t_alpha, t_beta = inst.types[0], inst.types[n - 2]
+        alpha = None if isinstance(alpha_op, Imm) and alpha_op.value == 1 \
+            else self.scalar_arg(alpha_op, t_alpha, el)
+        return alpha, self.scalar_arg(beta_op, t_beta, el)
+
+    def output_block(self, out: MemrefVal, offsets: list, blks: list) -> tuple:
+        """(index tiles, per-mode masks, combined mask, shape) of one block of ``out``."""
+        rank = len(blks)
+        idx, masks = [], []
+        for d in range(rank):
+            i, m = self.lane_index(offsets[d], out.shape[d], blks[d], rank, d)
+            idx.append(i)
+            masks.append(m)
+        return idx, masks, self.and_mask(*masks), tuple(blks)
+
+    def op_axpby(self, inst: Inst) -> None:
+        _, a_val, beta_op, b_val = inst.operands
+        _, t_a, _, t_b = inst.types
+        el = self.compute_type(inst)
+        alpha, beta = self.alpha_beta(inst, el)
+        a, out = self.env[a_val], self.env[b_val]
+        trans = inst.attrs["ta"] == "t" and t_a.order == 2
+        rank = t_b.order
+        caps = [_BLOCK_1D] if rank == 1 else [_BLOCK_2D] * rank
+
+        def body(offsets: list, blks: list) -> None:
+            idx, _, mask, shape = self.output_block(out, offsets, blks)
+            a_idx = idx[::-1] if trans else idx
+            av = self.read_tile(a, a_idx, mask, shape, el)
+            self.update(inst, out, idx, mask, av, el, alpha, beta_op, beta)
+
+        self.blocks(out.shape, caps, body)
+
+    def op_hadamard(self, inst: Inst) -> None:
+        self.blas3_elementwise(inst)
+
+    def op_ger(self, inst: Inst) -> None:
+        self.blas3_elementwise(inst)
+
+    def blas3_elementwise(self, inst: Inst) -> None:
+        _, a_val, b_val, beta_op, c_val = inst.operands
+        el = self.compute_type(inst)
+        alpha, beta = self.alpha_beta(inst, el)
+        a, bm, out = self.env[a_val], self.env[b_val], self.env[c_val]
+        rank = inst.types[-1].order
+        caps = [_BLOCK_1D] if rank == 1 else [_BLOCK_2D] * 2
+
+        def body(offsets: list, blks: list) -> None:
+            idx, masks, mask, shape = self.output_block(out, offsets, blks)
+            if inst.op == "hadamard":
+                av = self.read_tile(a, idx, mask, shape, el)
+                bv = self.read_tile(bm, idx, mask, shape, el)
+            else:
+                av = self.read_tile(a, [idx[0]], masks[0], shape, el)
+                bv = self.read_tile(bm, [idx[1]], masks[1], shape, el)
+            self.update(inst, out, idx, mask, self.mul(av, bv, el), el, alpha, beta_op, beta)
+
+        self.blocks(out.shape, caps, body)
+
+    def reduce_sum(self, v, dim: int, el: str):
+        with self.b.reduce([v], dim, [0.0 if is_float(el) else 0]) as (args, red):
+            self.b.yield_(self.add(args[0], args[1], el))
+        return red.results[0]
+
+    def k_loop(self, k_size: Dim, cap: int, init, step: Callable):
+        """acc = step(acc, k_offset, k_block) over blocks of K (one block if it fits)."""
+        if isinstance(k_size, int) and k_size <= cap:
+            return step(init, 0, max(_pow2(k_size), 1))
+        with self.b.for_(self.const(0, "i64"), self.i64(k_size), self.const(cap, "i64"),
+                         [init]) as (k0, (acc,), loop):
+            self.b.continue_(step(acc, k0, cap))
+        return loop.results[0]
+
+    def op_gemm(self, inst: Inst) -> None:
+        if not self.gemm_by_views(inst):
+            self.matrix_product(inst)
+
+    def view_piece(self, mem: MemrefVal, starts: tuple, sizes: tuple, el: str, cache: dict,
+                   store=None):
+        """Load (or, with ``store``, store) the block ``[starts, starts + sizes)`` of a
+        static-shaped memref through a strided view (traversal strides 1: the index is the
+        element offset) of its root argument.  ``cache`` keeps the views and indices of one
+        instruction (they are the same for all its pieces)."""
+        r = mem.root
+        rank = len(r.shape)
+        tile = [1] * rank
+        for d, n in enumerate(sizes):
+            tile[r.modes[d]] = n
+        index = []
+        for rd in range(rank):
+            off = r.offsets[rd]
+            if rd in r.modes:
+                off = self.iadd(off, starts[r.modes.index(rd)])
+            key = ("index", id(off), off if isinstance(off, int) else None)
+            if key not in cache:
+                cache[key] = self.const(off, "i32") if isinstance(off, int) else \
+                    self.b.trunci(off, result_type="i32")
+            index.append(cache[key])
+        vkey = ("view", id(r.base), tuple(tile))
+        if vkey not in cache:
+            tkey = ("tensor", id(r.base))
+            if tkey not in cache:
+                cache[tkey] = self.b.make_tensor_view(r.base, shape=r.shape, strides=r.strides)
+            cache[vkey] = self.b.make_strided_view(cache[tkey], tile=tile,
+                                                   traversal_strides=[1] * rank)
+        view = cache[vkey]
+        if store is not None:
+            value = self.convert(store, el, mem.element)
+            value = self.b.reshape(value, result_type=_tile(tile, cuda_element(mem.element)))
+            self.b.store_view_tko(value, view, index)
+            return None
+        t, _ = self.b.load_view_tko(view, index)
+        t = self.b.reshape(t, result_type=_tile(tuple(sizes), cuda_element(mem.element)))
+        return self.convert(t, mem.element, el)
+
+    def gemm_by_views(self, inst: Inst) -> bool:
+        """Static small gemm on memrefs that are (sub)views of arguments: exact power-of-two
+        pieces (56 = 32 + 16 + 8) loaded through strided views of the arguments and multiplied
+        with mmaf; no masks, no padding.  False where this shape does not apply.  (Two
+        overlapping pieces, 56 = 32 + 32 at 0 and 24, were measured slower on the executor.)"""
+        _, a_val, b_val, beta_op, c_val = inst.operands
+        el = self.compute_type(inst)
+        if inst.attrs["atomic"] or not is_float(el):
+            return False
+        a, bm, out = self.env[a_val], self.env[b_val], self.env[c_val]
+        if any(m.root is None or any(not isinstance(s, int) for s in m.shape)
+               for m in (a, bm, out)):
+            return False
+        dims = list(out.shape) + [a.shape[0] if inst.attrs["ta"] == "t" else a.shape[1]]
+        if any(not 0 < d <= 128 for d in dims):
+            return False
+        m_p, n_p, k_p = (_pieces(d) for d in dims)
+        ta, tb = inst.attrs["ta"] == "t", inst.attrs["tb"] == "t"
+        alpha, beta = self.alpha_beta(inst, el)
+        views: dict = {}
+        tiles: dict = {}
+
+        def operand(mem: MemrefVal, rows, cols, trans: bool):
+            """Piece rows x cols of op(mem)."""
+            key = (id(mem), rows, cols, trans)
+            if key not in tiles:
+                shape = (rows[1], cols[1])
+                if trans:
+                    t = self.view_piece(mem, (cols[0], rows[0]), (cols[1], rows[1]), el, views)
+                    t = self.b.permute(t, permutation=[1, 0], result_type=_tile(shape, el))
+                else:
+                    t = self.view_piece(mem, (rows[0], cols[0]), shape, el, views)
+                tiles[key] = t
+            return tiles[key]
+
+        zero_beta = isinstance(beta_op, Imm) and beta_op.value == 0
+        one_beta = isinstance(beta_op, Imm) and beta_op.value == 1
+        results = []
+        for mp in m_p:
+            for np_ in n_p:
+                shape = (mp[1], np_[1])
+                acc = self.const(0, el, shape)
+                for kp in k_p:
+                    acc = self.b.mmaf(operand(a, mp, kp, ta), operand(bm, kp, np_, tb), acc)
+                if alpha is not None:
+                    acc = self.mul(acc, self.bcast(alpha, shape), el)
+                if not zero_beta:     # every old piece is read before any piece is written
+                    old = self.view_piece(out, (mp[0], np_[0]), shape, el, views)
+                    if not one_beta:
+                        if not isinstance(beta_op, Imm):   # beta = 0 at run time: ignore C
+                            nz = self.bcast(self.convert(beta, el, "i1"), shape)
+                            old = self.b.select(nz, old, self.const(0, el, shape))
+                        old = self.mul(old, self.bcast(beta, shape), el)
+                    acc = self.add(acc, old, el)
+                results.append(((mp[0], np_[0]), shape, acc))
+        for start, shape, value in results:
+            self.view_piece(out, start, shape, el, views, store=value)
+        return True
+
+    def op_gemv(self, inst: Inst) -> None:
+        self.matrix_product(inst)
+
+    def op_sum(self, inst: Inst) -> None:
+        self.matrix_product(inst)
+
+    def matrix_product(self, inst: Inst) -> None:
+        """gemm, gemv and sum: out = alpha * sum_k opA[i, k] * opB[k, j] + beta * out."""
+        op = inst.op
+        if op == "sum":
+            _, a_val, beta_op, c_val = inst.operands
+            b_val = None
+        else:
+            _, a_val, b_val, beta_op, c_val = inst.operands
+        t_a, t_c = inst.types[1], inst.types[-1]
+        el = self.compute_type(inst)
+        alpha, beta = self.alpha_beta(inst, el)
+        a, out = self.env[a_val], self.env[c_val]
+        bmat = self.env[b_val] if b_val is not None else None
+        ta = inst.attrs["ta"] == "t"
+        tb = inst.attrs.get("tb") == "t"
+        out_rank = t_c.order
+        if op == "sum" and t_a.order == 1:
+            k_size = a.shape[0]
+        else:
+            k_size = a.shape[0] if ta else a.shape[1]
+        use_mma = op == "gemm" and is_float(el)
+
+        def body(offsets: list, blks: list) -> None:
+            idx, _, mask, shape = self.output_block(out, offsets, blks)
+
+            def step(acc, k0, kb: int):
+                if op == "gemm":
+                    bm_, bn_ = shape
+                    ri, rm = self.lane_index(offsets[0], out.shape[0], bm_, 2, 0)
+                    ki, km = self.lane_index(k0, k_size, kb, 2, 1)
+                    a_idx = [ki, ri] if ta else [ri, ki]
+                    av = self.read_tile(a, a_idx, self.and_mask(rm, km), (bm_, kb), el)
+                    kj, kmj = self.lane_index(k0, k_size, kb, 2, 0)
+                    cj, cm = self.lane_index(offsets[1], out.shape[1], bn_, 2, 1)
+                    b_idx = [cj, kj] if tb else [kj, cj]
+                    bv = self.read_tile(bmat, b_idx, self.and_mask(kmj, cm), (kb, bn_), el)
+                    if use_mma:
+                        return self.b.mmaf(av, bv, acc)
+                    a3 = self.b.reshape(av, result_type=_tile((bm_, kb, 1), el))
+                    b3 = self.b.reshape(bv, result_type=_tile((1, kb, bn_), el))
+                    prod = self.mul(self.bcast(a3, (bm_, kb, bn_)),
+                                    self.bcast(b3, (bm_, kb, bn_)), el)
+                    return self.add(acc, self.reduce_sum(prod, 1, el), el)
+                if out_rank == 0:       # sum of a vector
+                    ki, km = self.lane_index(k0, k_size, kb, 1, 0)
+                    av = self.read_tile(a, [ki], km, (kb,), el)
+                    return self.add(acc, self.reduce_sum(av, 0, el), el)
+                bm_ = shape[0]
+                ri, rm = self.lane_index(offsets[0], out.shape[0], bm_, 2, 0)
+                ki, km = self.lane_index(k0, k_size, kb, 2, 1)
+                a_idx = [ki, ri] if ta else [ri, ki]
+                av = self.read_tile(a, a_idx, self.and_mask(rm, km), (bm_, kb), el)
+                if op == "gemv":
+                    kv, kvm = self.lane_index(k0, k_size, kb, 1, 0)
+                    bv = self.read_tile(bmat, [kv], kvm, (kb,), el)
+                    bv = self.bcast(self.along(bv, 2, 1), (bm_, kb))
+                    av = self.mul(av, bv, el)
+                return self.add(acc, self.reduce_sum(av, 1, el), el)
+
+            init = self.const(0, el, shape)
+            acc = self.k_loop(k_size, _BLOCK_2D, init, step)
+            self.update(inst, out, idx, mask, acc, el, alpha, beta_op, beta)
+
+        caps = [_BLOCK_2D] * out_rank
+        self.blocks(out.shape, caps, body)
+
+

@@ -1,0 +1,178 @@
+"""Run lowered tinytc kernels on the CPU executor: turn NumPy arguments into the entry
+parameters of :func:`.lowering.entry_signature`.
+
+* scalar: a Python or NumPy number;
+* ``memref<T x s1 x ... x sn>``: an array of T's dtype and shape (s1, ..., sn) whose element
+  (i1, ..., in) lies sum(ik * Sk) elements from its start (any positive-strided view; a
+  Fortran-ordered array is the packed layout); ``?`` sizes/strides are read from the array;
+* ``group<memref<...>>``: a list of such arrays, or :class:`Group` (``buffers[i]`` a contiguous
+  1-D array, memref i starting ``offset`` elements into it; ``shapes`` gives each memref's
+  sizes when the memref type has ``?`` sizes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from ...ir.dtypes import numpy_dtype
+from ...execute import ArgumentError
+from .ir import GroupType, MemrefType, Program, ScalarType
+from .lowering import allocas, cuda_element
+
+__all__ = ["Group", "TinytcKernel"]
+
+
+@dataclass
+class Group:
+    """A ``group<memref<...>, offset: ?>`` argument: ``buffers[i]`` is the contiguous 1-D array
+    the i-th pointer points to and memref i starts ``offset`` elements into it (tinytc's
+    ``group[i] + off``).  ``shapes[i]`` gives memref i's sizes where the type has ``?``."""
+
+    buffers: Sequence[np.ndarray]
+    offset: int = 0
+    shapes: Optional[Sequence[Sequence[int]]] = None
+
+
+def _dtype(element: str) -> np.dtype:
+    return np.dtype(numpy_dtype(cuda_element(element)))
+
+
+def _span(arr: np.ndarray, what: str) -> tuple[np.ndarray, tuple]:
+    """(1-D contiguous array from arr's first element to its last, element strides)."""
+    item = arr.itemsize
+    strides = []
+    for s in arr.strides:
+        if s % item:
+            raise ArgumentError(f"{what}: strides must be multiples of the element size")
+        strides.append(s // item)
+    if any(s < 0 for s in strides):
+        raise ArgumentError(f"{what}: negative strides are not a tinytc memory layout")
+    if arr.size == 0:
+        return np.zeros(1, dtype=arr.dtype), tuple(strides)
+    extent = 1 + sum((n - 1) * s for n, s in zip(arr.shape, strides))
+    flat = np.lib.stride_tricks.as_strided(arr, shape=(extent,), strides=(item,))
+    return flat, tuple(strides)
+
+
+def _check_memref(arr: Any, t: MemrefType, what: str) -> tuple[np.ndarray, tuple, tuple]:
+    if not isinstance(arr, np.ndarray):
+        raise ArgumentError(f"{what}: expected a NumPy array for {t}, got {type(arr).__name__}")
+    want = _dtype(t.element)
+    if arr.dtype != want:
+        raise ArgumentError(f"{what}: expected an array of dtype {want} for {t}, got "
+                            f"{arr.dtype}")
+    if arr.ndim != t.order:
+        raise ArgumentError(f"{what}: expected a {t.order}-D array for {t}, got {arr.ndim}-D")
+    flat, strides = _span(arr, what)
+    for d, (s, n) in enumerate(zip(t.shape, arr.shape)):
+        if s is not None and s != n:
+            raise ArgumentError(f"{what}: size {d} must be {s} for {t}, got {n}")
+    for d, (s, n, size) in enumerate(zip(t.strides, strides, arr.shape)):
+        if s is not None and s != n and size > 1:
+            raise ArgumentError(f"{what}: stride {d} must be {s} elements for {t}, got {n}")
+    strides = tuple(s if s is not None else n for s, n in zip(t.strides, strides))
+    return flat, tuple(arr.shape), strides
+
+
+class TinytcKernel:
+    """A tinytc function lowered and compiled for the CPU executor."""
+
+    def __init__(self, prog: Program, name: str) -> None:
+        from ...execute import compile_kernel as _compile
+        from .lowering import lower_program
+        self.prog = prog
+        self.function = prog.function(name)
+        self.module = lower_program(prog)
+        self.kernel = _compile(self.module, self.function.name)
+
+    def launch(self, args: Sequence[Any] = (), group_size: int = 1):
+        """Run over ``group_size`` work groups, writing into the argument arrays."""
+        fn = self.function
+        args = list(args)
+        if len(args) != len(fn.args):
+            raise ArgumentError(f"@{fn.name} takes {len(fn.args)} arguments, got {len(args)}")
+        if int(group_size) < 1:
+            raise ArgumentError(f"group_size must be at least 1, got {group_size}")
+        memory = self.kernel.memory
+        mark = memory.mark()
+        try:
+            params: list = []
+            for a, value in zip(fn.args, args):
+                what = f"argument %{a.name}"
+                t = a.type
+                if isinstance(t, ScalarType):
+                    params.append(bool(value) if t.name == "i1" else value)
+                elif isinstance(t, MemrefType):
+                    flat, shape, strides = _check_memref(value, t, what)
+                    params.append(flat)
+                    params += [np.int64(shape[i]) for i, s in enumerate(t.shape) if s is None]
+                    params += [np.int64(strides[i]) for i, s in enumerate(t.strides)
+                               if s is None]
+                elif isinstance(t, GroupType):
+                    params += self._group(value, t, what, memory)
+            for inst, extent in allocas(fn):     # per-work-group scratch of each alloca
+                params.append(np.zeros(int(group_size) * extent,
+                                       dtype=_dtype(inst.types[0].element)))
+            return self.kernel.launch((int(group_size), 1, 1), params)
+        finally:
+            memory.release(mark)
+
+    @staticmethod
+    def _group(value: Any, t: GroupType, what: str, memory) -> list:
+        m = t.memref
+        if isinstance(value, Group):
+            # the kernel adds the type's offset (or the `offset: ?` parameter) to each pointer
+            offset = value.offset if t.offset is None else t.offset
+            bufs = []
+            shapes = []
+            for i, buf in enumerate(value.buffers):
+                if not isinstance(buf, np.ndarray) or buf.ndim != 1 or \
+                        not buf.flags.c_contiguous or buf.dtype != _dtype(m.element):
+                    raise ArgumentError(f"{what}: buffer {i} must be a contiguous 1-D array of "
+                                        f"dtype {_dtype(m.element)}")
+                bufs.append(buf)
+                if value.shapes is not None:
+                    shapes.append(tuple(int(x) for x in value.shapes[i]))
+                elif any(s is None for s in m.shape):
+                    raise ArgumentError(f"{what}: {m} has dynamic sizes: pass Group(..., "
+                                        f"shapes=[...])")
+                else:
+                    shapes.append(tuple(m.shape))
+            strides = []
+            for shape in shapes:
+                packed, acc = [], 1
+                for n in shape:
+                    packed.append(acc)
+                    acc *= n
+                strides.append(tuple(s if s is not None else p
+                                     for s, p in zip(m.strides, packed)))
+            starts = [value.offset - offset] * len(bufs)
+        else:
+            if not isinstance(value, (list, tuple)):
+                raise ArgumentError(f"{what}: expected a list of arrays or tinytc.Group for {t}")
+            offset = t.offset if t.offset is not None else 0
+            bufs, shapes, strides = [], [], []
+            for i, arr in enumerate(value):
+                flat, shape, st = _check_memref(arr, m, f"{what}[{i}]")
+                bufs.append(flat)
+                shapes.append(shape)
+                strides.append(st)
+            # the pointer is group[i]; memref i starts `offset` elements after it
+            starts = [-offset] * len(bufs)
+        addresses = np.zeros(max(len(bufs), 1), dtype=np.int64)
+        for i, (buf, start) in enumerate(zip(bufs, starts)):
+            u8 = buf.view(np.uint8).reshape(-1) if buf.flags.c_contiguous else \
+                np.ascontiguousarray(buf).view(np.uint8)
+            mapped = memory.map(u8, f"{what}[{i}]", bool(buf.flags.writeable))
+            addresses[i] = mapped.base + start * buf.itemsize
+        params: list = [addresses]
+        params += [np.array([s[d] for s in shapes] or [0], dtype=np.int64)
+                   for d, s in enumerate(m.shape) if s is None]
+        params += [np.array([s[d] for s in strides] or [0], dtype=np.int64)
+                   for d, s in enumerate(m.strides) if s is None]
+        if t.offset is None:
+            params.append(np.int64(offset))
+        return params
