@@ -431,6 +431,9 @@ def print_attr_value(decl: Attr, value: Attribute) -> str:
         return "[" + ", ".join(map(str, value.value)) + "]"
     if kind == "hints":
         return f"<{value.body()}>"
+    custom = getattr(value, "custom_syntax", None)
+    if custom is not None:  # a dialect attribute's spelling inside its op's custom form
+        return custom()
     return value.generic()
 
 

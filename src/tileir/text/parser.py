@@ -1000,13 +1000,16 @@ class Parser:
         """Whether ``#tok`` names an attribute of a dialect with a registered attribute parser
         (else it is an alias, or another dialect's attribute kept verbatim)."""
         dialect, dot, _ = tok[1:].partition(".")
-        if not dot:  # ``#dialect<...>``: a dialect attribute without a mnemonic prefix
-            return dialect in DIALECT_ATTR_PARSERS and self.peek() == "<"
-        return dialect in DIALECT_ATTR_PARSERS or tok[1:] in ENUMS_BY_NAME
+        return bool(dot) and (dialect in DIALECT_ATTR_PARSERS or tok[1:] in ENUMS_BY_NAME)
 
     def parse_hash_attribute(self) -> Attribute:
         t = self.toks[self.i]
         off = self.offset
+        if "." not in t and t not in self.attr_aliases and t[1:] in DIALECT_ATTR_PARSERS \
+                and self.peek() == "<":
+            # ``#dialect<...>``: a dialect attribute without a mnemonic (``#index<...>``)
+            self.i += 1
+            return DIALECT_ATTR_PARSERS[t[1:]](self, "", off)
         if not self.is_dialect_attribute(t):
             if t in self.attr_aliases:
                 self.i += 1

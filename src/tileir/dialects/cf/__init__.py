@@ -1,0 +1,1 @@
+"""MLIR's cf dialect (in progress)."""
