@@ -129,7 +129,10 @@ class _NameState:
             stack.append((region, self.next_value, self.next_arg, self.next_conflict, 1))
         while stack:
             region, nv, na, nc, depth = stack.pop()
-            self.next_value, self.next_arg, self.next_conflict = nv, na, nc
+            if not self.generic:
+                # mlir-opt's generic form numbers values and block arguments with running
+                # counters; the custom form restarts them in each sibling region
+                self.next_value, self.next_arg, self.next_conflict = nv, na, nc
             del self.used[depth:]
             self.used.append(set())
             self._number_region(region)
@@ -140,7 +143,8 @@ class _NameState:
                         for r in op.regions:
                             children.append((r, self.next_value, self.next_arg,
                                              self.next_conflict, depth + 1))
-            stack.extend(reversed(children))
+            # (MLIR pushes them in order, popping the last first: visible in the generic form)
+            stack.extend(children if self.generic else reversed(children))
 
     def _number_region(self, region: Region) -> None:
         parent = region.parent
@@ -377,8 +381,7 @@ class OpPrinter:
         out = ["{"]
         self.indent += 1
         for bi, block in enumerate(region.blocks):
-            # the generic form shows an empty entry block (``^bb0:``) so that it is kept
-            if bi > 0 or (print_entry_args and (block.args or (self.generic and not block.ops))):
+            if bi > 0 or (print_entry_args and block.args):
                 out.append("\n" + self._block_header(block))
             ops = block.ops
             for oi, op in enumerate(ops):
@@ -441,7 +444,7 @@ class OpPrinter:
                 else:
                     name = op.name
                 if spec.regions:
-                    self.default_dialect.append(spec.cls.DIALECT_NAME)
+                    self.default_dialect.append(self._region_dialect(spec))
                     try:
                         body = pfn(self, op)
                     finally:
@@ -463,6 +466,13 @@ class OpPrinter:
             text += " " + self.loc_text(op.loc)
         return text
 
+    def _region_dialect(self, spec) -> str:
+        """The default dialect inside an op's regions: its class's ``DEFAULT_DIALECT`` (None:
+        the enclosing one, as for ops without ``OpAsmOpInterface::getDefaultDialect``), else
+        its own dialect."""
+        found = getattr(spec.cls, "DEFAULT_DIALECT", spec.cls.DIALECT_NAME)
+        return self.default_dialect[-1] if found is None else found
+
     def op_name(self, op: Operation) -> str:
         if self.disasm:
             alias = PRINT_NAME_ALIASES.get(op.name)
@@ -476,12 +486,11 @@ class OpPrinter:
     def custom_text(self, op: Operation) -> str:
         spec = op.SPEC
         name = self.op_name(op)
-        self.default_dialect.append(spec.cls.DIALECT_NAME)
+        self.default_dialect.append(self._region_dialect(spec))
         try:
             if spec.cls.print_custom is not None:
                 body = spec.cls.print_custom(self, op)
-                if body and not body.startswith(" ") and not body.startswith("\n") \
-                        and not getattr(spec.cls, "PRINT_GLUED", False):
+                if body and not body.startswith((" ", "\n", "(")):
                     body = " " + body
             else:
                 # the declarative format decides its own leading space (none before `(`)
@@ -526,8 +535,7 @@ class OpPrinter:
         if op.regions:
             self.default_dialect.append(op.name.split(".")[0] if "." in op.name else "")
             try:
-                regions = [self.render_region(r, print_entry_args=True) if r.blocks else "{\n" +
-                           "  " * self.indent + "}" for r in op.regions]
+                regions = [self._generic_region(r) for r in op.regions]
             finally:
                 self.default_dialect.pop()
             parts.append(" (" + ", ".join(regions) + ")")
@@ -541,6 +549,15 @@ class OpPrinter:
             out_text = "(" + ", ".join(outs) + ")"
         parts.append(f" : ({ins}) -> {out_text}")
         return "".join(parts)
+
+    def _generic_region(self, region: Region) -> str:
+        """A region in the generic form: an empty entry block still shows its label."""
+        if not region.blocks:
+            return "{\n" + "  " * self.indent + "}"
+        block = region.blocks[0]
+        if len(region.blocks) == 1 and not block.ops and not block.args:
+            return "{\n" + "  " * self.indent + "^bb0:\n" + "  " * self.indent + "}"
+        return self.render_region(region, print_entry_args=True)
 
     def print_block_args_generic(self, block: Block) -> str:
         return ", ".join(f"{self.value_name(a)}: {a.type}" for a in block.args)

@@ -534,7 +534,6 @@ class WarpExecuteOnLane0Op(GpuOp):
 
     __slots__ = ()
     MNEMONIC = "warp_execute_on_lane_0"
-    PRINT_GLUED = True
     OPERANDS = (Operand("laneid"), Operand("args", kind=VARIADIC))
     RESULTS = (Result("results", kind=VARIADIC),)
     ATTRIBUTES = (Attr("warp_size", "i64"),)
