@@ -36,6 +36,11 @@ class GpuEnum(EnumAttr):
     def mnemonic(cls) -> str:
         return ENUM_MNEMONIC_OF[cls]
 
+    def custom_syntax(self) -> str:
+        """The spelling in an op's declarative custom form: MLIR prints gpu enum attributes
+        with a leading space of their own (``{ TRANSPOSE}``, ``gpu.thread_id  x``)."""
+        return " " + self.keyword
+
     def generic(self) -> str:
         if type(self) is AddressSpace:
             return f"#gpu.address_space<{self.keyword}>"

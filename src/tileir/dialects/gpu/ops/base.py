@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional, Sequence
 
 from ....ir.attributes import IntegerAttr
+from ....ir.constraints import TypeConstraint
 from ....ir.opdef import OpBase
 from ....ir.types import BuiltinType, Type
 from ..types import ASYNC_TOKEN
@@ -139,3 +140,17 @@ def parse_index_attr(parser: "Parser") -> IntegerAttr:
 def parse_keyword_enum(parser: "Parser", enum: type):
     from ..syntax import parse_enum_keyword
     return parse_enum_keyword(parser, enum)
+
+
+class Exactly(TypeConstraint):
+    """One specific type, which the parser infers when the text leaves it out (ODS's
+    buildable types: ``index``, ``!gpu.async.token``, the sparse handles)."""
+
+    __slots__ = ("type",)
+
+    def __init__(self, t: Type, summary: str) -> None:
+        super().__init__(summary, t)
+        self.type = t
+
+    def check(self, t: Type) -> bool:
+        return t is self.type
