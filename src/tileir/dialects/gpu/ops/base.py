@@ -39,6 +39,8 @@ def parse_async(parser: "Parser", state: "OpState", result: Optional[str] = "asy
     if parser.tok == "async":
         if result is None:
             raise parser.error("unexpected 'async'")
+        if not getattr(state, "result_names", True):
+            raise parser.error(f"{parser.op_prefix()}needs to be named when marked 'async'")
         parser.i += 1
         state.result_types[result] = [ASYNC_TOKEN]
     if parser.tok == "[":

@@ -3,7 +3,10 @@ barrier and printf."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 from ....ir.attributes import IntegerAttr, StringAttr
+from ....ir.diagnostics import ERROR, Diagnostic
 from ....ir.core import Region
 from ....ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, RegionDef, Result
 from ....ir.types import I1, I32
@@ -27,7 +30,15 @@ def _functional_type_text(op) -> str:
 
 def _parse_reduce_head(parser, state, optional_op: bool) -> None:
     if not (optional_op and parser.tok and parser.tok[0] == "%"):
-        state.attrs["op"] = parse_keyword_enum(parser, AllReduceOperation)
+        off = parser.offset
+        word = parser.tok
+        member = AllReduceOperation.from_keyword(word) if word else None
+        if member is None:
+            if word and (word[0].isalpha() or word[0] == "_"):
+                raise parser.error("invalid op kind", off)
+            raise parser.error("expected valid keyword", off)
+        parser.i += 1
+        state.attrs["op"] = member
     state.operands["value"] = [parser._parse_use()]
     if parser.tok == "uniform":
         parser.i += 1
@@ -37,6 +48,29 @@ def _parse_reduce_head(parser, state, optional_op: bool) -> None:
 def _unit():
     from ....ir.attributes import UNIT
     return UNIT
+
+
+_INTEGER_ONLY = ("and", "or", "xor", "minui", "minsi", "maxui", "maxsi")
+_FLOAT_ONLY = ("minnumf", "maxnumf", "minimumf", "maximumf")
+
+
+def reduction_type_error(op) -> Optional[Diagnostic]:
+    """MLIR's verifyReduceOpAndType: bitwise and integer min/max need integers, the float
+    min/max need floats (a vector is judged by its element type)."""
+    kind = op.attributes.get("op")
+    if kind is None:
+        return None
+    t = op.results[0].type
+    element = str(t)
+    if element.startswith("vector<"):
+        element = element[:-1].rsplit("x", 1)[-1]
+    is_float = element in ("f16", "bf16", "f32", "f64", "tf32") or element.startswith("f8")
+    is_int = element.startswith("i") and element[1:].isdigit()
+    if (kind.keyword in _INTEGER_ONLY and not is_int) or \
+            (kind.keyword in _FLOAT_ONLY and not is_float):
+        return Diagnostic(ERROR, f"`{kind.keyword}` reduction operation is not compatible with "
+                          f"type '{t}'", op.loc)
+    return None
 
 
 def _reduce_head_text(printer, op) -> str:
@@ -72,6 +106,33 @@ class AllReduceOp(GpuOp):
         return (_reduce_head_text(printer, op) + " "
                 + render_region(printer, op.regions[0], entry_args=True)
                 + attr_dict(printer, op, ("op", "uniform")) + _functional_type_text(op))
+
+    def verify_regions(self):
+        def error(message):
+            return Diagnostic(ERROR, message, self.loc)
+        blocks = self.regions[0].blocks
+        if (not blocks) != ("op" in self.attributes):
+            return error("expected either an op attribute or a non-empty body")
+        if not blocks:
+            return reduction_type_error(self)
+        t = self.results[0].type
+        args = blocks[0].args
+        if len(args) != 2:
+            return error("expected two region arguments")
+        if any(a.type != t for a in args):
+            return error("incorrect region argument type")
+        yields = 0
+        for block in blocks:
+            last = block.ops[-1] if block.ops else None
+            if last is not None and last.name == "gpu.yield":
+                if len(last.operands) != 1:
+                    return error("expected one gpu.yield operand")
+                if last.operands[0].type != t:
+                    return error("incorrect gpu.yield type")
+                yields += 1
+        if not yields:
+            return error("expected gpu.yield op in region")
+        return None
 
 
 class SubgroupReduceOp(GpuOp):
@@ -115,6 +176,9 @@ class SubgroupReduceOp(GpuOp):
         return (text + attr_dict(printer, op, ("op", "uniform", "cluster_size", "cluster_stride"))
                 + _functional_type_text(op))
 
+    def verify_op(self):
+        return reduction_type_error(self)
+
 
 class ShuffleOp(GpuOp):
     """``gpu.shuffle  mode %v, %offset, %width : T`` -> ``%shuffleResult, %valid``."""
@@ -147,6 +211,11 @@ class ShuffleOp(GpuOp):
     def print_custom(printer, op):
         return (f"  {op.attributes['mode'].keyword} {print_uses(printer, op.operands)}"
                 + attr_dict(printer, op, ("mode",)) + f" : {op.operands[0].type}")
+
+    def verify_op(self):
+        if self.operands[0].type != self.results[0].type:
+            return "failed to verify that all of {value, shuffleResult} have same type"
+        return None
 
 
 class RotateOp(GpuOp):

@@ -70,12 +70,17 @@ class AllocOp(GpuOp):
         return text + attr_dict(printer, op, ("hostShared",)) + f" : {op.results[0].type}"
 
     def verify_op(self):
-        from .verify_util import memref_dynamic_count
-        expected = memref_dynamic_count(self.results[0].type)
+        from .verify_util import affine_symbol_count, memref_info
+        info = memref_info(self.results[0].type)
+        if info is None:
+            return None
         start, stop = self.SPEC.operand_range(self, "dynamicSizes")
-        if expected is not None and expected != stop - start:
+        if info.n_dynamic != stop - start:
             return (f"incorrect number of dynamic sizes, has {stop - start}, expected "
-                    f"{expected}")
+                    f"{info.n_dynamic}")
+        start, stop = self.SPEC.operand_range(self, "symbolOperands")
+        if affine_symbol_count(info.layout) != stop - start:
+            return "symbol operand count does not equal memref symbol count"
         return None
 
 
@@ -135,12 +140,14 @@ class MemcpyOp(_CopyLikeOp):
     OPERANDS = (Operand("asyncDependencies", kind=VARIADIC), Operand("dst"), Operand("src"))
 
     def verify_op(self):
-        from .verify_util import memref_element_and_shape
+        from .verify_util import memref_info
         dst, src = self.operands[-2:]
-        a, b = memref_element_and_shape(dst.type), memref_element_and_shape(src.type)
-        if a and b and a[0] != b[0]:
+        a, b = memref_info(dst.type), memref_info(src.type)
+        if a is None or b is None:
+            return None
+        if a.element != b.element:
             return "arguments have incompatible element type"
-        if a and b and a[1] != b[1]:
+        if a.dims != b.dims:
             return "arguments have incompatible shape"
         return None
 
@@ -148,6 +155,13 @@ class MemcpyOp(_CopyLikeOp):
 class MemsetOp(_CopyLikeOp):
     MNEMONIC = "memset"
     OPERANDS = (Operand("asyncDependencies", kind=VARIADIC), Operand("dst"), Operand("value"))
+
+    def verify_op(self):
+        from .verify_util import memref_info
+        info = memref_info(self.operands[-2].type)
+        if info is not None and info.element != str(self.operands[-1].type):
+            return "failed to verify that all of {dst, value} have same element type"
+        return None
 
 
 class WaitOp(GpuOp):
@@ -229,3 +243,15 @@ class DynamicSharedMemoryOp(GpuOp):
     @staticmethod
     def print_custom(printer, op):
         return attr_dict(printer, op) + f" : {op.results[0].type}"
+
+    def verify_op(self):
+        from .verify_util import memref_info
+        t = self.results[0].type
+        info = memref_info(t)
+        if info is None or len(info.dims) != 1 or info.element != "i8":
+            return f"result #0 must be 1D memref of 8-bit signless integer values, but got '{t}'"
+        if info.space != "#gpu.address_space<workgroup>":
+            return "address space must be address_space<workgroup>"
+        if info.dims != ("?",) or info.layout is not None:
+            return "result memref type must be memref<?xi8, #gpu.address_space<workgroup>>"
+        return None

@@ -3,14 +3,18 @@
 
 from __future__ import annotations
 
-from ....ir.attributes import (UNIT, ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr,
-                               SymbolRefAttr, TypeAttr, format_symbol)
+from typing import Optional
+
+from ....ir.attributes import (UNIT, ArrayAttr, DenseArrayAttr, DictionaryAttr, IntegerAttr,
+                               OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr, format_symbol)
+from ....ir.diagnostics import ERROR, Diagnostic
 from ....ir.core import Region
 from ....ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, RegionDef, Result
 from ....ir.types import I64, FunctionType
 from ....ir.traits import (TERMINATOR, IsolatedFromAbove, ReturnLike, SingleBlockImplicitTerminator,
                           SingleBlockNoTerminator, Symbol)
-from ..attributes import SelectObjectAttr
+from ..attributes import ObjectAttr, SelectObjectAttr
+from .verify_util import memref_info
 from .base import (INDEX, GpuOp, attr_dict, parse_async, parse_attr_dict, parse_region,
                    parse_types, print_async, print_types, print_uses, render_region)
 
@@ -55,10 +59,16 @@ class ReturnOp(_ValuesTerminator):
             return None
         results = func.attributes["function_type"].value.results
         if len(results) != len(self.operands):
-            return ("expected " + str(len(results)) + " result operands")
+            diag = Diagnostic(ERROR, f"'gpu.return' op expected {len(results)} result operands",
+                              self.loc)
+            diag.attach_note("return type declared here", func.loc)
+            return diag
         for i, (want, v) in enumerate(zip(results, self.operands)):
             if v.type != want:
-                return (f"unexpected type `{v.type}' for operand #{i}")
+                diag = Diagnostic(ERROR, f"'gpu.return' op unexpected type `{v.type}' for "
+                                  f"operand #{i}", v.owner_op.loc if v.owner_op else self.loc)
+                diag.attach_note("return type declared here", func.loc)
+                return diag
         return None
 
 
@@ -100,6 +110,19 @@ def _parse_handler(parser):
     return None
 
 
+def is_target_attribute(attr) -> bool:
+    """A GPU target (``#nvvm.target``, ``#rocdl.target<..>``...): another dialect's attribute."""
+    return isinstance(attr, OpaqueAttr) and attr.text.startswith("#")
+
+
+def verify_handler(op) -> Optional[str]:
+    handler = op.attributes.get("offloadingHandler")
+    if handler is None or isinstance(handler, SelectObjectAttr) or is_target_attribute(handler):
+        return None
+    return ("attribute 'offloadingHandler' failed to satisfy constraint: any attribute with "
+            "the `OffloadingTranslationAttrTrait` trait.")
+
+
 class ModuleOp(GpuOp):
     """``gpu.module @name [<handler>] [[targets]] [attributes {..}] { .. }``."""
 
@@ -124,6 +147,14 @@ class ModuleOp(GpuOp):
         if not region.blocks:
             region.add_block()
         state.regions["bodyRegion"] = region
+
+    def verify_op(self):
+        targets = self.attributes.get("targets")
+        if targets is not None and not (isinstance(targets, ArrayAttr) and targets.value and all(
+                is_target_attribute(t) for t in targets.value)):
+            return ("attribute 'targets' failed to satisfy constraint: array of GPU target "
+                    "attributes with at least 1 elements")
+        return verify_handler(self)
 
     @staticmethod
     def print_custom(printer, op):
@@ -151,11 +182,15 @@ class BinaryOp(GpuOp):
         handler = _parse_handler(parser)
         state.attrs["offloadingHandler"] = handler or SelectObjectAttr(None)
         parse_attr_dict(parser, state)
-        off = parser.offset
-        objects = parser.parse_attribute()
-        if not isinstance(objects, ArrayAttr) or not objects.value:
-            raise parser.error("expected a non-empty array of objects", off)
-        state.attrs["objects"] = objects
+        state.attrs["objects"] = parser.parse_attribute()
+
+    def verify_op(self):
+        objects = self.attributes.get("objects")
+        if not (isinstance(objects, ArrayAttr) and objects.value
+                and all(isinstance(o, ObjectAttr) for o in objects.value)):
+            return ("attribute 'objects' failed to satisfy constraint: an array of GPU object "
+                    "attributes with at least 1 elements")
+        return verify_handler(self)
 
     @staticmethod
     def print_custom(printer, op):
@@ -179,6 +214,8 @@ def _parse_arg_list(parser, with_attrs: bool):
         off = parser.offset
         t = parser.tok
         if not t or t[0] != "%":
+            if with_attrs:
+                raise parser.error(f"{parser.op_prefix()}gpu.func requires named arguments")
             raise parser.error("expected SSA identifier")
         parser.i += 1
         parser.expect(":")
@@ -273,6 +310,35 @@ class FuncOp(GpuOp):
         ftype = self.attributes["function_type"].value
         if _KERNEL in self.attributes and ftype.results:
             return "expected void return type for kernel function"
+        blocks = self.regions[0].blocks
+        if not blocks:
+            return Diagnostic(ERROR, "expected body with at least one block", self.loc)
+        args = blocks[0].args
+        n_wg = self.attributes.get(_WORKGROUP)
+        n_wg = n_wg.value if isinstance(n_wg, IntegerAttr) else 0
+        n_in = len(ftype.inputs)
+        if len(args) < n_in + n_wg:
+            return f"expected at least {n_in + n_wg} arguments to body region"
+        for i, t in enumerate(ftype.inputs):
+            if args[i].type != t:
+                return f"expected body region argument #{i} to be of type {t}, got {args[i].type}"
+        for values, space in ((args[n_in:n_in + n_wg], "workgroup"),
+                              (args[n_in + n_wg:], "private")):
+            for v in values:
+                info = memref_info(v.type)
+                if info is None:
+                    return "expected memref type in attribution"
+                if info.space and info.space.startswith("#gpu.address_space<") \
+                        and info.space != f"#gpu.address_space<{space}>":
+                    return f"expected memory space {space} in attribution"
+        for name in ("gpu.known_block_size", "gpu.known_grid_size", "gpu.known_cluster_size"):
+            value = self.attributes.get(name)
+            if value is None:
+                continue
+            if not (isinstance(value, DenseArrayAttr) and value.element == "i32"):
+                return f"{name} must be a dense i32 array"
+            if len(value.value) != 3:
+                return f"{name} must contain exactly 3 elements"
         return None
 
 
@@ -407,6 +473,16 @@ class LaunchOp(GpuOp):
         text += " " + render_region(printer, op.regions[0])
         return text + attr_dict(printer, op, ("function", "module", _WORKGROUP))
 
+    def verify_regions(self):
+        for block in self.regions[0].blocks:
+            if block.ops and block.ops[-1].name != "gpu.terminator":
+                last = block.ops[-1]
+                diag = Diagnostic(ERROR, f"'{last.name}' op expected 'gpu.terminator' or a "
+                                  "terminator with successors", last.loc)
+                diag.attach_note("in 'gpu.launch' body region", self.loc)
+                return diag
+        return None
+
     def verify_op(self):
         blocks = self.regions[0].blocks
         if not blocks:
@@ -454,7 +530,7 @@ class LaunchFuncOp(GpuOp):
         off = parser.offset
         kernel = parser.parse_attribute()
         if not isinstance(kernel, SymbolRefAttr):
-            raise parser.error("expected symbol reference", off)
+            raise parser.error(f"{parser.op_prefix()}invalid kind of attribute specified", off)
         state.attrs["kernel"] = kernel
         triples = []
         for keyword, g in (("clusters", "clusterSize"), ("blocks", "gridSize"),
@@ -488,6 +564,8 @@ class LaunchFuncOp(GpuOp):
                 uses.append(parser._parse_use())
                 parser.expect(":")
                 types.append(parser.parse_type())
+                if parser.tok not in (",", ")"):
+                    raise parser.error("expected ')' in argument list")
             parser.parse_comma_list(one, ")")
             parser.expect(")")
             state.operands["kernelOperands"] = uses

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ....ir.core import Operation
+from ....ir.diagnostics import ERROR, Diagnostic
 
 _CONTAINER = "gpu.container_module"
 
@@ -30,14 +31,21 @@ def verify_launch_func(op: Operation) -> Optional[str]:
     kernel = op.attributes.get("kernel")
     if kernel is None or not getattr(kernel, "nested", ()):
         return None
-    kernel_module = _symbol_table(module, kernel.root)
-    if kernel_module is None:
+    container = _symbol_table(module, kernel.root)
+    if container is None:
         return f"kernel container '{kernel.root}' is undefined"
-    if kernel_module.name == "gpu.binary":
+    if container.name == "gpu.binary":
         return None
-    func = _symbol_table(kernel_module, kernel.nested[-1])
+    if container.name != "gpu.module":
+        return f"kernel module '{kernel.root}' is undefined"
+    func = _symbol_table(container, kernel.nested[-1])
     if func is None:
         return f"kernel function '{kernel}' is undefined"
+    if func.name not in ("gpu.func", "llvm.func"):
+        diag = Diagnostic(ERROR, f"'gpu.launch_func' op referenced kernel '{kernel}' is not a "
+                          "function", op.loc)
+        diag.attach_note("see the kernel definition here", func.loc)
+        return diag
     if func.name == "gpu.func":
         if "gpu.kernel" not in func.attributes:
             return "kernel function is missing the 'gpu.kernel' attribute"
