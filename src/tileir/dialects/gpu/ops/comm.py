@@ -3,6 +3,7 @@ barrier and printf."""
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from ....ir.attributes import IntegerAttr, StringAttr
@@ -13,6 +14,18 @@ from ....ir.types import I1, I32
 from ..attributes import AllReduceOperation, BroadcastType, ShuffleMode
 from .base import (GpuOp, attr_dict, parse_attr_dict, parse_keyword_enum, parse_region,
                    parse_types, print_types, print_uses, render_region, type_list)
+
+
+_SCALAR = re.compile(r"[su]?i[0-9]+|f[0-9]+|bf16|tf32|f8\w*")
+
+
+def is_int_or_float_or_vector(t) -> bool:
+    """ODS's ``AnyIntegerOrFloatOr1DVector``: a scalar integer/float or a 1-D fixed vector."""
+    text = str(t)
+    if _SCALAR.fullmatch(text):
+        return True
+    m = re.fullmatch(r"vector<([0-9]+)x(.+)>", text)
+    return bool(m) and bool(_SCALAR.fullmatch(m.group(2)))
 
 
 def _parse_functional_type(parser, state, operand: str, result: str) -> None:
@@ -213,7 +226,11 @@ class ShuffleOp(GpuOp):
                 + attr_dict(printer, op, ("mode",)) + f" : {op.operands[0].type}")
 
     def verify_op(self):
-        if self.operands[0].type != self.results[0].type:
+        t = self.operands[0].type
+        if not is_int_or_float_or_vector(t):
+            return ("operand #0 must be Integer or Float or fixed-length vector of Integer or "
+                    f"Float values of ranks 1, but got '{t}'")
+        if t != self.results[0].type:
             return "failed to verify that all of {value, shuffleResult} have same type"
         return None
 

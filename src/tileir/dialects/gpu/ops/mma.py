@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from ....ir.attributes import UNIT, IntegerAttr
 from ....ir.opdef import VARIADIC, Attr, Operand, Result
 from ..attributes import MMAElementwiseOp
 from ..types import MMAMatrixType
+from .verify_util import memref_info
 from .base import (INDEX, GpuOp, attr_dict, parse_attr_dict, parse_keyword_enum, parse_types,
                    print_types, print_uses)
 
@@ -48,6 +51,9 @@ class SubgroupMmaLoadMatrixOp(GpuOp):
         return (f"{printer.value_name(src)}[{print_uses(printer, op.operands[1:])}]"
                 + attr_dict(printer, op) + f" : {src.type} -> {op.results[0].type}")
 
+    def verify_op(self):
+        return mma_memref_error(self, 0)
+
 
 class SubgroupMmaStoreMatrixOp(GpuOp):
     """``gpu.subgroup_mma_store_matrix %v, %m[%i, %j] {leadDimension = ..} : !gpu.mma_matrix, M``."""
@@ -76,6 +82,30 @@ class SubgroupMmaStoreMatrixOp(GpuOp):
         return (f"{printer.value_name(src)}, {printer.value_name(dst)}"
                 f"[{print_uses(printer, op.operands[2:])}]" + attr_dict(printer, op)
                 + f" : {src.type}, {dst.type}")
+
+
+    def verify_op(self):
+        return mma_memref_error(self, 1)
+
+
+_MMA_MEMORY_ELEMENTS = ("i8", "i32", "f16", "f32", "f64")
+_MMA_MEMREF_SUMMARY = ("memref of 8-bit signless integer or 32-bit signless integer or 16-bit "
+                       "float or 32-bit float or 64-bit float or vector of 8-bit signless integer "
+                       "or 32-bit signless integer or 16-bit float or 32-bit float or 64-bit float "
+                       "values of ranks 1 values")
+
+
+def mma_memref_error(op, index: int):
+    """The ODS constraint on the memref an MMA matrix is loaded from or stored to."""
+    t = op.operands[index].type
+    info = memref_info(t)
+    element = info.element if info is not None else None
+    if element is not None and element.startswith("vector<"):
+        m = re.fullmatch(r"vector<[0-9]+x(\w+)>", element)
+        element = m.group(1) if m else None
+    if element not in _MMA_MEMORY_ELEMENTS:
+        return f"operand #{index} must be {_MMA_MEMREF_SUMMARY}, but got '{t}'"
+    return None
 
 
 class SubgroupMmaComputeOp(GpuOp):
