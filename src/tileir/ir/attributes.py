@@ -183,7 +183,8 @@ class ArrayAttr(Attribute):
     value: tuple
 
     def generic(self) -> str:
-        return "[" + ", ".join(a.generic() for a in self.value) + "]"
+        # MLIR elides the default types (i64, f64) of the elements of an array
+        return "[" + ", ".join(_elided_default_type(a) for a in self.value) + "]"
 
     def __iter__(self):
         return iter(self.value)
@@ -204,6 +205,9 @@ class DenseArrayAttr(Attribute):
             return f"array<{self.element}>"
         if self.element == "i1":
             body = ", ".join("true" if v else "false" for v in self.value)
+        elif self.element.startswith(("f", "bf")):
+            from .floatfmt import format_float
+            body = ", ".join(format_float(v, self.element) for v in self.value)
         else:
             body = ", ".join(str(v) for v in self.value)
         return f"array<{self.element}: {body}>"
@@ -330,7 +334,9 @@ class DenseElementsAttr(Attribute):
         if text is not None and text[0] is self:
             return text[1]
         a = self.array
-        if self.is_splat and a.size >= 1:
+        if a.size == 0:
+            body = ""
+        elif self.is_splat:
             body = self._fmt_element(a.reshape(-1)[0])
         else:
             body = self._nested(a)
@@ -373,6 +379,17 @@ def attr_without_type(attr: Attribute) -> str:
     if isinstance(attr, FloatAttr):
         from .floatfmt import format_float
         return format_float(attr.value, attr.type.name)
+    return attr.generic()
+
+
+def _elided_default_type(attr: Attribute) -> str:
+    """``attr`` as MLIR prints it where its type may be elided: ``2`` for ``2 : i64``,
+    ``1.5`` for ``1.5 : f64``; other types stay."""
+    from .types import F64, I64
+    if isinstance(attr, IntegerAttr) and attr.type is I64:
+        return str(attr.value)
+    if isinstance(attr, FloatAttr) and attr.type is F64:
+        return attr_without_type(attr)
     return attr.generic()
 
 

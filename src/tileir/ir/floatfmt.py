@@ -247,7 +247,11 @@ def apfloat_to_string(value: float, sem_precision: int, fmt_precision: int = 0,
 # ---------------------------------------------------------------------------------------------
 
 def format_float(value, element: str) -> str:
-    """Print a float of type ``element`` as MLIR does (see the module docstring)."""
+    """Print a float of type ``element`` as MLIR does (see the module docstring).  MLIR's
+    float types without an arithmetic model here (``f80``, ``f128``...) print their value as
+    an ``f64``."""
+    if element not in PRECISION_BITS:
+        element = "f64"
     return _format_cached(float_bits(value, element), element)
 
 

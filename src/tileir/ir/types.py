@@ -20,7 +20,7 @@ from .dtypes import FLOAT_FORMATS
 
 __all__ = [
     "Type", "ElementType", "IntegerType", "FloatType", "FunctionType", "BuiltinType",
-    "ELEMENT_TYPES", "element_type", "TYPE_PARSERS", "type_from_text",
+    "ELEMENT_TYPES", "element_type", "OTHER_FLOAT_WIDTHS", "TYPE_PARSERS", "type_from_text",
     "I1", "I4", "I8", "I16", "I32", "I64", "F16", "BF16", "F32", "TF32", "F64",
     "F8E4M3FN", "F8E5M2", "F8E8M0FNU", "F4E2M1FN",
 ]
@@ -123,11 +123,19 @@ class IntegerType(ElementType):
         return cls._intern((width,), f"i{width}", width)
 
 
+#: Widths of MLIR's builtin float types that no dialect here computes with (they parse, print
+#: and verify as types; :data:`~tileir.ir.dtypes.FLOAT_FORMATS` has the arithmetic ones).
+OTHER_FLOAT_WIDTHS: dict[str, int] = {
+    "f80": 80, "f128": 128, "f8E4M3": 8, "f8E5M2FNUZ": 8, "f8E4M3FNUZ": 8, "f8E4M3B11FNUZ": 8,
+    "f8E3M4": 8, "f6E2M3FN": 6, "f6E3M2FN": 6}
+
+
 class FloatType(ElementType):
-    """A floating-point element type (IEEE or one of NVIDIA's alternative formats)."""
+    """A floating-point element type (IEEE or one of NVIDIA's alternative formats, or one of
+    MLIR's other builtin float types of :data:`OTHER_FLOAT_WIDTHS`)."""
 
     __slots__ = ()
-    _WIDTHS = {name: f.bits for name, f in FLOAT_FORMATS.items()}
+    _WIDTHS = {**{name: f.bits for name, f in FLOAT_FORMATS.items()}, **OTHER_FLOAT_WIDTHS}
 
     def __new__(cls, name: str) -> "FloatType":
         return cls._intern((name,), name, cls._WIDTHS[name])

@@ -23,11 +23,13 @@ from ..ir.limits import MAX_REGION_DEPTH
 from ..ir.opdef import OP_REGISTRY, OpSpec, make_op
 from ..ir.locations import UNKNOWN_LOC, CallSiteLoc, FileLineColLoc, FusedLoc, Location, NameLoc
 from ..ir.types import (BF16, ELEMENT_TYPES, F64, I1, I64, BuiltinType, ElementType, FunctionType,
-                        Type)
+                        IntegerType, Type)
 from .lexer import EOF, tokenize, unescape_string
 from .registry import (DENSE_BUILDERS, DIALECT_ATTR_PARSERS, DIALECT_TYPE_PARSERS,
-                       ENUM_DESCRIPTIONS, FAST_OP_PARSERS, FAST_PATH_MISMATCH, ISOLATED_OPS,
-                       KEYWORD_TYPES, OP_NAME_ALIASES, default_dialect_for)
+                       ENUM_DESCRIPTIONS, FAST_OP_PARSERS, FAST_PATH_MISMATCH, INHERENT_ATTRIBUTES,
+                       ISOLATED_OPS,
+                       KEYWORD_ATTRIBUTES, KEYWORD_TYPES, NUMBER_TYPE_PARSERS, OP_NAME_ALIASES,
+                       default_dialect_for)
 
 __all__ = ["Parser", "ParseError", "parse_module", "parse_type",
            "parse_attribute", "ParseOptions", "BUILTIN_MODULE"]
@@ -52,7 +54,11 @@ class ParseOptions:
 
 
 ISOLATED_OPS.add(BUILTIN_MODULE)
+INHERENT_ATTRIBUTES[BUILTIN_MODULE] = frozenset({"sym_name", "sym_visibility"})
 _BUILTIN_NUMBER_TYPE = re.compile(r"[iu]i?[0-9]+|si[0-9]+|f[0-9]+.*|bf16")
+_DIMENSION = re.compile(r"\s*(\?|[0-9]+|\[\s*(?:[0-9]+|\?)\s*\])\s*x")
+_DIMENSION_NO_X = re.compile(r"\s*(?:\?|[0-9]+|\[\s*[0-9]+\s*\])\s*")
+_UNRANKED = re.compile(r"\s*\*\s*x")
 _SKIP_WS = re.compile(r"(?:\s|//[^\n]*)*")
 #: a line holding only a region's closing brace
 _CLOSE = re.compile(r"(?:\s|//[^\n]*)*\}[ \t]*(?://[^\n]*)?(?=\n|$)")
@@ -622,6 +628,9 @@ class Parser:
             return self.parse_builtin_module(start)
         if spec is None:
             dialect = self.default_dialect[-1]
+            prefix = raw.partition(".")[0] if "." in raw else ""
+            if prefix and not any(n.startswith(prefix + ".") for n in OP_REGISTRY):
+                raise self.error(f"Dialect `{prefix}' not found for custom op '{raw}' ", name_off)
             also = f" (tried '{dialect}.{raw}' as well)" if dialect and "." not in raw else ""
             raise self.error(f"custom op '{raw}' is unknown{also}", name_off)
         from .format import parse_custom_op
@@ -674,17 +683,21 @@ class Parser:
                                  f"('{dialect}') that does not allow unknown operations", name_off)
             raise self.error(f"operation being parsed with an unregistered dialect. If this is "
                              f"intended, please use -allow-unregistered-dialect with the MLIR "
-                             f"tool used", name_off)
+                             f"tool used")
         self.expect("(")
         uses = self.parse_comma_list(self._parse_use, ")")
         self.expect(")")
         if self.toks[self.i] == "[":
             raise self.error("successors are not supported in cuda_tile")
         attrs: dict = {}
+        properties: Optional[dict] = None
         if self.toks[self.i] == "<" and self.peek() == "{":
             self.i += 1
-            attrs.update(self.parse_attr_dict_body())
+            properties = self.parse_attr_dict_body()
             self.expect(">")
+            if spec is not None or name in INHERENT_ATTRIBUTES:
+                attrs.update(properties)
+                properties = None
         regions: list[Region] = []
         if self.toks[self.i] == "(":
             self.i += 1
@@ -716,6 +729,8 @@ class Parser:
         if spec is not None:
             attrs = normalize_attributes(spec, attrs)
         op = make_op(name, operands, ftype.results, attrs, regions, self.loc_at(start), segments)
+        if properties is not None:
+            op.properties = DictionaryAttr.of(properties)
         if spec is not None and spec.attr_sized_operands and segments is None:
             self.pending_diags.append(Diagnostic(
                 ERROR, "'operandSegmentSizes' attribute for specifying operand segments must "
@@ -853,7 +868,9 @@ class Parser:
             s = self.parse_string()
             if self.toks[self.i] == ":":
                 self.i += 1
-                self.parse_type()
+                typ = self.parse_type()
+                if str(typ) != "none":
+                    return OpaqueAttr(f"{StringAttr(s).generic()} : {typ}")
             return StringAttr(s)
         if c == "@":
             root = self.parse_symbol_name()
@@ -885,6 +902,9 @@ class Parser:
             return self.parse_dense_builtin()
         if t == "loc":
             return self.parse_location_literal()
+        keyword_attr = KEYWORD_ATTRIBUTES.get(t)
+        if keyword_attr is not None:
+            return keyword_attr(self)
         if t in ("affine_map", "affine_set", "strided", "sparse", "dense_resource",
                  "distinct"):
             return OpaqueAttr(self.take_balanced_text())
@@ -933,7 +953,29 @@ class Parser:
                 raise self.error("floating point value not valid for specified type", off)
             return FloatAttr(-float(t) if neg else float(t), F64)
         v = int(t, 16) if t.startswith("0x") else int(t)
-        return IntegerAttr(-v if neg else v, typ or I64)
+        typ = typ or I64
+        digits_off = off + (len(self.src[off:].split(t, 1)[0]) if neg else 0)
+        return IntegerAttr(self.integer_in_type(-v if neg else v, typ, digits_off), typ)
+
+    def integer_in_type(self, v: int, typ: Type, offset: int) -> int:
+        """An integer literal as MLIR stores it in an attribute of type ``typ``: checked to fit
+        its width, signless values wrapped to the signed range."""
+        width = getattr(typ, "width", None)
+        if not isinstance(width, int):
+            if str(typ) != "index":
+                return v
+            width = 64
+        signed = getattr(typ, "signed", None)
+        if signed is False and v < 0:
+            raise self.error("negative integer literal not valid for unsigned integer type",
+                             offset)
+        lo = -(1 << (width - 1)) if signed is not False else 0
+        hi = (1 << (width - 1)) - 1 if signed else (1 << width) - 1
+        if width and not lo <= v <= hi or width == 0 and v != 0:
+            raise self.error("integer constant out of range for attribute", offset)
+        if signed is None and width and v >> (width - 1) & 1 and v > 0:
+            v -= 1 << width
+        return v
 
     def parse_dense_array(self) -> DenseArrayAttr:
         self.expect_keyword("array")
@@ -956,7 +998,14 @@ class Parser:
                     except ValueError:
                         raise self.error("expected floating point literal", self.offs[self.i - 1])
                     return -v if neg else v
-                return self.parse_integer()
+                value = self.parse_integer()
+                width = int(elt[1:]) if elt[1:].isdigit() else 0
+                if width and elt[0] == "i":
+                    try:
+                        value = self.integer_in_type(value, IntegerType(width), 0)
+                    except ParseError:
+                        raise self.error("integer constant out of range") from None
+                return value
             values = self.parse_comma_list(one)
         self.expect(">")
         return DenseArrayAttr(elt, tuple(values))
@@ -967,7 +1016,7 @@ class Parser:
         lt = self.offset
         self.expect("<")
         lit_start = self.offset
-        literal = self.parse_literal_tree()
+        literal = [] if self.toks[self.i] == ">" else self.parse_literal_tree()
         lit_end = self.offset
         self.expect(">")
         self.expect(":")
@@ -1016,7 +1065,7 @@ class Parser:
                 return self.attr_aliases[t]
             if "." in t:
                 return OpaqueAttr(self.take_balanced_text())
-            raise self.error(f"undefined symbol alias id '{t[1:]}'")
+            raise self.error(f"undefined symbol alias id '{t[1:]}'", self.offs[self.i] + len(t))
         self.i += 1
         enum_cls = ENUMS_BY_NAME.get(t[1:])
         if enum_cls is not None:
@@ -1041,7 +1090,7 @@ class Parser:
             self.i += 1
             loc = self.attr_aliases.get(t)
             if loc is None:
-                raise self.error(f"undefined symbol alias id '{t[1:]}'", self.offs[self.i - 1])
+                raise self.error(f"undefined symbol alias id '{t[1:]}'", self.offs[self.i])
             self.expect(")")
             return loc
         loc = self.parse_location_body()
@@ -1136,6 +1185,63 @@ class Parser:
             i += 1
         raise self.error("unbalanced '<' character in pretty dialect name", lt_offset)
 
+    def parse_dimension_list(self, *, dynamic: bool = True, scalable: bool = False,
+                             unranked: bool = False) -> tuple[Optional[list], list[bool]]:
+        """The ``4x?x[8]x`` prefix of a shaped type's body (each size followed by ``x``), read
+        from the source text: ``(sizes, scalable flags)``, a size ``None`` for ``?``; with
+        ``unranked``, ``*x`` gives ``(None, [])``.  Resynchronises the tokens after the last
+        ``x`` (the lexer reads ``4x4xf32`` as ``4`` and ``x4xf32``)."""
+        src = self.src
+        pos = self.offs[self.i]
+        if unranked:
+            m = _UNRANKED.match(src, pos)
+            if m:
+                self.resync_at(m.end())
+                return None, []
+        sizes: list = []
+        flags: list[bool] = []
+        while True:
+            m = _DIMENSION.match(src, pos)
+            if m is None:
+                break
+            text = m.group(1)
+            is_scalable = text.startswith("[")
+            if is_scalable:
+                if not scalable:
+                    break
+                text = text[1:-1].strip()
+            if text == "?":
+                if not dynamic:
+                    raise self.error("expected static shape", m.start(1))
+                sizes.append(None)
+            else:
+                sizes.append(int(text))
+            flags.append(is_scalable)
+            pos = m.end()
+        m = _DIMENSION_NO_X.match(src, pos)
+        if m and (scalable or "[" not in m.group()):
+            raise self.error("expected 'x' in dimension list", m.end())
+        if sizes:
+            self.resync_at(pos)
+        return sizes, flags
+
+    def resync_at(self, pos: int) -> None:
+        """Continue at source offset ``pos``, which may fall inside a token (it is split)."""
+        import bisect
+        j = bisect.bisect_left(self.offs, pos, self.i)
+        if j < len(self.offs) and self.offs[j] == pos:
+            self.i = j
+            return
+        k = j - 1
+        tok_end = self.offs[k] + len(self.toks[k])
+        if k < self.i or tok_end <= pos:
+            self.i = j
+            return
+        toks, offs = tokenize(self.src[pos:tok_end])
+        self.toks[k:k + 1] = toks[:-1]
+        self.offs[k:k + 1] = [o + pos for o in offs[:-1]]
+        self.i = k
+
     def _skip_to_offset(self, end: int) -> None:
         import bisect
         self.i = bisect.bisect_left(self.offs, end, self.i)
@@ -1162,7 +1268,7 @@ class Parser:
             if "." in t:
                 self.i += 1
                 return BuiltinType(t)
-            raise self.error(f"undefined symbol alias id '{t[1:]}'")
+            raise self.error(f"undefined symbol alias id '{t[1:]}'", self.offs[self.i] + len(t))
         if c.isalpha() or c == "_":
             el = ELEMENT_TYPES.get(t)
             if el is not None:
@@ -1174,7 +1280,11 @@ class Parser:
                 if typ is not None:
                     return typ
             if _BUILTIN_NUMBER_TYPE.fullmatch(t):
-                # builtin integer and float types we do not model (i7, si32, f80...): verbatim
+                # builtin integer and float types outside ELEMENT_TYPES (i7, si32, f80...)
+                for number_type in NUMBER_TYPE_PARSERS:
+                    typ = number_type(self, t, off)
+                    if typ is not None:
+                        return typ
                 self.i += 1
                 return BuiltinType(t)
             if self.custom_ops[-1]:

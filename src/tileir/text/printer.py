@@ -16,7 +16,7 @@ from typing import Optional
 from ..ir.attributes import format_named_attr
 from ..ir.core import Block, Operation, Region, Value
 from ..ir.locations import UNKNOWN_LOC, CallSiteLoc, FusedLoc, Location, NameLoc
-from .registry import DISASM_FORMS, PRINT_NAME_ALIASES
+from .registry import DISASM_FORMS, INHERENT_ATTRIBUTES, PRINT_NAME_ALIASES
 from .format import print_format
 
 __all__ = ["print_op", "OpPrinter"]
@@ -521,8 +521,9 @@ class OpPrinter:
         spec = op.SPEC
         inherent = []
         discardable = []
+        engine_inherent = INHERENT_ATTRIBUTES.get(op.name, ())
         for k, v in sorted(op.attributes.items()):
-            if spec is not None and k in spec.attr_by_name:
+            if spec is not None and k in spec.attr_by_name or k in engine_inherent:
                 inherent.append((k, v))
             else:
                 discardable.append((k, v))
@@ -532,6 +533,9 @@ class OpPrinter:
             inherent.sort(key=lambda kv: kv[0])
         if inherent:
             parts.append(" <{" + ", ".join(format_named_attr(k, v) for k, v in inherent) + "}>")
+        elif op.properties is not None:
+            parts.append(" <{" + ", ".join(format_named_attr(k, v)
+                                           for k, v in op.properties.entries) + "}>")
         if op.regions:
             self.default_dialect.append(op.name.split(".")[0] if "." in op.name else "")
             try:
@@ -579,6 +583,8 @@ class OpPrinter:
             return self.print_disasm(op)
         text = self.op_text(op)
         out = [text]
+        if "affine_map<" in text or "affine_set<" in text:
+            out = builtin_aliases(op, text)
         if self.aliases is not None and self.aliases.names and not self._collecting:
             out.extend(self.aliases.definitions())
         return "\n".join(out) + "\n"
@@ -606,6 +612,62 @@ class OpPrinter:
         if self.aliases is not None and self.aliases.names and not self._collecting:
             text += "".join(line + "\n" for line in self.aliases.definitions())
         return text
+
+
+def _walk_aliasable(obj, found: dict) -> None:
+    """Record attributes printed through a builtin alias (``ALIAS`` class attribute, e.g.
+    affine maps as ``#map``) inside a type or attribute, in MLIR's visiting order."""
+    from ..ir.attributes import ArrayAttr, DictionaryAttr, TypeAttr
+    from ..ir.types import FunctionType
+    if getattr(obj, "BUILTIN_ALIAS", False):
+        found.setdefault(obj, None)
+        return
+    if isinstance(obj, ArrayAttr):
+        children = obj.value
+    elif isinstance(obj, DictionaryAttr):
+        children = [v for _, v in obj.entries]
+    elif isinstance(obj, TypeAttr):
+        children = (obj.value,)
+    elif isinstance(obj, FunctionType):
+        children = obj.inputs + obj.results
+    else:
+        sub = getattr(obj, "sub_elements", None)
+        children = sub() if sub is not None else ()
+    for child in children:
+        if child is not None:
+            _walk_aliasable(child, found)
+
+
+def _walk_op_aliasable(op: Operation, found: dict) -> None:
+    for region in op.regions:
+        for block in region.blocks:
+            for arg in block.args:
+                _walk_aliasable(arg.type, found)
+            for inner in block.ops:
+                _walk_op_aliasable(inner, found)
+    for result in op.results:
+        _walk_aliasable(result.type, found)
+    # (mlir-opt creates no aliases for an unregistered op's properties)
+    for _, value in sorted(op.attributes.items()):
+        _walk_aliasable(value, found)
+
+
+def builtin_aliases(op: Operation, text: str) -> list[str]:
+    """MLIR's builtin aliases (``#map = affine_map<...>``, ``#set = affine_set<...>``): the
+    definitions, then ``text`` with each aliased attribute replaced by its alias name."""
+    found: dict = {}
+    _walk_op_aliasable(op, found)
+    counters: dict[str, int] = {}
+    named: list[tuple[str, str, str]] = []  # (prefix, name, spelling)
+    for attr in found:
+        prefix = attr.ALIAS
+        n = counters.get(prefix, 0)
+        counters[prefix] = n + 1
+        named.append((prefix, f"#{prefix}" if n == 0 else f"#{prefix}{n}", attr.generic()))
+    named.sort(key=lambda item: item[0])
+    for _, name, spelling in sorted(named, key=lambda item: -len(item[2])):
+        text = text.replace(spelling, name)
+    return [f"{name} = {spelling}" for _, name, spelling in named] + [text]
 
 
 def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False,

@@ -23,7 +23,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["DIALECT_TYPE_PARSERS", "DIALECT_ATTR_PARSERS", "KEYWORD_TYPES", "OP_NAME_ALIASES",
            "PRINT_NAME_ALIASES", "DISASM_FORMS", "ATTR_KIND_PARSERS", "DEFAULT_DIALECTS", "ISOLATED_OPS", "DENSE_BUILDERS",
-           "FAST_OP_PARSERS", "ENUM_DESCRIPTIONS", "FAST_PATH_MISMATCH", "ALIASED_ATTRIBUTES", "default_dialect_for"]
+           "FAST_OP_PARSERS", "ENUM_DESCRIPTIONS", "FAST_PATH_MISMATCH", "ALIASED_ATTRIBUTES", "default_dialect_for",
+           "NUMBER_TYPE_PARSERS", "KEYWORD_ATTRIBUTES", "INHERENT_ATTRIBUTES"]
 
 #: ``!dialect.word<...>``: dialect -> ``parse(parser, word, offset, word_end) -> Type``.  Called
 #: with the parser at the ``!dialect.word`` token (``offset``: where it starts, ``word_end``:
@@ -44,6 +45,22 @@ DIALECT_ATTR_PARSERS: dict[str, Callable[["Parser", str, int], "Attribute"]] = {
 #: keyword were unknown.  The builtin integer and float types (``i32``, ``f16``, ``si8``...)
 #: are known without an entry.
 KEYWORD_TYPES: dict[str, Callable[["Parser", str, int], "Type"]] = {}
+
+#: Builtin number-type keywords outside :data:`tileir.ir.types.ELEMENT_TYPES` (``i7``,
+#: ``si32``, ``ui8``, ``f80``...): ``parse(parser, word, offset) -> Type or None``, tried in
+#: order at the keyword token (consuming it when they return a type); a keyword no entry
+#: accepts is kept verbatim (:class:`tileir.ir.types.BuiltinType`).
+NUMBER_TYPE_PARSERS: list[Callable[["Parser", str, int], Optional["Type"]]] = []
+
+#: Attributes spelled by a bare keyword (``affine_map<...>``, ``strided<...>``): keyword ->
+#: ``parse(parser) -> Attribute``, called at the keyword token.  Keywords without an entry
+#: among ``affine_map``/``affine_set``/``strided``/``sparse``/``dense_resource``/``distinct``
+#: are kept verbatim (``OpaqueAttr``).
+KEYWORD_ATTRIBUTES: dict[str, Callable[["Parser"], "Attribute"]] = {}
+
+#: Inherent attributes (printed as properties ``<{...}>`` in the generic form) of ops the
+#: engine handles without an op spec (``builtin.module``: ``sym_name``, ``sym_visibility``).
+INHERENT_ATTRIBUTES: dict[str, frozenset] = {}
 
 #: Other spellings of op names, accepted by the parser: alias -> the op's full name.
 OP_NAME_ALIASES: dict[str, str] = {}

@@ -343,14 +343,13 @@ def _dense_pattern(with_result: bool):
         el_text, body, type_text = key
         typ = _type(type_text)
         el = ELEMENT_TYPES.get(el_text)
-        if typ is None or el is None or getattr(typ, "element", None) is not el:
-            return None
         from .types import TileType
-        if isinstance(typ, TileType):
-            fast = _fast_dense(el, body, typ)
-            if fast is not None:
-                fast.array.flags.writeable = False
-                return fast
+        if not isinstance(typ, TileType) or el is None or typ.element is not el:
+            return None  # the general parser reports it
+        fast = _fast_dense(el, body, typ)
+        if fast is not None:
+            fast.array.flags.writeable = False
+            return fast
         p = Parser(body, fast=False)
         tree = p.parse_literal_tree()
         from ...text.lexer import EOF

@@ -1,0 +1,469 @@
+"""Affine expressions, maps and integer sets (MLIR's ``AffineExpr``/``AffineMap``/``IntegerSet``)
+with their attributes ``affine_map<...>`` and ``affine_set<...>``.
+
+Expressions are simplified while they are built, as MLIR builds them (constants folded and moved
+to the right of ``+`` and ``*``, ``x + 0``/``x * 1``/``x floordiv 1`` dropped, chains of
+constants merged), so that a parsed map prints as ``mlir-opt`` prints it.  Printing follows
+MLIR's conventions: ``x + y * -1`` is ``x - y``, ``x * -1`` is ``-x``, a negative constant term
+is subtracted, and operands of ``*``/``floordiv``/``ceildiv``/``mod`` that are themselves
+binary expressions are parenthesised.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional, Sequence, Union
+
+from ...ir.attributes import Attribute
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...text.parser import Parser
+
+__all__ = ["AffineExpr", "AffineDim", "AffineSymbol", "AffineConst", "AffineBinary", "AffineMap",
+           "IntegerSet", "AffineMapAttr", "IntegerSetAttr", "parse_affine_map_body",
+           "parse_integer_set_body", "affine_add", "affine_mul", "affine_floordiv",
+           "affine_ceildiv", "affine_mod"]
+
+
+class AffineExpr:
+    """Base of affine expressions (immutable, structurally equal)."""
+
+    __slots__ = ()
+
+    def is_symbolic_or_constant(self) -> bool:
+        """True when no dimension occurs in the expression."""
+        raise NotImplementedError
+
+    def text(self, strong: bool = False) -> str:
+        """MLIR's spelling; ``strong``: the context binds tighter than ``+``."""
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def evaluate(self, dims: Sequence[int], symbols: Sequence[int] = ()) -> int:
+        """The value for the given dimension and symbol values."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class AffineDim(AffineExpr):
+    """Dimension ``d<position>``."""
+
+    position: int
+
+    def is_symbolic_or_constant(self) -> bool:
+        return False
+
+    def text(self, strong: bool = False) -> str:
+        return f"d{self.position}"
+
+    def evaluate(self, dims, symbols=()):
+        return dims[self.position]
+
+
+@dataclass(frozen=True, slots=True)
+class AffineSymbol(AffineExpr):
+    """Symbol ``s<position>``."""
+
+    position: int
+
+    def is_symbolic_or_constant(self) -> bool:
+        return True
+
+    def text(self, strong: bool = False) -> str:
+        return f"s{self.position}"
+
+    def evaluate(self, dims, symbols=()):
+        return symbols[self.position]
+
+
+@dataclass(frozen=True, slots=True)
+class AffineConst(AffineExpr):
+    """An integer constant."""
+
+    value: int
+
+    def is_symbolic_or_constant(self) -> bool:
+        return True
+
+    def text(self, strong: bool = False) -> str:
+        return str(self.value)
+
+    def evaluate(self, dims, symbols=()):
+        return self.value
+
+
+_SPELLING = {"add": " + ", "mul": " * ", "floordiv": " floordiv ", "ceildiv": " ceildiv ",
+             "mod": " mod "}
+
+
+@dataclass(frozen=True, slots=True)
+class AffineBinary(AffineExpr):
+    """``lhs <kind> rhs`` with kind one of add, mul, floordiv, ceildiv, mod."""
+
+    kind: str
+    lhs: AffineExpr
+    rhs: AffineExpr
+
+    def is_symbolic_or_constant(self) -> bool:
+        return self.lhs.is_symbolic_or_constant() and self.rhs.is_symbolic_or_constant()
+
+    def text(self, strong: bool = False) -> str:
+        lhs, rhs = self.lhs, self.rhs
+        if self.kind != "add":
+            if self.kind == "mul" and rhs == AffineConst(-1):
+                body = "-" + lhs.text(True)
+            else:
+                body = lhs.text(True) + _SPELLING[self.kind] + rhs.text(True)
+            return f"({body})" if strong else body
+        body = None
+        if isinstance(rhs, AffineBinary) and rhs.kind == "mul" and isinstance(rhs.rhs, AffineConst):
+            factor = rhs.rhs.value
+            if factor == -1:
+                inner = rhs.lhs
+                body = lhs.text() + " - " + inner.text(isinstance(inner, AffineBinary)
+                                                       and inner.kind == "add")
+            elif factor < -1:
+                body = lhs.text() + " - " + rhs.lhs.text(True) + f" * {-factor}"
+        if body is None and isinstance(rhs, AffineConst) and rhs.value < 0:
+            body = lhs.text() + f" - {-rhs.value}"
+        if body is None:
+            body = lhs.text() + " + " + rhs.text()
+        return f"({body})" if strong else body
+
+    def evaluate(self, dims, symbols=()):
+        a = self.lhs.evaluate(dims, symbols)
+        b = self.rhs.evaluate(dims, symbols)
+        if self.kind == "add":
+            return a + b
+        if self.kind == "mul":
+            return a * b
+        if self.kind == "floordiv":
+            return a // b
+        if self.kind == "ceildiv":
+            return -((-a) // b)
+        return a % b
+
+
+def _const(e: AffineExpr) -> Optional[int]:
+    return e.value if isinstance(e, AffineConst) else None
+
+
+def affine_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """``lhs + rhs``, simplified."""
+    a, b = _const(lhs), _const(rhs)
+    if a is not None and b is not None:
+        return AffineConst(a + b)
+    if a is not None or (lhs.is_symbolic_or_constant() and not rhs.is_symbolic_or_constant()):
+        return affine_add(rhs, lhs)
+    if b == 0:
+        return lhs
+    if type(lhs) is type(rhs) and isinstance(lhs, (AffineDim, AffineSymbol)) \
+            and lhs.position > rhs.position:
+        return AffineBinary("add", rhs, lhs)
+    if isinstance(lhs, AffineBinary) and lhs.kind == "add":
+        c = _const(lhs.rhs)
+        if c is not None:
+            # (x + c1) + c2  ->  x + (c1 + c2);  (x + c) + y  ->  (x + y) + c
+            if b is not None:
+                return affine_add(lhs.lhs, AffineConst(c + b))
+            return affine_add(affine_add(lhs.lhs, rhs), lhs.rhs)
+    # x * c1 + x * c2  ->  x * (c1 + c2)  (c = 1 where there is no factor)
+    lbase, lfactor = _scaled(lhs)
+    rbase, rfactor = _scaled(rhs)
+    if lbase == rbase:
+        return affine_mul(lbase, AffineConst(lfactor + rfactor))
+    # x + (x floordiv c) * -c  ->  x mod c
+    if isinstance(rhs, AffineBinary) and rhs.kind == "mul" and isinstance(rhs.lhs, AffineBinary) \
+            and rhs.lhs.kind == "floordiv" and rhs.lhs.lhs == lhs:
+        c, f = _const(rhs.lhs.rhs), _const(rhs.rhs)
+        if c is not None and f == -c:
+            return affine_mod(lhs, rhs.lhs.rhs)
+    if isinstance(rhs, AffineBinary) and rhs.kind == "add":
+        # x + (y + z)  ->  (x + y) + z, the inner sum built as is (as MLIR does)
+        return affine_add(AffineBinary("add", lhs, rhs.lhs), rhs.rhs)
+    return AffineBinary("add", lhs, rhs)
+
+
+def _scaled(e: AffineExpr) -> tuple[AffineExpr, int]:
+    """``(x, c)`` for ``x * c`` (constant c), else ``(e, 1)``."""
+    if isinstance(e, AffineBinary) and e.kind == "mul":
+        c = _const(e.rhs)
+        if c is not None:
+            return e.lhs, c
+    return e, 1
+
+
+def affine_mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """``lhs * rhs``, simplified (one side must be symbolic or constant)."""
+    a, b = _const(lhs), _const(rhs)
+    if a is not None and b is not None:
+        return AffineConst(a * b)
+    if a is not None or (lhs.is_symbolic_or_constant() and not rhs.is_symbolic_or_constant()):
+        return affine_mul(rhs, lhs)
+    if b == 1:
+        return lhs
+    if b == 0:
+        return rhs
+    if isinstance(lhs, AffineBinary) and lhs.kind == "mul" and b is not None:
+        c = _const(lhs.rhs)
+        if c is not None:
+            return affine_mul(lhs.lhs, AffineConst(c * b))
+    return AffineBinary("mul", lhs, rhs)
+
+
+def _div_like(kind: str, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    a, b = _const(lhs), _const(rhs)
+    if b is not None and b != 0:
+        if a is not None:
+            if kind == "floordiv":
+                return AffineConst(a // b)
+            if kind == "ceildiv":
+                return AffineConst(-((-a) // b))
+            return AffineConst(a % abs(b) if b > 0 else a % b)
+        if b == 1:
+            return AffineConst(0) if kind == "mod" else lhs
+        if kind == "mod" and isinstance(lhs, AffineBinary) and lhs.kind == "mod" and b > 0:
+            inner = _const(lhs.rhs)
+            if inner is not None and inner % b == 0:
+                return affine_mod(lhs.lhs, rhs)
+        if isinstance(lhs, AffineBinary) and lhs.kind == "mul" and b > 0:
+            c = _const(lhs.rhs)
+            if c is not None and c % b == 0:
+                return AffineConst(0) if kind == "mod" else affine_mul(lhs.lhs, AffineConst(c // b))
+    return AffineBinary(kind, lhs, rhs)
+
+
+def affine_floordiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """``lhs floordiv rhs``, simplified."""
+    return _div_like("floordiv", lhs, rhs)
+
+
+def affine_ceildiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """``lhs ceildiv rhs``, simplified."""
+    return _div_like("ceildiv", lhs, rhs)
+
+
+def affine_mod(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """``lhs mod rhs``, simplified."""
+    return _div_like("mod", lhs, rhs)
+
+
+def _neg(e: AffineExpr) -> AffineExpr:
+    return affine_mul(e, AffineConst(-1))
+
+
+def _dims_text(n_dims: int, n_symbols: int) -> str:
+    text = "(" + ", ".join(f"d{i}" for i in range(n_dims)) + ")"
+    if n_symbols:
+        text += "[" + ", ".join(f"s{i}" for i in range(n_symbols)) + "]"
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class AffineMap:
+    """``(d0, ...)[s0, ...] -> (results)``."""
+
+    n_dims: int
+    n_symbols: int
+    results: tuple
+
+    def __str__(self) -> str:
+        return (_dims_text(self.n_dims, self.n_symbols) + " -> ("
+                + ", ".join(r.text() for r in self.results) + ")")
+
+    @property
+    def is_identity(self) -> bool:
+        """``(d0, ..., dn) -> (d0, ..., dn)`` without symbols."""
+        return (self.n_symbols == 0 and len(self.results) == self.n_dims
+                and all(r == AffineDim(i) for i, r in enumerate(self.results)))
+
+    def evaluate(self, dims: Sequence[int], symbols: Sequence[int] = ()) -> tuple[int, ...]:
+        """The results for the given dimension and symbol values."""
+        return tuple(r.evaluate(dims, symbols) for r in self.results)
+
+
+@dataclass(frozen=True, slots=True)
+class IntegerSet:
+    """``(d0, ...)[s0, ...] : (e >= 0, e == 0, ...)``; ``equalities[i]`` says which kind."""
+
+    n_dims: int
+    n_symbols: int
+    constraints: tuple
+    equalities: tuple
+
+    def __str__(self) -> str:
+        if not self.constraints:
+            body = "(0 == 0)"
+        else:
+            body = "(" + ", ".join(f"{c.text()} {'==' if eq else '>='} 0"
+                                   for c, eq in zip(self.constraints, self.equalities)) + ")"
+        return _dims_text(self.n_dims, self.n_symbols) + " : " + body
+
+
+@dataclass(frozen=True, slots=True)
+class AffineMapAttr(Attribute):
+    """``affine_map<...>``."""
+
+    value: AffineMap
+    #: printed through an alias ``#map``, ``#map1``... (MLIR's builtin alias)
+    ALIAS = "map"
+    BUILTIN_ALIAS = True
+
+    def generic(self) -> str:
+        return f"affine_map<{self.value}>"
+
+
+@dataclass(frozen=True, slots=True)
+class IntegerSetAttr(Attribute):
+    """``affine_set<...>``."""
+
+    value: IntegerSet
+    ALIAS = "set"
+    BUILTIN_ALIAS = True
+
+    def generic(self) -> str:
+        return f"affine_set<{self.value}>"
+
+
+# ---------------------------------------------------------------------------------------------
+# Parsing (on the text parser's tokens)
+# ---------------------------------------------------------------------------------------------
+
+class _AffineParser:
+    def __init__(self, parser: "Parser") -> None:
+        self.p = parser
+        self.names: dict[str, AffineExpr] = {}
+        self.n_dims = 0
+        self.n_symbols = 0
+
+    def id_list(self, close: str, symbol: bool) -> None:
+        p = self.p
+
+        def one():
+            off = p.offset
+            name = p.tok
+            if not name or not (name[0].isalpha() or name[0] == "_"):
+                raise p.error("expected bare identifier")
+            if name in self.names:
+                raise p.error(f"redefinition of identifier '{name}'")
+            p.i += 1
+            if symbol:
+                self.names[name] = AffineSymbol(self.n_symbols)
+                self.n_symbols += 1
+            else:
+                self.names[name] = AffineDim(self.n_dims)
+                self.n_dims += 1
+            return off
+        p.parse_comma_list(one, close)
+
+    def header(self) -> None:
+        p = self.p
+        p.expect("(")
+        self.id_list(")", False)
+        p.expect(")")
+        if p.consume("["):
+            self.id_list("]", True)
+            p.expect("]")
+
+    def expr(self) -> AffineExpr:
+        p = self.p
+        lhs = self.term()
+        while p.tok in ("+", "-"):
+            op = p.tok
+            p.i += 1
+            rhs = self.term()
+            lhs = affine_add(lhs, rhs if op == "+" else _neg(rhs))
+        return lhs
+
+    def term(self) -> AffineExpr:
+        p = self.p
+        lhs = self.unary()
+        while p.tok in ("*", "floordiv", "ceildiv", "mod"):
+            op = p.tok
+            off = p.offset
+            p.i += 1
+            rhs = self.unary()
+            if op == "*":
+                if not lhs.is_symbolic_or_constant() and not rhs.is_symbolic_or_constant():
+                    raise p.error("non-affine expression: at least one of the multiply "
+                                  "operands has to be either a constant or symbolic", off)
+                lhs = affine_mul(lhs, rhs)
+                continue
+            if not rhs.is_symbolic_or_constant():
+                raise p.error(f"non-affine expression: right operand of {op} has to be "
+                              "either a constant or symbolic", off)
+            lhs = (affine_floordiv if op == "floordiv" else
+                   affine_ceildiv if op == "ceildiv" else affine_mod)(lhs, rhs)
+        return lhs
+
+    def unary(self) -> AffineExpr:
+        p = self.p
+        t = p.tok
+        if t == "-":
+            p.i += 1
+            return _neg(self.unary())
+        if t == "(":
+            p.i += 1
+            e = self.expr()
+            p.expect(")")
+            return e
+        if t and t[0].isdigit():
+            p.i += 1
+            try:
+                return AffineConst(int(t, 0) if t.startswith("0x") else int(t))
+            except ValueError:
+                raise p.error("expected affine expression", p.offs[p.i - 1])
+        found = self.names.get(t)
+        if found is not None:
+            p.i += 1
+            return found
+        if t and (t[0].isalpha() or t[0] == "_"):
+            raise p.error(f"use of undeclared identifier")
+        raise p.error("expected affine expression")
+
+    def results(self) -> tuple:
+        p = self.p
+        p.expect("(")
+        items = p.parse_comma_list(self.expr, ")")
+        p.expect(")")
+        return tuple(items)
+
+    def constraint(self) -> tuple[AffineExpr, bool]:
+        p = self.p
+        lhs = self.expr()
+        op = p.tok
+        if op in (">", "<", "=") and p.peek() == "=":
+            p.i += 2
+            rhs = self.expr()
+            if op == ">":
+                return affine_add(lhs, _neg(rhs)), False
+            if op == "<":
+                return affine_add(rhs, _neg(lhs)), False
+            return affine_add(lhs, _neg(rhs)), True
+        raise p.error("expected '== affine-expr' or '>= affine-expr' at end of affine "
+                      "constraint")
+
+
+def parse_affine_map_body(parser: "Parser") -> AffineMap:
+    """``(dims)[symbols] -> (results)`` at the parser's position."""
+    ap = _AffineParser(parser)
+    ap.header()
+    parser.expect("->")
+    return AffineMap(ap.n_dims, ap.n_symbols, ap.results())
+
+
+def parse_integer_set_body(parser: "Parser") -> IntegerSet:
+    """``(dims)[symbols] : (constraints)`` at the parser's position."""
+    ap = _AffineParser(parser)
+    ap.header()
+    parser.expect(":")
+    parser.expect("(")
+    items = parser.parse_comma_list(ap.constraint, ")")
+    parser.expect(")")
+    return IntegerSet(ap.n_dims, ap.n_symbols, tuple(c for c, _ in items),
+                      tuple(eq for _, eq in items))
+
+
+AffineOrSet = Union[AffineMapAttr, IntegerSetAttr]

@@ -1,0 +1,164 @@
+"""``dense<...> : tensor<...>`` / ``vector<...>``: dense elements attributes of the builtin
+shaped types.
+
+Elements with a NumPy storage type (``i1``...``i64``, the float formats of
+:data:`tileir.ir.dtypes.NUMPY_DTYPES`) are stored as NumPy arrays (the core's
+:class:`~tileir.ir.attributes.DenseElementsAttr`); integers of other widths, ``siN``/``uiN`` and
+``index`` as Python integers (:class:`IntegerElementsAttr`).  ``dense<"0x...">`` (MLIR's hex
+form: the raw little-endian bytes) is decoded.  Other element types (complex, MLIR's other float
+formats) keep the literal verbatim.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...ir.attributes import DenseElementsAttr, OpaqueAttr
+from ...ir.dtypes import NUMPY_DTYPES
+from ...ir.types import IntegerType, Type
+from ...text import registry
+from ...text.parser import Parser, _flatten, _literal_shape, build_dense
+from .types import IndexType, RankedTensorType, SignedIntegerType, VectorType
+
+__all__ = ["IntegerElementsAttr", "DenseResourceAttr", "build_builtin_dense"]
+
+#: Width of ``index`` in MLIR's data layout default (``IndexType::kInternalStorageBitWidth``).
+INDEX_WIDTH = 64
+
+
+def _int_range(el: Type) -> tuple[int, int, int]:
+    """(width, lowest accepted, highest accepted) of an integer element type."""
+    width = INDEX_WIDTH if isinstance(el, IndexType) else el.width
+    if isinstance(el, SignedIntegerType) and not el.signed:
+        return width, 0, (1 << width) - 1
+    if isinstance(el, SignedIntegerType):
+        return width, -(1 << (width - 1)), (1 << (width - 1)) - 1
+    return width, -(1 << (width - 1)), (1 << width) - 1
+
+
+class IntegerElementsAttr(DenseElementsAttr):
+    """Dense integers of a type NumPy cannot store (``i128``, ``si8``, ``index``...): an object
+    array of Python integers, as MLIR prints them (signless values wrapped to signed)."""
+
+    __slots__ = ()
+
+    def _fmt_element(self, v) -> str:
+        return str(int(v))
+
+    def _elements_text(self, a: np.ndarray) -> list:
+        return [str(int(v)) for v in a.reshape(-1).tolist()]
+
+
+def _wrap(v: int, el: Type) -> int:
+    width, _, _ = _int_range(el)
+    if isinstance(el, SignedIntegerType) and not el.signed:
+        return v & ((1 << width) - 1)
+    v &= (1 << width) - 1
+    return v - (1 << width) if v >> (width - 1) else v
+
+
+def _integer_elements(parser: Parser, tree: Any, typ, offset: int) -> IntegerElementsAttr:
+    el = typ.element_type
+    shape = _literal_shape(tree, parser, offset)
+    if shape and list(shape) != list(typ.shape):
+        raise parser.error(f"inferred shape of elements literal ([{', '.join(map(str, shape))}])"
+                           f" does not match type ([{', '.join(map(str, typ.shape))}])", offset)
+    _, lo, hi = _int_range(el)
+    values = []
+    for text, neg, off in _flatten(tree):
+        if not text[0].isdigit() or "." in text:
+            raise parser.error("expected integer value", off)
+        v = int(text, 16) if text.startswith("0x") else int(text)
+        v = -v if neg else v
+        if v < lo or v > hi:
+            raise parser.error("integer constant out of range for type", off)
+        values.append(_wrap(v, el))
+    arr = np.empty(len(values), dtype=object)
+    arr[:] = values
+    if shape:
+        arr = arr.reshape(typ.shape)
+    else:
+        full = np.empty(typ.shape, dtype=object)
+        full[...] = values[0]
+        arr = full
+    return IntegerElementsAttr(typ, arr)
+
+
+def _hex_elements(parser: Parser, text: str, typ, offset: int):
+    el = typ.element_type
+    dtype = np.dtype(NUMPY_DTYPES[el.name])
+    data = bytes.fromhex(text[3:-1])
+    count = 1
+    for d in typ.shape:
+        count *= d
+    if dtype == np.bool_:
+        arr = np.frombuffer(data, dtype=np.uint8).astype(bool)
+    else:
+        arr = np.frombuffer(data, dtype=dtype.newbyteorder("<")).astype(dtype)
+    if arr.size == 1:
+        return DenseElementsAttr(typ, np.full(typ.shape, arr[0], dtype=arr.dtype))
+    if arr.size != count:
+        raise parser.error(f"elements hex data size is invalid for provided type", offset)
+    return DenseElementsAttr(typ, arr.reshape(typ.shape))
+
+
+def build_builtin_dense(parser: Parser, tree: Any, typ, offset: int):
+    """The dense elements attribute of a builtin tensor or vector type from a literal tree."""
+    el = typ.element_type
+    if isinstance(tree, tuple) and tree[0].startswith('"0x') and \
+            getattr(el, "name", None) in NUMPY_DTYPES:
+        return _hex_elements(parser, tree[0], typ, offset)
+    keyword = parser.src.rfind("dense", 0, offset)  # MLIR reports shape errors there
+    shape = _literal_shape(tree, parser, offset)
+    if shape and list(shape) != list(typ.shape):
+        raise parser.error(f"inferred shape of elements literal ([{', '.join(map(str, shape))}])"
+                           f" does not match type ([{', '.join(map(str, typ.shape))}])", keyword)
+    if isinstance(el, (IntegerType, SignedIntegerType, IndexType)):
+        for text, _, off in _flatten(tree):
+            if "." in text:
+                raise parser.error("expected integer elements, but parsed floating-point", off)
+    if getattr(el, "name", None) in NUMPY_DTYPES:
+        return build_dense(parser, tree, typ, offset)
+    if isinstance(el, (IntegerType, SignedIntegerType, IndexType)):
+        return _integer_elements(parser, tree, typ, offset)
+    return OpaqueAttr(f"dense<{_tree_text(tree)}> : {typ}")
+
+
+def _tree_text(tree: Any) -> str:
+    if isinstance(tree, list):
+        return "[" + ", ".join(_tree_text(t) for t in tree) + "]"
+    text, neg, _ = tree
+    return ("-" if neg else "") + text
+
+
+for _cls in (RankedTensorType, VectorType):
+    registry.DENSE_BUILDERS[_cls] = build_builtin_dense
+
+
+class DenseResourceAttr(OpaqueAttr):
+    """``dense_resource<handle> : type``: elements kept in a named blob (the file's
+    ``{-# dialect_resources ... #-}`` section), held here by handle and type only."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def make(handle: str, typ: Type) -> "DenseResourceAttr":
+        return DenseResourceAttr(f"dense_resource<{handle}> : {typ}")
+
+
+def parse_dense_resource(parser: Parser) -> DenseResourceAttr:
+    """``dense_resource<handle> : type``."""
+    parser.i += 1
+    parser.expect("<")
+    handle = parser.tok
+    if not handle or not (handle[0].isalnum() or handle[0] in "_\""):
+        raise parser.error("expected identifier key for 'resource' entry")
+    parser.i += 1
+    parser.expect(">")
+    parser.expect(":")
+    return DenseResourceAttr.make(handle, parser.parse_type())
+
+
+registry.KEYWORD_ATTRIBUTES["dense_resource"] = parse_dense_resource
