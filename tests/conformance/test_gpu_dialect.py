@@ -44,7 +44,8 @@ MLIR22_DIFFERS = {
 #: Of those, the chunks where tileir reports what mlir-opt 22 reports (same message).
 FOLLOWS_MLIR22 = (20, 21, 28, 45, 47, 54, 55)
 
-_UNKNOWN_OP = re.compile(r"custom op '([a-z_]+)\.[\w.]+' is unknown")
+_UNKNOWN_OP = re.compile(r"custom op '([a-z_]+)\.[\w.]+' is unknown|"
+                         r"Dialect `([a-z_]+)' not found for custom op")
 
 
 def _gpu_dir() -> Path:
@@ -68,7 +69,7 @@ def _missing_dialect(diagnostics) -> str | None:
     registered = {name.partition(".")[0] for name in OP_REGISTRY}
     for d in diagnostics:
         m = _UNKNOWN_OP.search(d.message)
-        if m and m.group(1) not in registered:
+        if m and (m.group(1) or m.group(2)) not in registered:
             return m.group(0)
     return None
 
@@ -143,6 +144,6 @@ def test_ops_run_line(index, tmp_path):
     if proc.returncode != 0:
         m = _UNKNOWN_OP.search(proc.stderr)
         registered = {name.partition(".")[0] for name in OP_REGISTRY}
-        if m and m.group(1) not in registered:
+        if m and (m.group(1) or m.group(2)) not in registered:
             pytest.skip(f"needs a dialect tileir does not have yet: {m.group(0)}")
     assert proc.returncode == 0, f"RUN: {line}\n--- stderr ---\n{proc.stderr[-4000:]}"

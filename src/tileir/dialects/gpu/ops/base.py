@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Optional, Sequence
 from ....ir.attributes import IntegerAttr
 from ....ir.constraints import TypeConstraint
 from ....ir.opdef import OpBase
-from ....ir.types import BuiltinType, Type
+from ....ir.types import Type
+from ...builtin.types import INDEX
 from ..types import ASYNC_TOKEN
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -21,7 +22,7 @@ __all__ = ["GpuOp", "INDEX", "parse_async", "print_async", "parse_uses", "print_
            "parse_types", "print_types", "type_list", "render_region", "parse_region",
            "attr_dict", "parse_attr_dict", "parse_index_attr", "parse_keyword_enum"]
 
-INDEX = BuiltinType("index")
+
 
 
 class GpuOp(OpBase):

@@ -1,0 +1,130 @@
+func.func @memcpy_element(%a: memref<4xf32>, %b: memref<4xi32>) {
+  gpu.memcpy %a, %b : memref<4xf32>, memref<4xi32>
+  return
+}
+// -----
+func.func @memcpy_shape(%a: memref<4xf32>, %b: memref<8xf32>) {
+  gpu.memcpy %a, %b : memref<4xf32>, memref<8xf32>
+  return
+}
+// -----
+func.func @memset_type(%a: memref<4xf32>, %v: f16) {
+  gpu.memset %a, %v : memref<4xf32>, f16
+  return
+}
+// -----
+func.func @reduce_float_op_on_int(%v: i32) {
+  %0 = gpu.subgroup_reduce maxnumf %v : (i32) -> i32
+  return
+}
+// -----
+func.func @all_reduce_xor_f16(%v: f16) {
+  %0 = gpu.all_reduce xor %v {} : (f16) -> f16
+  return
+}
+// -----
+func.func @shuffle_index(%v: index, %o: i32) {
+  %0, %1 = gpu.shuffle xor %v, %o, %o : index
+  return
+}
+// -----
+func.func @alloc_dynamic(%n: index) {
+  %0 = gpu.alloc (%n) : memref<4xf32>
+  return
+}
+// -----
+func.func @mma_order(%a: !gpu.mma_matrix<16x16xf16, "BOp">, %b: !gpu.mma_matrix<16x16xf16, "BOp">, %c: !gpu.mma_matrix<16x16xf32, "COp">) {
+  %0 = gpu.subgroup_mma_compute %a, %b, %c : !gpu.mma_matrix<16x16xf16, "BOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
+  return
+}
+// -----
+func.func @mma_shape(%a: !gpu.mma_matrix<16x8xf16, "AOp">, %b: !gpu.mma_matrix<16x16xf16, "BOp">, %c: !gpu.mma_matrix<16x16xf32, "COp">) {
+  %0 = gpu.subgroup_mma_compute %a, %b, %c : !gpu.mma_matrix<16x8xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
+  return
+}
+// -----
+func.func @mma_load_memref(%m: memref<32x32xbf16>, %i: index) {
+  %0 = gpu.subgroup_mma_load_matrix %m[%i, %i] {leadDimension = 32 : index} : memref<32x32xbf16> -> !gpu.mma_matrix<16x16xf16, "AOp">
+  return
+}
+// -----
+gpu.module @m {
+  gpu.func @grid() kernel attributes {gpu.known_grid_size = array<i32: 1, 2>} {
+    gpu.return
+  }
+}
+// -----
+gpu.module @m {
+  gpu.func @k() -> i32 kernel {
+    %0 = "test.c"() : () -> i32
+    gpu.return %0 : i32
+  }
+}
+// -----
+gpu.module @m {
+  gpu.func @f() -> i32 {
+    %0 = "test.c"() : () -> f32
+    gpu.return %0 : f32
+  }
+}
+// -----
+gpu.module @m {
+  gpu.func @f() private(%p: memref<4xf32, #gpu.address_space<workgroup>>) {
+    gpu.return
+  }
+}
+// -----
+gpu.module @m [1] {
+}
+// -----
+gpu.binary @b <1> [#gpu.object<#nvvm.target, "">]
+// -----
+gpu.binary @b [1]
+// -----
+func.func @dyn_shared() {
+  %0 = gpu.dynamic_shared_memory : memref<?xi8, 3>
+  return
+}
+// -----
+func.func @dyn_shared2() {
+  %0 = gpu.dynamic_shared_memory : memref<?xi16, #gpu.address_space<workgroup>>
+  return
+}
+// -----
+func.func @launch_terminator(%sz: index) {
+  gpu.launch blocks(%bx, %by, %bz) in (%a = %sz, %b = %sz, %c = %sz) threads(%tx, %ty, %tz) in (%d = %sz, %e = %sz, %f = %sz) {
+    gpu.return
+  }
+  return
+}
+// -----
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%a: f32) kernel {
+      gpu.return
+    }
+  }
+  func.func @arg_type(%sz: index, %x: i32) {
+    gpu.launch_func @kernels::@k blocks in (%sz, %sz, %sz) threads in (%sz, %sz, %sz) args(%x : i32)
+    return
+  }
+}
+// -----
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%a: f32) {
+      gpu.return
+    }
+  }
+  func.func @not_kernel(%sz: index, %x: f32) {
+    gpu.launch_func @kernels::@k blocks in (%sz, %sz, %sz) threads in (%sz, %sz, %sz) args(%x : f32)
+    return
+  }
+}
+// -----
+module {
+  func.func @no_container(%sz: index) {
+    gpu.launch_func @kernels::@k blocks in (%sz, %sz, %sz) threads in (%sz, %sz, %sz)
+    return
+  }
+}
