@@ -4,6 +4,7 @@ other's generic output back to the same custom form)."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -54,3 +55,24 @@ def test_generic_forms_mean_the_same_ir(path: Path) -> None:
 def test_printed_form_round_trips(path: Path) -> None:
     once = tileir_print(path.read_text())
     assert tileir_print(once) == once
+
+
+INVALID = Path(__file__).parent / "invalid" / "errors.mlir"
+
+
+def _invalid_chunks() -> list[str]:
+    return INVALID.read_text().split("// -----\n")
+
+
+def _errors(text: str) -> list[str]:
+    return re.findall(r"error: (.*)", text)
+
+
+@pytest.mark.parametrize("index", range(len(_invalid_chunks())), ids=lambda i: f"chunk{i}")
+def test_verifier_messages_match_mlir_opt(index: int) -> None:
+    """Each chunk of invalid/errors.mlir fails with mlir-opt's error messages."""
+    chunk = _invalid_chunks()[index]
+    expected = _errors(run_mlir_opt(chunk, FLAGS).stderr)
+    assert expected, "mlir-opt accepts the chunk"
+    result = process_buffer(chunk, "<input>", allow_unregistered=True)
+    assert [d.message for d in result.diagnostics if d.severity == "error"] == expected

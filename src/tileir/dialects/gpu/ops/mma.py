@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ....ir.attributes import UNIT, IntegerAttr
+from ....ir.diagnostics import ERROR, Diagnostic
 from ....ir.opdef import VARIADIC, Attr, Operand, Result
 from ..attributes import MMAElementwiseOp
 from ..types import MMAMatrixType
@@ -145,11 +146,11 @@ class SubgroupMmaComputeOp(GpuOp):
         if not all(isinstance(t, MMAMatrixType) for t in (a, b, c)):
             return None
         if (a.operand, b.operand, c.operand) != ("AOp", "BOp", "COp"):
-            return "operands must be in the order AOp, BOp, COp"
+            return Diagnostic(ERROR, "operands must be in the order AOp, BOp, COp", self.loc)
         m, k = a.shape if "a_transpose" not in self.attributes else a.shape[::-1]
         k2, n = b.shape if "b_transpose" not in self.attributes else b.shape[::-1]
         if k != k2 or (m, n) != tuple(c.shape):
-            return "operand shapes do not satisfy matmul constraints"
+            return Diagnostic(ERROR, "operand shapes do not satisfy matmul constraints", self.loc)
         return None
 
 

@@ -56,7 +56,7 @@ class ReturnOp(_ValuesTerminator):
     def verify_op(self):
         func = self.parent_op
         if func is None or func.name != "gpu.func":
-            return None
+            return "expects parent op 'gpu.func'"
         results = func.attributes["function_type"].value.results
         if len(results) != len(self.operands):
             diag = Diagnostic(ERROR, f"'gpu.return' op expected {len(results)} result operands",
@@ -65,7 +65,7 @@ class ReturnOp(_ValuesTerminator):
             return diag
         for i, (want, v) in enumerate(zip(results, self.operands)):
             if v.type != want:
-                diag = Diagnostic(ERROR, f"'gpu.return' op unexpected type `{v.type}' for "
+                diag = Diagnostic(ERROR, f"'gpu.return' op unexpected type `'{v.type}'' for "
                                   f"operand #{i}", v.owner_op.loc if v.owner_op else self.loc)
                 diag.attach_note("return type declared here", func.loc)
                 return diag
