@@ -56,7 +56,8 @@ BYTECODE_MAGIC = b"\x7fTileIR\x00"
 
 def load(path, *, allow_unregistered: bool = False) -> Operation:
     """Read a module file: Tile IR bytecode (recognised by its magic bytes, read with
-    ``tileir.bytecode.read_bytecode``) or text."""
+    ``tileir.bytecode.read_bytecode``), module text, or a module body as ``tileirdisasm`` and
+    ``CUDA_TILE_DUMP_TILEIR`` write it (recognised by content)."""
     import os
     with open(os.fspath(path), "rb") as f:
         data = f.read()
@@ -67,8 +68,9 @@ def load(path, *, allow_unregistered: bool = False) -> Operation:
             raise DiagnosticError([Diagnostic("error", f"{os.fspath(path)}: Tile IR bytecode "
                                               f"is not supported by this build ({exc})")])
         return read_bytecode(data)
-    return parse_module(data.decode("utf-8", errors="surrogateescape"), os.fspath(path),
-                        allow_unregistered=allow_unregistered)
+    from .dialects.cuda_tile.detect import parse_text  # module text, or a module body (tileirdisasm)
+    return parse_text(data.decode("utf-8", errors="surrogateescape"), os.fspath(path),
+                      allow_unregistered=allow_unregistered)
 
 
 def read_bytecode(data, *, verify: bool = False) -> Operation:

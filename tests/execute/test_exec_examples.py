@@ -18,11 +18,19 @@ from tileir.cli import main as cli_main
 from tileir.cli.demo import run_example
 
 from cutile_conv import run_sample
+from differential import check_batched_launches
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 NAMES = sorted(p.stem for p in EXAMPLES.glob("*.mlir") if (EXAMPLES / f"{p.stem}.py").exists())
 REQUIRED = {"vector_add", "matmul", "softmax", "layernorm", "cumsum", "argmax_abs", "histogram",
             "attention"}
+
+
+@pytest.fixture(autouse=True)
+def batched_equals_sequential(monkeypatch):
+    """Every batched launch of these tests (each example, each cuTile sample kernel) is also
+    run one tile block at a time and must leave identical bits (tests/execute/differential)."""
+    return check_batched_launches(monkeypatch)
 
 
 def test_required_examples_exist():
@@ -315,4 +323,5 @@ def test_cutile_13_4_fpowi_and_persistent_loop():
     x = rng.random(1000).astype(np.float32)
     y = np.zeros_like(x)
     info = run_sample("hints_persistent", (3,), x, y, 8)      # for t in range(bid, 8, 3)
-    assert (y == 2 * x).all() and info.mode == "sequential"
+    # per-block loop bounds: batched, with split lanes
+    assert (y == 2 * x).all() and info.mode == "batched" and info.divergent

@@ -11,7 +11,7 @@ from tileir.execute import numerics as N
 from tileir.execute.semantics import fast
 
 DT = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32, "f64": np.float64}
-U = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+U = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
 def samples(elem: str, n: int = 20000, seed: int = 0) -> np.ndarray:
@@ -90,3 +90,103 @@ def test_conversion_fast_paths_equal_numerics(src, dst):
     fn = fast.widen_float(src, dst) or fast.narrow_float(src, dst, "nearest_even")
     with np.errstate(all="ignore"):
         assert same_bits(fn(a), N.ftof(a, src, dst))
+
+
+MODES = ["nearest_even", "zero", "positive_inf", "negative_inf", "nearest_away"]
+
+
+def all_values(elem: str) -> np.ndarray:
+    """Every bit pattern of a 16-bit float type."""
+    return np.arange(1 << 16, dtype=np.uint16).view(DT[elem])
+
+
+@pytest.mark.parametrize("src", ["f16", "bf16"])
+def test_conversions_from_16_bit_types_exhaustive(src):
+    """Every fast ftof from a 16-bit source equals the exact routine on all 65536 inputs."""
+    x = all_values(src)
+    checked = 0
+    with np.errstate(all="ignore"):
+        for dst in ("f8E4M3FN", "f8E5M2", "f16", "bf16", "f32", "tf32", "f64"):
+            for mode in MODES:
+                fn = fast.convert_float(src, dst, mode)
+                if fn is None:
+                    continue
+                checked += 1
+                assert same_bits(fn(x), N.ftof(x, src, dst, mode)), (dst, mode)
+    assert checked >= 8
+
+
+@pytest.mark.parametrize("src", ["f32", "f64"])
+def test_conversions_from_wide_types(src):
+    x = samples(src, n=50000, seed=11)
+    if src == "f32":
+        # every tf32 / bf16 rounding boundary: patterns whose low bits are near a half
+        rng = np.random.default_rng(12)
+        hi = rng.integers(0, 1 << 19, 20000, dtype=np.uint32) << np.uint32(13)
+        low = np.array([0, 1, 0xFFF, 0x1000, 0x1001, 0x1FFF, 0x7FFF, 0x8000, 0x8001],
+                       np.uint32)
+        x = np.concatenate([x, (hi[:, None] | low).reshape(-1).view(np.float32),
+                            np.array([0x7F7FFFFF, 0x7F7FF000, 0xFF7FF000, 1, 0x80000001],
+                                     np.uint32).view(np.float32)])
+    with np.errstate(all="ignore"):
+        for dst in ("tf32", "bf16", "f16", "f32", "f8E4M3FN", "f8E5M2"):
+            for mode in MODES:
+                fn = fast.convert_float(src, dst, mode)
+                if fn is not None:
+                    assert same_bits(fn(x), N.ftof(x, src, dst, mode)), (dst, mode)
+    assert fast.convert_float("f32", "tf32", "zero") is not None
+    assert fast.convert_float("f32", "bf16", "positive_inf") is not None
+
+
+def test_fma_f32_fast_path_equals_numerics():
+    a = samples("f32", seed=13)
+    b = np.roll(samples("f32", seed=14), 5)
+    c = np.roll(samples("f32", seed=15), 11)
+    rng = np.random.default_rng(16)
+    x = rng.standard_normal(50000).astype(np.float32)
+    y = rng.standard_normal(50000).astype(np.float32)
+    with np.errstate(all="ignore"):
+        near = (-(x.astype(np.float64) * y)).astype(np.float32)       # heavy cancellation
+        ties = (x.astype(np.float64) * y).astype(np.float32)          # and near-ties
+        tiny = np.ldexp(x, -140).astype(np.float32)                   # subnormal results
+        # a*b + c = (1 + 2**-24) + 2**-60: rounds to an f32 midpoint in f64 (double rounding)
+        u = np.float32(2.0 ** -12)
+        da = np.array([-(1 - 2.0 ** -18) * u, (1 - 2.0 ** -18) * u], np.float32)
+        db = np.array([(1 + 2.0 ** -18) * u, -(1 + 2.0 ** -18) * u], np.float32)
+        dc = np.array([1 + 2.0 ** -23, -(1 + 2.0 ** -23)], np.float32)
+        assert N.fma(da, db, dc, "f32").tolist() == [1 + 2.0 ** -23, -(1 + 2.0 ** -23)]
+        a, b, c = (np.concatenate(v) for v in ((a, x, x, x, da), (b, y, y, y, db),
+                                               (c, near, ties, tiny, dc)))
+        assert same_bits(fast.fma_f32()(a, b, c), N.fma(a, b, c, "f32"))
+
+
+@pytest.mark.parametrize("elem", ["f16", "bf16", "f32"])
+def test_square_is_pow_with_exponent_two(elem):
+    """pow(x, 2) (and fpowi(x, 2)) run as mulf(x, x): the same bits as the pow routine."""
+    x = samples(elem, seed=9)
+    with np.errstate(all="ignore"):
+        two = np.full_like(x, 2)
+        assert same_bits(fast.float_binary("mulf", elem)(x, x), N.pow(x, two, elem))
+
+
+@pytest.mark.parametrize("in_elem,acc_elem", [("f16", "f32"), ("bf16", "f32"), ("tf32", "f32"),
+                                              ("f32", "f32"), ("f16", "f16")])
+def test_mmaf_fast_mode_within_its_documented_bound(in_elem, acc_elem):
+    """mma="fast" (f32 BLAS) stays within (K + 1) * 2**-24 * (sum|a*b| + |acc|) of the exact
+    mode (plus one rounding to f16 for f16 accumulators); kernels give the same bits batched
+    and one block at a time either way (tests/execute/differential.py)."""
+    from tileir.execute.semantics.floating_point import mmaf_exact, mmaf_fast
+    rng = np.random.default_rng(21)
+    k = 96
+    src = np.float32 if in_elem in ("f32", "tf32") else DT[in_elem]
+    a = (rng.standard_normal((3, 16, k)) * 4).astype(src)
+    b = (rng.standard_normal((3, k, 24)) * 4).astype(src)
+    acc = rng.standard_normal((3, 16, 24)).astype(DT[acc_elem])
+    exact = mmaf_exact(a, b, acc, in_elem, acc_elem).astype(np.float64)
+    fast_ = mmaf_fast(a, b, acc, in_elem, acc_elem).astype(np.float64)
+    mag = np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64)) + \
+        np.abs(acc.astype(np.float64))
+    bound = (k + 1) * 2.0 ** -24 * mag
+    if acc_elem == "f16":
+        bound = bound + 2.0 ** -10 * np.abs(exact)
+    assert (np.abs(fast_ - exact) <= bound).all()

@@ -178,8 +178,8 @@ DIVERGENT = """cuda_tile.module @m {
 }"""
 
 
-@pytest.mark.parametrize("bound,mode", [("%gx", "batched"), ("%bx", "sequential")])
-def test_batched_and_sequential_agree(bound, mode):
+@pytest.mark.parametrize("bound,divergent", [("%gx", False), ("%bx", True)])
+def test_batched_and_sequential_agree(bound, divergent):
     m = tileir.parse(DIVERGENT.replace("%LOOPBOUND", bound))
     outs = []
     for batch in (True, False):
@@ -187,8 +187,9 @@ def test_batched_and_sequential_agree(bound, mode):
         info = tileir.launch(m, "k", (37,), [out], batch=batch)
         outs.append(out)
         if batch:
-            # a varying `if` with pure branches is merged; a varying loop bound is not batchable
-            assert info.mode == mode, info.reason
+            # a varying `if` with pure branches is merged; a varying loop bound splits lanes
+            assert info.mode == "batched", info.reason
+            assert bool(info.divergent) == divergent
     assert outs[0].tobytes() == outs[1].tobytes()
     b = np.arange(37, dtype=np.float64)
     start = np.where(b % 2 == 0, b + 10, -b)
@@ -266,3 +267,53 @@ def test_guarded_load_in_divergent_if_is_not_speculated():
     out = np.zeros(8, np.float32)
     tileir.launch(m, "k", (8,), [np.arange(5, dtype=np.float32), out, 5])
     assert out.tolist() == [0, 1, 2, 3, 4, -1, -1, -1]
+
+
+def test_big_grids_run_in_chunks_under_a_memory_bound():
+    """max_memory bounds the registers of a lock-step batch: a smaller bound gives more
+    batches, the same bits, and a smaller traced peak."""
+    import tracemalloc
+    k = tileir.compile(tileir.load(EXAMPLES / "matmul.mlir"), "matmul_f32")
+    n = 256
+    rng = np.random.default_rng(3)
+    a, b = (rng.standard_normal((n, n)).astype(np.float32) for _ in range(2))
+    results = []
+    for limit in (1 << 30, 1 << 20):
+        c = np.zeros((n, n), np.float32)
+        k.launch((1, 1), [a, b, c, n, n, n])                # warm the plan
+        tracemalloc.start()
+        info = k.launch((n // 64, n // 64), [a, b, c, n, n, n], max_memory=limit, threads=1)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        results.append((info.batches, peak, c.copy()))
+    (b1, p1, c1), (b2, p2, c2) = results
+    assert b1 == 1 and b2 > 1
+    assert p2 < p1 and p2 < 3 << 20
+    assert c1.tobytes() == c2.tobytes()
+
+
+def _threaded_and_single(name: str, threads: int) -> list:
+    """Launch example ``name`` with 1 and ``threads`` threads; same bits; threads used."""
+    from tileir.cli.demo import load_example
+    ex = load_example(EXAMPLES / f"{name}.py")
+    kernel = tileir.compile(tileir.load(EXAMPLES / f"{name}.mlir"), ex.KERNEL)
+    outs, used = [], []
+    for t in (1, threads):
+        grid, args = ex.setup(np.random.default_rng(5))
+        info = kernel.launch(grid, args, threads=t, max_memory=1 << 22)
+        outs.append([a.tobytes() for a in args if isinstance(a, np.ndarray)])
+        assert info.mode == "batched" and info.batches >= info.threads
+        used.append(info.threads)
+        assert info.threads == t or (t > 1 and info.threads == 1 and
+                                     info.blocks * kernel.max_tile < (1 << 16))
+    assert outs[0] == outs[1]
+    return used
+
+
+@pytest.mark.parametrize("name,threads", [("matmul", 3), ("softmax", 4), ("attention", 2)])
+def test_threaded_launches_give_the_same_bits(name, threads):
+    _threaded_and_single(name, threads)
+
+
+def test_some_example_launch_really_uses_threads():
+    assert _threaded_and_single("softmax", 4)[1] == 4

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from typing import Callable, Optional, Sequence
 
-__all__ = ["main", "opt_main", "translate_main", "SUBCOMMANDS"]
+__all__ = ["main", "opt_main", "translate_main", "optimize_main", "SUBCOMMANDS"]
 
 #: name -> (module path, function name, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
@@ -19,6 +19,8 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "demo": ("tileir.cli.demo", "run_demo", "run the bundled examples and check them"),
     "tinytc": ("tileir.cli.tinytc", "run_tinytc",
                "check, convert (--emit) or run tinytc tensor-language programs"),
+    "optimize": ("tileir.cli.optimize", "run_optimize",
+                 "run the default optimization pipeline (like cuda-tile-optimize)"),
 }
 
 
@@ -56,6 +58,12 @@ def opt_main(argv: Optional[Sequence[str]] = None) -> int:
     """``tileir-opt``: cuda-tile-opt compatible spellings."""
     argv = list(sys.argv[1:] if argv is None else argv)
     return _dispatch("opt", argv, "tileir-opt")
+
+
+def optimize_main(argv: Optional[Sequence[str]] = None) -> int:
+    """``tileir-optimize``: cuda-tile-optimize compatible spellings."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    return _dispatch("optimize", argv, "tileir-optimize")
 
 
 def translate_main(argv: Optional[Sequence[str]] = None) -> int:

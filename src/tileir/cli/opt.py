@@ -45,7 +45,50 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
                    help="make unsupported optimization hints errors")
     p.add_argument("--target-version", default=None, type=_version,
                    help="reject ops and types newer than this Tile IR version")
+    _add_pass_flags(p)
     return p
+
+
+class _AppendPass(argparse.Action):
+    """Collects pass flags into ``args.passes`` in command-line order (MLIR runs them so)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from ..passes.pipeline import Nest, PassSpec, PipelineError, parse_options, \
+            parse_pipeline
+        passes = list(getattr(namespace, "passes", None) or [])
+        try:
+            if self.dest == "pass_pipeline":
+                elements = parse_pipeline(values)
+                if len(elements) == 1 and isinstance(elements[0], Nest) and \
+                        elements[0].anchor == "builtin.module":
+                    elements = elements[0].elements
+                passes.extend(elements)
+            else:
+                passes.append(PassSpec(self.const, parse_options(values or "")))
+        except PipelineError as exc:
+            parser.error(str(exc))
+        namespace.passes = passes
+
+
+def _add_pass_flags(p: argparse.ArgumentParser) -> None:
+    """The pass flags of cuda-tile-opt plus ``--pass-pipeline`` and IR dumps."""
+    p.set_defaults(passes=[])
+    for name, text in (("canonicalize", "canonicalize operations"),
+                       ("cse", "eliminate common subexpressions"),
+                       ("fuse-fma", "fuse mulf+addf/subf into fma (not bit-preserving)"),
+                       ("loop-split", "split loops at an if comparing the induction variable"),
+                       ("synthesize-debug-info-scopes", "attach debug-info scopes"),
+                       ("loop-invariant-code-motion", "hoist loop-invariant pure ops"),
+                       ("constant-fold", "fold pure ops of constants (executor semantics)")):
+        p.add_argument(f"--{name}", dest=f"pass_{name}", nargs=0, action=_AppendPass,
+                       const=name, help=text)
+    p.add_argument("--test-debuginfo-update-symbol-name", dest="pass_rename", nargs="?",
+                   metavar="OPTIONS", action=_AppendPass, const="test-debuginfo-update-symbol-name",
+                   help="rename a symbol and its debug-info linkage name")
+    p.add_argument("--pass-pipeline", dest="pass_pipeline", metavar="PIPELINE",
+                   action=_AppendPass, help="an MLIR textual pass pipeline")
+    p.add_argument("--mlir-print-ir-after-all", dest="print_after_all", action="store_true",
+                   help="print the IR after every pass (to stderr)")
 
 
 class BufferResult:
@@ -62,21 +105,43 @@ class BufferResult:
 
 def process_buffer(text: str, filename: str, *, line_offset: int = 0,
                    sources: Optional[SourceManager] = None, allow_unregistered: bool = False,
-                   implicit_module: bool = True, verify_options=None) -> BufferResult:
-    """Parse and verify one buffer, collecting diagnostics instead of raising."""
-    from ..text.parser import parse_module
+                   implicit_module: bool = True, verify_options=None, passes=(),
+                   after_pass=None) -> BufferResult:
+    """Parse and verify one buffer, then run ``passes`` (pipeline elements), collecting
+    diagnostics instead of raising."""
+    from ..dialects.cuda_tile.detect import parse_text
     from ..ir.verify import verify_op_tree
     result = BufferResult()
     try:
-        module = parse_module(text, filename, allow_unregistered=allow_unregistered,
-                              implicit_module=implicit_module, line_offset=line_offset,
-                              sources=sources)
+        module = parse_text(text, filename, allow_unregistered=allow_unregistered,
+                            implicit_module=implicit_module, line_offset=line_offset,
+                            sources=sources)
     except DiagnosticError as exc:
         result.diagnostics = list(exc.diagnostics)
         return result
     result.module = module
     result.diagnostics = verify_op_tree(module, verify_options)
+    if passes and not result.failed:
+        from ..passes import run_pipeline
+        try:
+            run_pipeline(module, passes, after_pass=after_pass, verify_options=verify_options)
+        except DiagnosticError as exc:
+            result.diagnostics.extend(exc.diagnostics)
+        except RecursionError:
+            result.diagnostics.append(Diagnostic(ERROR, "the pass pipeline ran out of "
+                                                 "recursion room on this input"))
     return result
+
+
+def _print_after(generic: bool, debuginfo: bool):
+    """The ``--mlir-print-ir-after-all`` hook: MLIR's dump header, then the op, on stderr."""
+    from ..text.printer import print_op
+
+    def hook(pass_, op) -> None:
+        print(f"// -----// IR Dump After {pass_.DISPLAY} ({pass_.ARGUMENT}) //----- //",
+              file=sys.stderr)
+        print(print_op(op, generic=generic, debuginfo=debuginfo), file=sys.stderr)
+    return hook
 
 
 def _hint_mode(args) -> str:
@@ -95,13 +160,25 @@ def run_opt(argv: Sequence[str], prog: str = "tileir opt") -> int:
     if text is None:
         return 1
     options = VerifyOptions(target_version=args.target_version, hints=_hint_mode(args))
+    passes = args.passes
+    if passes:
+        from ..passes.manager import instantiate
+        from ..passes.pipeline import PipelineError
+        try:
+            instantiate(passes)
+        except PipelineError as exc:
+            print(f"{prog}: error: {exc}", file=sys.stderr)
+            return 1
+    after = _print_after(args.print_generic, args.print_debuginfo) \
+        if args.print_after_all else None
     status = 0
     outputs: list[str] = []
     for chunk in split_input(text, args.split_input_file):
         sources = SourceManager()
         res = process_buffer(chunk.text, filename, line_offset=chunk.line_offset,
                              sources=sources, allow_unregistered=args.allow_unregistered_dialect,
-                             implicit_module=not args.no_implicit_module, verify_options=options)
+                             implicit_module=not args.no_implicit_module, verify_options=options,
+                             passes=passes, after_pass=after)
         sources.add(SourceFile(filename, chunk.text, chunk.line_offset))
         if args.verify_diagnostics:
             expectations = parse_expectations(chunk.text, chunk.line_offset)

@@ -152,11 +152,14 @@ def run_kernel(argv: Sequence[str], prog: str = "tileir run") -> int:
     p.add_argument("--sequential", action="store_true",
                    help="run tile blocks one at a time (no lock-step batching)")
     p.add_argument("--no-verify", action="store_true", help="skip the verifier")
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress line for long launches (shown on a terminal otherwise)")
     opts = p.parse_args(list(argv))
     try:
         return _run(opts, prog)
-    except KeyboardInterrupt:  # pragma: no cover
-        print(f"{prog}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        detail = str(exc)
+        print(f"{prog}: interrupted" + (f": {detail}" if detail else ""), file=sys.stderr)
         return 130
 
 
@@ -195,7 +198,7 @@ def _run(opts, prog: str) -> int:
     try:
         kernel = tileir.compile(module, name, verify=not opts.no_verify)
         info = kernel.launch(grid, args, check_assumptions=opts.check_assumptions,
-                             batch=not opts.sequential)
+                             batch=not opts.sequential, progress=not opts.quiet)
     except DiagnosticError as exc:
         print(exc.render(), file=sys.stderr)
         return 1

@@ -12,17 +12,20 @@ formatting and :mod:`.errors` the :class:`LaunchError` hierarchy.
 
 Choices where the spec leaves the result open (each documented at its op):
 
-* **Order of execution.**  Tile blocks run in CUDA order (x fastest).  When control flow does
-  not depend on the block id, many blocks run in lock step (each op for all of them, atomics
-  one transaction per element in block order) -- a legal interleaving; racy kernels see one of
-  the legal outcomes.  ``print_tko`` and ``alloca`` make blocks run one at a time.  A block
-  that spins in a ``loop`` (1024 iterations without ``break``) lets a block that has not
-  started yet run inside its loop, so blocks waiting for a later block's store finish (up to
-  512 waiting blocks nest).
+* **Order of execution.**  Tile blocks run in CUDA order (x fastest).  Many blocks run in
+  lock step (each op for all of them, atomics one transaction per element in block order) --
+  a legal interleaving; racy kernels see one of the legal outcomes.  Where their control flow
+  diverges the lanes split (:mod:`.lanes`), chunks of blocks may run on several threads
+  (kernels without atomics), and a load may return a read-only view of memory no store writes
+  (:mod:`.aliasing`).  ``print_tko``, ``alloca`` and divergence around spin loops (atomics or
+  ordered loads) make blocks run one at a time.  A block that spins in a ``loop`` (1024
+  iterations without ``break``) lets a block that has not started yet run inside its loop, so
+  blocks waiting for a later block's store finish (up to 512 waiting blocks nest).
 * **reduce**: balanced pairwise tree, lower index as the first argument of each pair; the
   identity is not applied.  **scan**: Hillis-Steele prefix, ``(current, accumulator)``.
 * **mmaf/mmaf_scaled**: exact products summed with ``acc`` in f64, rounded once to the
-  accumulator type (tf32 operands are first rounded to tf32); **mmai** exact, wraps mod 2**32.
+  accumulator type (tf32 operands are first rounded to tf32); ``launch(mma="fast")`` sums
+  ``mmaf`` in f32 through BLAS instead; **mmai** exact, wraps mod 2**32.
 * **Unspecified values**: a view without ``padding_value`` pads with 0; a masked load without
   ``paddingValue`` gives 0; a masked-out ``atomic_rmw_tko`` element returns 0 (CAS: ``cmp``).
 * **Undefined behaviour the executor reports** (:class:`UndefinedBehaviorError`): an index
@@ -44,7 +47,9 @@ Choices where the spec leaves the result open (each documented at its op):
 from .errors import (ArgumentError, AssertionFailure, AssumptionViolation, GridError,
                      LaunchError, MemoryAccessError, UndefinedBehaviorError, UnsupportedError)
 from .launch import Kernel, LaunchInfo, compile_kernel, launch, normalize_grid
+from .progress import LaunchInterrupted
 
 __all__ = ["Kernel", "LaunchInfo", "compile_kernel", "launch", "normalize_grid", "LaunchError",
            "ArgumentError", "GridError", "MemoryAccessError", "AssertionFailure",
-           "AssumptionViolation", "UndefinedBehaviorError", "UnsupportedError"]
+           "AssumptionViolation", "UndefinedBehaviorError", "UnsupportedError",
+           "LaunchInterrupted"]

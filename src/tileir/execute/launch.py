@@ -16,8 +16,11 @@ every :meth:`Kernel.launch`.  A launch
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Iterator, Optional, Sequence
 
@@ -29,7 +32,9 @@ from ..ir import dtypes as _dtypes
 from . import numerics as N
 from .errors import ArgumentError, GridError, LaunchError, UnsupportedError
 from .memory import Memory
-from .plan import MAX_PENDING_NESTING, BatchAnalysis, Compiler, Runtime, storage_dtype
+from .plan import (MAX_PENDING_NESTING, VARYING_RESULTS, BatchAnalysis, Compiler, Runtime,
+                   storage_dtype)
+from .progress import Progress, progress_stream
 from .values import TensorViewValue
 from . import semantics as _semantics  # noqa: F401  (registers the lowerings)
 
@@ -37,8 +42,14 @@ __all__ = ["Kernel", "LaunchInfo", "compile_kernel", "launch", "find_entry", "MA
 
 #: Largest extent of one grid axis (the spec's limit is 2**24 - 1).
 MAX_GRID = (1 << 24) - 1
-#: Elements per tile value in one lock-step batch (bounds the memory of a batch).
+#: ``mmaf`` evaluation modes (``Kernel.launch(mma=...)``).
+MMA_MODES = ("exact", "fast")
+#: Elements per tile value in one lock-step batch (beyond this, bigger batches stop paying).
 BATCH_ELEMENTS = 1 << 21
+#: Default bound on the extra memory of a batched launch (``Kernel.launch(max_memory=...)``).
+DEFAULT_MAX_MEMORY = 1 << 30
+#: A batched launch with fewer elements than this (blocks x largest tile) uses one thread.
+MIN_THREADED_ELEMENTS = 1 << 16
 
 
 @dataclass
@@ -54,6 +65,11 @@ class LaunchInfo:
     reason: str = ""
     #: indices of the array arguments the kernel stored into
     written: tuple = ()
+    #: batched launches: the branches where tile blocks diverged and ran on split lanes
+    #: (``"'for' at line 12"``...; see :mod:`tileir.execute.lanes`)
+    divergent: tuple = ()
+    #: threads that ran the batches (1 unless a large batched launch could use more)
+    threads: int = 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -308,6 +324,14 @@ class Kernel:
         self._plans: dict = {}
         self._analyses: dict = {}
         self.max_tile = _max_tile_elements(entry)
+        self.lane_bytes = _lane_bytes(entry)
+        #: no atomics: chunks of blocks may run on several threads at once (atomics keep
+        #: their per-element block order, which needs one thread)
+        self.thread_safe = not any(op.name in VARYING_RESULTS for op in entry.walk())
+        #: matrix products go to BLAS, which has threads of its own: calling it from several
+        #: threads at once oversubscribes the cores (measured: many times slower), so such
+        #: kernels default to one thread
+        self.uses_blas = any(op.name.startswith("cuda_tile.mma") for op in entry.walk())
         self._plan(False)   # compile eagerly: report unsupported ops at compile time
 
     def __repr__(self) -> str:
@@ -316,15 +340,19 @@ class Kernel:
 
     # -- compilation --------------------------------------------------------------------------
 
-    def _plan(self, check_assumptions: bool) -> _Plan:
-        plan = self._plans.get(check_assumptions)
+    def _plan(self, check_assumptions: bool, mma: str = "exact") -> _Plan:
+        key = (check_assumptions, mma)
+        plan = self._plans.get(key)
         if plan is None:
+            if mma not in MMA_MODES:
+                raise ArgumentError(f"mma must be one of {', '.join(MMA_MODES)}, got {mma!r}")
             compiler = Compiler(self.entry, self.globals, self.rt)
             compiler.check_assumptions = check_assumptions
+            compiler.mma_mode = mma
             with np.errstate(all="ignore"):
                 run = compiler.compile_entry()
             plan = _Plan(compiler, run)
-            self._plans[check_assumptions] = plan
+            self._plans[key] = plan
         return plan
 
     def analysis(self, varying_axes: tuple) -> BatchAnalysis:
@@ -348,8 +376,30 @@ class Kernel:
 
     def launch(self, grid, args: Sequence = (), *, check_assumptions: bool = False,
                stdout=None, batch: bool = True,
-               max_loop_iterations: Optional[int] = 10_000_000) -> LaunchInfo:
-        """Run the kernel over ``grid`` with ``args`` (one per entry parameter)."""
+               max_loop_iterations: Optional[int] = 10_000_000,
+               progress=None, mma: str = "exact",
+               max_memory: int = DEFAULT_MAX_MEMORY,
+               threads: Optional[int] = None) -> LaunchInfo:
+        """Run the kernel over ``grid`` with ``args`` (one per entry parameter).
+
+        ``progress``: a launch running longer than a second shows a progress line on standard
+        error when that is a terminal (``None``, the default, or ``True``); ``False`` keeps
+        quiet; a stream object gets the line instead (when it is a terminal).  Ctrl-C raises
+        :class:`~tileir.execute.progress.LaunchInterrupted` (a ``KeyboardInterrupt``).
+
+        ``mma``: ``"exact"`` (default) computes ``mmaf`` from exact products summed in f64 and
+        rounded once; ``"fast"`` multiplies in the accumulator's precision through BLAS
+        (f32 SGEMM for f32 accumulators; results within the f32 summation error of exact,
+        see :func:`~tileir.execute.semantics.floating_point.mmaf_fast`).
+
+        ``max_memory``: a batched launch runs its tile blocks in chunks small enough that the
+        registers of a chunk (every tile value of the kernel, per block, plus the f64 work
+        arrays of ``mmaf``) stay under this many bytes (default 1 GiB).
+
+        ``threads``: a large batched launch splits its blocks into chunks run by this many
+        threads (default: every core, NumPy releasing the GIL in large array operations; but
+        one thread for kernels with matrix products, which BLAS parallelises itself).
+        Kernels with atomics always use one thread.  Results are the same bits either way."""
         grid = normalize_grid(grid)
         args = list(args)
         if len(args) != len(self.params):
@@ -357,45 +407,55 @@ class Kernel:
             raise ArgumentError(f"kernel '{self.name}' takes {len(self.params)} argument"
                                 f"{'s' if len(self.params) != 1 else ''} ({sig}), got "
                                 f"{len(args)}")
-        plan = self._plan(bool(check_assumptions))
+        plan = self._plan(bool(check_assumptions), mma)
         memory = self.memory
         mark = memory.mark()
         binding = _Binding()
         rt = self.rt
         start = time.perf_counter()
+        total = grid[0] * grid[1] * grid[2]
+        meter = Progress(self.name, total, progress_stream(progress))
         try:
             values = [p.bind(a, memory, binding) for p, a in zip(self.params, args)]
+            rt.zero_copy = _disjoint(binding.buffers.values())
             regs0 = list(plan.template)
             for slot, v in zip(plan.arg_slots, values):
                 regs0[slot] = v
             rt.memory = memory
+            rt.kernel = self.name           # rt is per thread: set in the launching one
             rt.grid = grid
             rt.grid_values = tuple(np.array([g], dtype=np.int32) for g in grid)
             rt.stdout = stdout
             rt.check_assumptions = bool(check_assumptions)
             rt.max_loop_iterations = max_loop_iterations
             rt.allocs = []
-            total = grid[0] * grid[1] * grid[2]
             analysis = self.analysis(tuple(g > 1 for g in grid))
             with np.errstate(all="ignore"):
                 rt.bx = rt.by = rt.bz = np.zeros(1, dtype=np.int32)
                 rt.lanes = 1
                 plan.run_prologue(regs0, rt)
+                divergent: tuple = ()
+                used = 1
                 if batch and total > 1 and analysis.batchable:
-                    batches = self._run_batched(plan, regs0, grid, total)
+                    batches, used = self._run_batched(plan, regs0, grid, total, meter,
+                                                      max_memory, threads)
                     mode, reason = "batched", ""
+                    divergent = tuple(analysis.divergent)
                 else:
-                    self._run_sequential(plan, regs0, grid)
+                    self._run_sequential(plan, regs0, grid, meter)
                     batches = total
                     mode = "sequential"
                     reason = ("batching disabled" if not batch else
                               "one tile block" if total == 1 else analysis.reason or "")
         except LaunchError:
             raise
+        except KeyboardInterrupt:
+            raise meter.interrupted() from None
         except Exception as exc:  # noqa: BLE001 - an executor bug must still be a clear error
             raise LaunchError(f"internal executor error while running '{self.name}': "
                               f"{type(exc).__name__}: {exc}") from exc
         finally:
+            meter.close()
             for original, copy in binding.writebacks:
                 original[...] = copy.reshape(original.shape)
             memory.release(mark)
@@ -403,9 +463,9 @@ class Kernel:
             rt.memory = memory
         written = tuple(i for i, b in binding.buffers.items() if b.written)
         return LaunchInfo(self.name, grid, grid[0] * grid[1] * grid[2], mode, batches,
-                          time.perf_counter() - start, reason, written)
+                          time.perf_counter() - start, reason, written, divergent, used)
 
-    def _run_sequential(self, plan: _Plan, regs0: list, grid: tuple) -> None:
+    def _run_sequential(self, plan: _Plan, regs0: list, grid: tuple, meter: Progress) -> None:
         """Run the tile blocks one after another, in grid order.  A block that spins in a
         ``loop`` (waiting for another block's store) runs blocks that have not started yet from
         inside its loop (``Runtime.run_pending``), up to :data:`MAX_PENDING_NESTING` deep; the
@@ -427,6 +487,7 @@ class Kernel:
                 if rt.allocs:
                     memory.release(mark)        # this block's alloca buffers
                 rt.bx, rt.by, rt.bz, rt.allocs = saved
+            meter.advance(1)
 
         def run_pending() -> bool:
             nonlocal nesting
@@ -449,23 +510,101 @@ class Kernel:
         finally:
             rt.run_pending = None
 
-    def _run_batched(self, plan: _Plan, regs0: list, grid: tuple, total: int) -> int:
-        rt = self.rt
+    def chunk_blocks(self, total: int, max_memory: int = DEFAULT_MAX_MEMORY) -> int:
+        """Tile blocks per lock-step batch: at most ``max_memory`` bytes of registers (see
+        :func:`_lane_bytes`) and :data:`BATCH_ELEMENTS` elements per tile value."""
+        by_memory = int(max_memory) // max(1, self.lane_bytes)
+        return max(1, min(total, BATCH_ELEMENTS // max(1, self.max_tile), by_memory))
+
+    def _run_batched(self, plan: _Plan, regs0: list, grid: tuple, total: int,
+                     meter: Progress, max_memory: int = DEFAULT_MAX_MEMORY,
+                     threads: Optional[int] = None) -> tuple[int, int]:
+        """Run the blocks in lock-step chunks; returns ``(chunks, threads used)``."""
+        if threads is not None:
+            workers = int(threads)
+        else:
+            workers = 1 if self.uses_blas else (os.cpu_count() or 1)
+        if not self.thread_safe or total * self.max_tile < MIN_THREADED_ELEMENTS:
+            workers = 1
+        workers = max(1, min(workers, total))
+        chunk = self.chunk_blocks(total, max(1, int(max_memory) // workers))
+        if workers > 1:
+            chunk = min(chunk, -(-total // workers))
+        starts = range(0, total, chunk)
+        workers = min(workers, len(starts))
         run = plan.run
-        gx, gy, gz = grid
-        chunk = max(1, min(total, BATCH_ELEMENTS // max(1, self.max_tile)))
-        zero = np.zeros(1, dtype=np.int32)
-        batches = 0
-        for start in range(0, total, chunk):
+        rt = self.rt
+
+        def run_chunk(start: int) -> int:
             lin = np.arange(start, min(total, start + chunk), dtype=np.int64)
-            rt.bx = (lin % gx).astype(np.int32) if gx > 1 else zero
-            rt.by = ((lin // gx) % gy).astype(np.int32) if gy > 1 else zero
-            rt.bz = (lin // (gx * gy)).astype(np.int32) if gz > 1 else zero
-            rt.lanes = lin.size
+            _set_lanes(rt, lin, grid)
             run(list(regs0))
-            batches += 1
+            return int(lin.size)
+
+        if workers == 1:
+            for start in starts:
+                meter.advance(run_chunk(start))
+            rt.lanes = 1
+            return len(starts), 1
+        state = rt.launch_state()
+        stop = threading.Event()
+
+        def job(start: int) -> int:
+            if stop.is_set():
+                return 0
+            rt.adopt(state)
+            with np.errstate(all="ignore"):
+                return run_chunk(start)
+
+        pool = _pool(workers)
+        futures = [pool.submit(job, s) for s in starts]
+        try:
+            for f in futures:
+                meter.advance(f.result())     # the first failing chunk (in order) raises
+        except BaseException:
+            stop.set()
+            for f in futures:
+                f.cancel()
+            for f in futures:
+                if not f.cancelled():
+                    try:
+                        f.result()
+                    except BaseException:  # noqa: BLE001 - the first error is re-raised
+                        pass
+            raise
         rt.lanes = 1
-        return batches
+        return len(starts), workers
+
+
+def _disjoint(buffers) -> bool:
+    """Whether the argument buffers occupy pairwise disjoint host memory."""
+    spans = sorted((b.data.__array_interface__["data"][0], b.data.size) for b in buffers)
+    return all(lo + n <= nxt for (lo, n), (nxt, _) in zip(spans, spans[1:])) and \
+        len(set(id(b) for b in buffers)) == len(spans)
+
+
+def _set_lanes(rt: Runtime, lin: np.ndarray, grid: tuple) -> None:
+    """Install the block ids of the linear block indices ``lin`` as the lanes of ``rt``."""
+    gx, gy, gz = grid
+    zero = np.zeros(1, dtype=np.int32)
+    rt.bx = (lin % gx).astype(np.int32) if gx > 1 else zero
+    rt.by = ((lin // gx) % gy).astype(np.int32) if gy > 1 else zero
+    rt.bz = (lin // (gx * gy)).astype(np.int32) if gz > 1 else zero
+    rt.lanes = lin.size
+
+
+_POOLS: dict = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _pool(workers: int) -> ThreadPoolExecutor:
+    """A thread pool of ``workers`` threads, kept for later launches."""
+    with _POOLS_LOCK:
+        pool = _POOLS.get(workers)
+        if pool is None:
+            pool = ThreadPoolExecutor(workers, thread_name_prefix="tileir")
+            _POOLS[workers] = pool
+        return pool
 
 
 def _block_ids(grid: tuple) -> Iterator[tuple]:
@@ -518,6 +657,21 @@ def _max_tile_elements(entry: Operation) -> int:
             if isinstance(t, TileType):
                 best = max(best, t.numel)
     return best
+
+
+def _lane_bytes(entry: Operation) -> int:
+    """Bytes of registers one tile block of a batch may hold at once: every tile value of the
+    entry (a batch keeps them until it ends), doubled for the temporaries of the ops, plus the
+    f64 operand and result arrays of each ``mmaf``."""
+    total = 0
+    for op in entry.walk():
+        for v in list(op.results) + [a for r in op.regions for b in r.blocks for a in b.args]:
+            t = v.type
+            if isinstance(t, TileType):
+                total += 2 * t.numel * storage_dtype(t).itemsize
+        if op.name in ("cuda_tile.mmaf", "cuda_tile.mmaf_scaled"):
+            total += 8 * sum(o.type.numel for o in list(op.operands[:2]) + list(op.results))
+    return total
 
 
 def normalize_grid(grid) -> tuple[int, int, int]:

@@ -32,6 +32,7 @@ inside an ``if`` inside a loop, ``return`` inside an ``if``).  Terminators produ
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -41,6 +42,8 @@ from ..dialects.cuda_tile.types import (PointerType, TensorViewType, TileType, T
                                         TokenType)
 from ..ir import dtypes as _dtypes
 from .errors import LaunchError, OpContext, UnsupportedError
+from .aliasing import read_only_views
+from .lanes import FALL, SPLIT, LaneState
 
 __all__ = ["Compiler", "Runtime", "YIELD", "CONTINUE", "BREAK", "RETURN", "LOWERINGS",
            "lowering", "FOLDABLE", "storage_dtype", "element_name"]
@@ -102,12 +105,15 @@ def storage_dtype(t) -> np.dtype:
 MAX_PENDING_NESTING = 512
 
 
-class Runtime:
-    """Mutable state shared by a kernel's closures; reset for every batch of tile blocks."""
+class Runtime(threading.local):
+    """Mutable state shared by a kernel's closures; reset for every batch of tile blocks.
 
-    __slots__ = ("memory", "bx", "by", "bz", "grid", "grid_values", "stdout",
-                 "check_assumptions", "max_loop_iterations", "allocs", "lanes", "kernel",
-                 "run_pending")
+    Thread-local: the worker threads of a multi-threaded launch each see their own block ids
+    and lane count (:meth:`launch_state` / :meth:`adopt` carry the launch-wide settings)."""
+
+    #: the settings of a launch that every worker thread shares
+    LAUNCH_FIELDS = ("memory", "grid", "grid_values", "stdout", "check_assumptions",
+                     "max_loop_iterations", "kernel", "zero_copy")
 
     def __init__(self) -> None:
         self.memory = None
@@ -121,10 +127,23 @@ class Runtime:
         self.allocs: list = []
         self.lanes = 1
         self.kernel = ""
+        #: no two array arguments of this launch share memory: loads through read-only
+        #: views may return views of the buffers (:mod:`.aliasing`)
+        self.zero_copy = False
         #: set by a sequential launch: runs one tile block that has not started yet (returns
         #: False when there is none); a spinning ``loop`` calls it so that a block waiting for
         #: a later block's store can make progress
         self.run_pending: Optional[Callable[[], bool]] = None
+
+    def launch_state(self) -> tuple:
+        return tuple(getattr(self, f) for f in self.LAUNCH_FIELDS)
+
+    def adopt(self, state: tuple) -> None:
+        """Take the launch-wide settings of :meth:`launch_state` (in a worker thread)."""
+        for f, v in zip(self.LAUNCH_FIELDS, state):
+            setattr(self, f, v)
+        self.allocs = []
+        self.run_pending = None
 
     def block_of(self, lane: int) -> tuple[int, int, int]:
         def pick(a):
@@ -156,6 +175,10 @@ class Compiler:
         self.template: list = []
         self.const: list[bool] = []
         self.source_name = source_name
+        #: ``mmaf`` evaluation: "exact" or "fast" (see ``Kernel.launch``)
+        self.mma_mode = "exact"
+        #: pointer/view values that only reach memory the kernel never writes
+        self.read_only = read_only_views(entry)
 
     # -- slots and types ------------------------------------------------------------------------
 
@@ -170,6 +193,24 @@ class Compiler:
 
     def slots_of(self, values) -> list[int]:
         return [self.slot(v) for v in values]
+
+    def free_slots(self, region) -> tuple:
+        """The registers that ops in ``region`` (at any depth) read but do not define."""
+        inside = set()
+        used = []
+        for block in region.blocks:
+            inside.update(block.args)
+            for op in block.ops:
+                for nested in op.walk():
+                    inside.update(nested.results)
+                    for r in nested.regions:
+                        for b in r.blocks:
+                            inside.update(b.args)
+        for block in region.blocks:
+            for op in block.ops:
+                for nested in op.walk():
+                    used.extend(v for v in nested.operands if v not in inside)
+        return tuple(sorted({self.slot(v) for v in used}))
 
     def set_const(self, v: Value, value: Any) -> None:
         s = self.slot(v)
@@ -277,12 +318,14 @@ def _make_runner(fns: list, term: Callable, ops: list, compiler: "Compiler") -> 
     fns = tuple(fns)
     rt = compiler.rt
 
-    def run(r):
-        i = 0
+    def run_from(r, start: int = 0):
+        i = start
         try:
-            for f in fns:
+            for f in fns[start:] if start else fns:
                 s = f(r)
                 if s is not None:
+                    if s[0] == SPLIT:
+                        return resolve(s, i + 1)
                     return s
                 i += 1
         except LaunchError:
@@ -292,7 +335,28 @@ def _make_runner(fns: list, term: Callable, ops: list, compiler: "Compiler") -> 
             raise rt.error(ctx, LaunchError, f"internal executor error: {type(exc).__name__}: "
                                              f"{exc}") from exc
         return term(r)
-    return run
+
+    def resolve(split, start: int):
+        """Run the rest of the block for the lanes of ``split`` that fell through (FALL)."""
+        groups = []
+        for idx, sig in split[1]:
+            if sig[0] != FALL:
+                groups.append((idx, sig))
+                continue
+            regs, lanes = sig[1]
+            saved = LaneState.of(rt)
+            lanes.install(rt)
+            try:
+                out = run_from(regs, start)
+            finally:
+                saved.install(rt)
+            if out[0] == SPLIT:
+                groups.extend((idx[sub], g) for sub, g in out[1])
+            else:
+                groups.append((idx, out))
+        return (SPLIT, groups)
+
+    return run_from
 
 
 # ---------------------------------------------------------------------------------------------
@@ -304,18 +368,23 @@ class BatchAnalysis:
 
     A value is *varying* if it may differ between tile blocks: block ids along the axes that
     vary in the launch grid, atomic results, and everything computed from varying values
-    (including results of control flow whose condition or carried values vary).  Lock-step
-    execution is a legal interleaving of the blocks as long as every branch decision is the
-    same for all blocks: so the entry is batchable when every ``if`` condition and ``for``
-    bound is uniform (an ``if`` with a varying condition is allowed when both branches are pure
-    and can be evaluated for all blocks and merged element-wise), no ``print_tko`` or ``alloca``
-    occurs (their per-block effects are reported in block order), and no ``reduce``/``scan``
-    body reads a varying value from outside."""
+    (including results of control flow whose condition or carried values vary).  Lock step is a
+    legal interleaving of the blocks; where the blocks' control flow diverges (an ``if`` with a
+    varying condition, a ``for`` with varying bounds, a ``loop`` left at different iterations)
+    the lanes are split (:mod:`.lanes`): each path runs for its own lanes only.  Pure ``if``
+    branches are instead evaluated for all lanes and merged element-wise (cheaper).
+
+    Batching is refused (``reason``) for ``print_tko`` and ``alloca`` (their per-block effects
+    are reported in block order), for divergence inside a reduce/scan body, and for divergence
+    around a ``loop`` with atomics or ordered loads: its tile blocks may be waiting for each
+    other through memory (a spin lock), which needs blocks to run one at a time.
+    ``divergent`` lists the constructs that split lanes."""
 
     def __init__(self, entry: Operation, varying_axes: tuple[bool, bool, bool]) -> None:
         self.axes = varying_axes
         self.varying: set = set()
         self.reason: Optional[str] = None
+        self.divergent: list[str] = []
         try:
             self._block(entry.regions[0].blocks[0])
         except _NotBatchable as exc:
@@ -332,6 +401,23 @@ class BatchAnalysis:
         for op in block.ops:
             self._op(op)
 
+    def _diverges(self, op: Operation, what: str) -> None:
+        if in_combiner(op):
+            raise _NotBatchable(f"{what} differs between the element pairs of a reduce/scan body")
+        for r in op.results:
+            if value_kind(r.type) not in ("tile", "token"):
+                raise _NotBatchable(f"{what} differs between tile blocks and the op yields a view")
+        if any(n.name == "cuda_tile.loop" and _synchronises(n) for n in op.walk()):
+            raise _NotBatchable(f"{what} differs between tile blocks, and a 'loop' there uses "
+                                "atomics or ordered loads: the blocks may be waiting for each "
+                                "other through memory")
+        note = f"'{op.name.split('.', 1)[1]}'"
+        loc = op.loc.file_line_col() if op.loc is not None else None
+        if loc is not None:
+            note += f" at line {loc.line}"
+        if note not in self.divergent:
+            self.divergent.append(note)
+
     def _op(self, op: Operation) -> None:
         name = op.name
         if name in SEQUENTIAL_ONLY:
@@ -347,7 +433,7 @@ class BatchAnalysis:
         if name == "cuda_tile.if":
             cond_var = op.operands[0] in self.varying
             if cond_var and not convertible_if(op):
-                raise _NotBatchable("an 'if' condition differs between tile blocks")
+                self._diverges(op, "an 'if' condition")
             for region in op.regions:
                 for b in region.blocks:
                     self._block(b)
@@ -356,11 +442,16 @@ class BatchAnalysis:
             return
         if name == "cuda_tile.for":
             if any(v in self.varying for v in op.operands[:3]):
-                raise _NotBatchable("a 'for' bound differs between tile blocks")
+                self._diverges(op, "a 'for' bound")
+                self.varying.update(op.results)
+                self.varying.add(op.regions[0].blocks[0].args[0])
             self._loop(op, op.operands[3:], op.regions[0].blocks[0].args[1:])
             return
         if name == "cuda_tile.loop":
             self._loop(op, op.operands, op.regions[0].blocks[0].args)
+            if self._may_leave_apart(op):
+                self._diverges(op, "the iteration that leaves a 'loop'")
+                self.varying.update(op.results)
             return
         if name in ("cuda_tile.reduce", "cuda_tile.scan"):
             body = op.regions[0].blocks[0]
@@ -394,6 +485,10 @@ class BatchAnalysis:
         for _ in range(64):
             before = len(self.varying)
             self._block(body)
+            if self._may_leave_apart(op):
+                # lanes take different exits: what they carry and return differs too
+                self.varying.update(args)
+                self.varying.update(op.results)
             for term in _terminators_of(body, op):
                 vals = term.operands
                 targets = args if term.name == "cuda_tile.continue" else op.results
@@ -407,8 +502,50 @@ class BatchAnalysis:
                 self.varying.add(r)
 
 
+    def _may_leave_apart(self, op: Operation) -> bool:
+        """Whether the lanes of a ``loop`` may leave it at different iterations: some branch
+        inside it (at any depth) has a varying condition or bounds."""
+        for nested in op.walk():
+            if nested is op:
+                continue
+            if nested.name == "cuda_tile.if" and nested.operands[0] in self.varying:
+                return True
+            if nested.name == "cuda_tile.for" and any(v in self.varying
+                                                       for v in nested.operands[:3]):
+                return True
+            if nested.name == "cuda_tile.loop" and any(r in self.varying
+                                                        for r in nested.results):
+                return True
+        return False
+
+
 class _NotBatchable(Exception):
     pass
+
+
+def in_combiner(op: Operation) -> bool:
+    """Whether ``op`` sits in a reduce/scan body (whose registers hold element pairs, not
+    tile-block lanes)."""
+    parent = op.parent_op
+    while parent is not None:
+        if parent.name in ("cuda_tile.reduce", "cuda_tile.scan"):
+            return True
+        parent = parent.parent_op
+    return False
+
+
+def _synchronises(op: Operation) -> bool:
+    """Whether ``op`` contains atomics or loads with a memory ordering other than weak (what a
+    tile block waiting for another block's store would use)."""
+    for nested in op.walk():
+        if nested.name in VARYING_RESULTS:
+            return True
+        if nested.name in ("cuda_tile.load_ptr_tko", "cuda_tile.load_view_tko"):
+            order = nested.attributes.get("memory_ordering_semantics")
+            keyword = getattr(order, "keyword", None) or str(order or "weak")
+            if "weak" not in keyword.lower():
+                return True
+    return False
 
 
 def _defined_inside(v: Value, op: Operation) -> bool:

@@ -17,12 +17,34 @@ merging their results element-wise; this is only done for branches without side 
 
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
 
 from .. import numerics as N
 from ..errors import AssertionFailure, UndefinedBehaviorError, UnsupportedError
-from ..plan import BREAK, CONTINUE, MAX_PENDING_NESTING, YIELD, convertible_if, lowering
+from ..plan import (BREAK, CONTINUE, MAX_PENDING_NESTING, YIELD, convertible_if, in_combiner,
+                    lowering)
+from ..lanes import FALL, SPLIT, LaneState, compact, gather, take
 from ._common import element_name, storage_dtype
+
+
+def _run_on(rt, state: LaneState, run, regs):
+    """``run(regs)`` with the block ids of ``state`` installed (restored afterwards)."""
+    saved = LaneState.of(rt)
+    state.install(rt)
+    try:
+        return run(regs)
+    finally:
+        saved.install(rt)
+
+
+def _falls(r, idx: np.ndarray, n: int, outs: list, values: list, state: LaneState):
+    """The FALL group of lanes ``idx`` that go on after an op whose results are ``values``."""
+    regs = compact(r, idx, n)
+    for s, v in zip(outs, values):
+        regs[s] = v
+    return (idx, (FALL, (regs, state.subset(idx))))
 
 
 @lowering("if")
@@ -37,14 +59,13 @@ def _lower_if(op, cc):
     outs = cc.slots_of(op.results)
     ranks = [len(getattr(v.type, "shape", ())) for v in op.results]
     convertible = convertible_if(op)
+    lane_split = not in_combiner(op)
+    free = [cc.free_slots(region) for region in op.regions] + [()]
     ctx = cc.ctx(op)
     rt = cc.rt
 
-    def divergent(r, c):
-        if not convertible:
-            raise rt.error(ctx, UnsupportedError,
-                           "the condition differs between tile blocks run together and a branch "
-                           "has side effects or leaves the 'if'")
+    def merged(r, c):
+        """Both branches for every lane, results merged element-wise (pure branches)."""
         ts = then_run(r)
         es = else_run(r)
         for s, rank, tv, ev in zip(outs, ranks, ts[1], es[1]):
@@ -54,6 +75,43 @@ def _lower_if(op, cc):
             cshape = c.shape + (1,) * rank
             r[s] = np.where(c.reshape(cshape), tv, ev)
         return None
+
+    def split(r, c):
+        """Each branch for its own lanes (register lists compacted to them)."""
+        n = c.shape[0]
+        state = LaneState.of(rt)
+        exits: list = []       # (lanes, signal) that leave the enclosing block
+        falls: list = []       # (lanes, values) that yield and go on after the if
+
+        def collect(idx, sig):
+            if sig[0] == SPLIT:
+                for sub, g in sig[1]:
+                    collect(idx[sub], g)
+            elif sig[0] == YIELD:
+                falls.append((idx, sig[1]))
+            else:
+                exits.append((idx, sig))
+        for idx, branch, slots in ((np.flatnonzero(c), then_run, free[0]),
+                                   (np.flatnonzero(~c), else_run, free[1])):
+            collect(idx, _run_on(rt, state.subset(idx), branch, compact(r, idx, n, slots)))
+        if not exits:
+            _, values = gather(falls, n)
+            for s, v in zip(outs, values):
+                r[s] = v
+            return None
+        if falls:
+            lanes, values = gather(falls, n)
+            exits.append(_falls(r, lanes, n, outs, values, state))
+        return (SPLIT, exits)
+
+    def divergent(r, c):
+        if convertible:
+            return merged(r, c)
+        if lane_split:
+            return split(r, c)
+        raise rt.error(ctx, UnsupportedError,
+                       "the condition differs between the element pairs of a reduce/scan body "
+                       "and a branch has side effects or leaves the 'if'")
 
     def run(r):
         c = r[cond]
@@ -76,6 +134,86 @@ def _lower_if(op, cc):
     return run
 
 
+class _LoopLanes:
+    """The lanes of a lock-step batch that are still inside a loop.
+
+    Starts with every lane of ``r``; lanes leave when their trip count ends or their body
+    breaks or returns (:meth:`leave`); the others go on in a register list compacted to them
+    (:attr:`regs`).  :meth:`finish` builds what the loop op returns: None when every lane
+    finished the loop normally (results written to ``outs`` in ``r``), else a SPLIT signal."""
+
+    def __init__(self, r: list, rt, values: list, slots: tuple) -> None:
+        self.r = r
+        self.slots = slots        # the registers the loop body reads from outside
+        self.rt = rt
+        self.n = rt.lanes
+        self.state = LaneState.of(rt)
+        self.cur = self.state
+        self.active = np.arange(self.n)
+        self.regs = r
+        self.values = values
+        self.done: list = []      # (lanes, values): left the loop normally
+        self.exits: list = []     # (lanes, signal): left the enclosing block (return)
+
+    def keep(self, sub: np.ndarray) -> None:
+        """Only lanes ``sub`` (relative to the active ones) go on."""
+        if sub.size == self.active.size:
+            return
+        count = self.active.size
+        self.regs = compact(self.regs, sub, count, self.slots)
+        self.values = [take(v, sub, count) for v in self.values]
+        self.cur = self.cur.subset(sub)
+        self.cur.install(self.rt)
+        self.active = self.active[sub]
+
+    def leave(self, sub: np.ndarray, values: Optional[list] = None, signal=None) -> None:
+        """Lanes ``sub`` (relative to the active ones) leave with loop results ``values``
+        (the current carried values when None) or with ``signal``."""
+        lanes = self.active[sub]
+        if signal is not None:
+            self.exits.append((lanes, signal))
+            return
+        count = self.active.size
+        if values is None:
+            values = [take(v, sub, count) for v in self.values]
+        self.done.append((lanes, values))
+
+    def body_signal(self, sig, go_on=(CONTINUE, YIELD)) -> bool:
+        """Apply the signal of one body run; False when no lane goes on."""
+        groups = sig[1] if sig[0] == SPLIT else [(np.arange(self.active.size), sig)]
+        cont = []
+        for sub, g in groups:
+            if g[0] in go_on:
+                cont.append((sub, g[1]))
+            elif g[0] == BREAK:
+                self.leave(sub, g[1])
+            else:
+                self.leave(sub, signal=g)
+        if not cont:
+            self.active = self.active[:0]
+            return False
+        lanes, values = gather(cont, self.active.size)
+        self.keep(lanes)
+        self.values = values
+        return True
+
+    def finish(self, outs: list):
+        self.state.install(self.rt)
+        if self.active.size:
+            self.done.append((self.active, self.values))
+        r, n = self.r, self.n
+        if not self.exits:
+            _, values = gather(self.done, n)
+            for s, v in zip(outs, values):
+                r[s] = v
+            return None
+        exits = list(self.exits)
+        if self.done:
+            lanes, values = gather(self.done, n)
+            exits.append(_falls(r, lanes, n, outs, values, self.state))
+        return (SPLIT, exits)
+
+
 def _bound_reader(elem: str, unsigned: bool):
     """Read a scalar bound (lane 0) as a Python int, signed or unsigned."""
     if unsigned:
@@ -83,6 +221,19 @@ def _bound_reader(elem: str, unsigned: bool):
     if elem in ("i8", "i16", "i32", "i64"):
         return lambda a: int(a[0])
     return lambda a: int(N.to_signed(a[:1], elem)[0])
+
+
+def _lanes_reader(elem: str, unsigned: bool):
+    """Read a bound of every lane as a list of Python ints, signed or unsigned."""
+    if unsigned:
+        return lambda a: N.to_unsigned(a, elem).tolist()
+    if elem in ("i8", "i16", "i32", "i64"):
+        return lambda a: a.astype(np.int64).tolist()
+    return lambda a: N.to_signed(a, elem).tolist()
+
+
+def _uniform(a) -> bool:
+    return a.shape[0] == 1 or bool((a == a[0]).all())
 
 
 @lowering("for")
@@ -98,10 +249,14 @@ def _lower_for(op, cc):
     unsigned = "unsignedCmp" in op.attributes
     read_bound = _bound_reader(elem, unsigned)
     read_step = _bound_reader(elem, False)
+    read_lanes = _lanes_reader(elem, unsigned)
+    read_steps = _lanes_reader(elem, False)
     dt = storage_dtype(op.operands[0].type)
     ctx = cc.ctx(op)
     rt = cc.rt
     native = elem in ("i8", "i16", "i32", "i64")
+    lane_split = not in_combiner(op)
+    free = cc.free_slots(op.regions[0])
 
     lo, hi = (-(1 << 63), (1 << 63) - 1) if native else (0, -1)
 
@@ -110,15 +265,57 @@ def _lower_for(op, cc):
             return np.array([v], dtype=np.int64).astype(dt)     # wraps to the iv's width
         return N.from_integer(np.array([v & 0xFFFFFFFFFFFFFFFF], dtype=np.uint64), elem)
 
+    def bad_step(step: int):
+        return rt.error(ctx, UndefinedBehaviorError, f"'for' step must be positive (got {step})")
+
+    def per_lane(r):
+        """Bounds that differ between the lanes: every lane runs its own trip count; lanes
+        whose count has run out leave (the others go on in a compacted register list)."""
+        n = rt.lanes
+        lbs, ubs, steps = (np.broadcast_to(r[s], (n,)) for s in (lb_s, ub_s, step_s))
+        lbs, ubs, steps = read_lanes(lbs), read_lanes(ubs), read_steps(steps)
+        for step in steps:
+            if step <= 0:
+                raise bad_step(step)
+        trips = np.array([max(0, -(-(u - b) // st)) for b, u, st in zip(lbs, ubs, steps)],
+                         dtype=np.int64)
+        mask = 0xFFFFFFFFFFFFFFFF
+        base = np.array([b & mask for b in lbs], dtype=np.uint64)
+        stride = np.array([st & mask for st in steps], dtype=np.uint64)
+        lanes = _LoopLanes(r, rt, [r[s] for s in inits], free)
+        k = 0
+        while lanes.active.size:
+            go = trips[lanes.active] > k
+            if not go.all():
+                lanes.leave(np.flatnonzero(~go))
+                if not go.any():
+                    lanes.active = lanes.active[:0]
+                    break
+                lanes.keep(np.flatnonzero(go))
+            act = lanes.active
+            regs = lanes.regs
+            regs[iv_slot] = N.from_integer(base[act] + stride[act] * np.uint64(k), elem)
+            for s, v in zip(args, lanes.values):
+                regs[s] = v
+            sig = run_body(regs)
+            if sig[0] == CONTINUE:
+                lanes.values = sig[1]
+            elif not lanes.body_signal(sig, (CONTINUE,)):
+                break
+            k += 1
+        return lanes.finish(outs)
+
     def run(r):
         for s in (lb_s, ub_s, step_s):
-            if r[s].shape[0] != 1 and not (r[s] == r[s][0]).all():
+            if not _uniform(r[s]):
+                if lane_split:
+                    return per_lane(r)
                 raise rt.error(ctx, UnsupportedError,
-                               "loop bounds differ between tile blocks run together")
+                               "loop bounds differ between the element pairs of a reduce/scan "
+                               "body")
         lb, ub, step = read_bound(r[lb_s]), read_bound(r[ub_s]), read_step(r[step_s])
         if step <= 0:
-            raise rt.error(ctx, UndefinedBehaviorError,
-                           f"'for' step must be positive (got {step})")
+            raise bad_step(step)
         trips = max(0, -(-(ub - lb) // step))
         vals = [r[s] for s in inits]
         for k in range(trips):
@@ -128,11 +325,29 @@ def _lower_for(op, cc):
             sig = run_body(r)
             if sig[0] == CONTINUE:
                 vals = sig[1]
+            elif sig[0] == SPLIT:
+                return _continue_for_split(r, sig, k, vals)
             else:
                 return sig          # break (belongs to an enclosing loop) or return
         for s, v in zip(outs, vals):
             r[s] = v
         return None
+
+    def _continue_for_split(r, sig, k, vals):
+        """Some lanes returned from inside the body (the others go on with uniform bounds)."""
+        lanes = _LoopLanes(r, rt, vals, free)
+        lb, ub, step = read_bound(r[lb_s]), read_bound(r[ub_s]), read_step(r[step_s])
+        trips = max(0, -(-(ub - lb) // step))
+        while lanes.body_signal(sig, (CONTINUE,)):
+            k += 1
+            if k >= trips:
+                break
+            regs = lanes.regs
+            regs[iv_slot] = make_iv(lb + k * step)
+            for s, v in zip(args, lanes.values):
+                regs[s] = v
+            sig = run_body(regs)
+        return lanes.finish(outs)
     return run
 
 
@@ -148,30 +363,46 @@ def _lower_loop(op, cc):
     inits = cc.slots_of(op.operands)
     args = cc.slots_of(body_block.args)
     outs = cc.slots_of(op.results)
+    free = cc.free_slots(op.regions[0])
     ctx = cc.ctx(op)
     rt = cc.rt
+
+    def too_long(n: int):
+        return rt.error(ctx, UndefinedBehaviorError,
+                        f"'loop' ran {n} iterations without 'break' (a tile block "
+                        "waiting for something no other tile block provides, or "
+                        f"one of more than {MAX_PENDING_NESTING} blocks waiting at "
+                        "once, never finishes)")
 
     def run(r):
         vals = [r[s] for s in inits]
         limit = rt.max_loop_iterations
         n = 0
+        regs = r
+        lanes = None            # a _LoopLanes once the lanes have diverged
         while True:
             for s, v in zip(args, vals):
-                r[s] = v
-            sig = run_body(r)
+                regs[s] = v
+            sig = run_body(regs)
             kind = sig[0]
+            if kind == SPLIT or lanes is not None:
+                if lanes is None:
+                    lanes = _LoopLanes(r, rt, vals, free)
+                if not lanes.body_signal(sig):
+                    return lanes.finish(outs)
+                regs, vals = lanes.regs, lanes.values
+                kind = CONTINUE
             if kind == CONTINUE or kind == YIELD:
-                vals = sig[1]
+                if lanes is None:
+                    vals = sig[1]
                 n += 1
                 if not n & SPIN_CHECK_MASK and rt.run_pending is not None:
                     # possibly waiting for a block that has not run yet: let one run
                     rt.run_pending()
                 if limit is not None and n >= limit:
-                    raise rt.error(ctx, UndefinedBehaviorError,
-                                   f"'loop' ran {n} iterations without 'break' (a tile block "
-                                   "waiting for something no other tile block provides, or "
-                                   f"one of more than {MAX_PENDING_NESTING} blocks waiting at "
-                                   "once, never finishes)")
+                    if lanes is not None:
+                        lanes.state.install(rt)
+                    raise too_long(n)
                 continue
             if kind == BREAK:
                 for s, v in zip(outs, sig[1]):

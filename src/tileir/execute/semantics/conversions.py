@@ -62,7 +62,7 @@ def _lower_ftof(op, cc):
     src = element_name(op.operands[0].type)
     dst = element_name(op.results[0].type)
     rounding = rounding_keyword(op)
-    fn = fast.widen_float(src, dst) or fast.narrow_float(src, dst, rounding)
+    fn = fast.convert_float(src, dst, rounding)
     if fn is None:
         def fn(a):
             return N.ftof(a, src, dst, rounding)

@@ -33,6 +33,8 @@ _BITS = {F16: (np.dtype(np.uint16), 0x7FFF, 0x8000), BF16: (np.dtype(np.uint16),
 
 def canon_nan(r: np.ndarray) -> np.ndarray:
     """Replace every NaN of the float array ``r`` by the canonical NaN (in place if possible)."""
+    if r.dtype in _MAX_CHECKED and r.size and not np.isnan(np.maximum.reduce(r, axis=None)):
+        return r                    # the maximum propagates NaN: one pass, no mask array
     m = np.isnan(r)
     if m.any():
         if not r.flags.writeable:
@@ -41,6 +43,9 @@ def canon_nan(r: np.ndarray) -> np.ndarray:
         r.view(u)[m] = nan
     return r
 
+
+#: float dtypes whose NaN test is a maximum reduction (faster than isnan + any)
+_MAX_CHECKED = (F32, F64)
 
 _UFUNCS = {"addf": np.add, "subf": np.subtract, "mulf": np.multiply, "divf": np.divide}
 
@@ -156,3 +161,199 @@ def narrow_float(src: str, dst: str, rounding: str):
         dt = _DT[dst]
         return lambda a: canon_nan(a.astype(dt))
     return None
+
+
+# -- conversions by bit manipulation -------------------------------------------------------------
+
+_U32 = np.dtype(np.uint32)
+_F32_EXP_MASK = np.uint32(0x7F800000)
+_F32_MAG_MASK = np.uint32(0x7FFFFFFF)
+
+
+def _round_low_bits(bits: np.ndarray, drop: int, rounding: str) -> np.ndarray:
+    """Round the f32 bit patterns ``bits`` (uint32) to ``23 - drop`` mantissa bits in
+    ``rounding``, returning uint32 patterns whose ``drop`` low bits are zero.
+
+    The magnitude's bit pattern is monotonic in the value, and the exponent field sits above
+    the mantissa, so adding to the pattern carries into the exponent exactly when rounding
+    crosses a binade (up to the all-ones exponent: infinity).  Infinities have zero low bits
+    and are unchanged; NaNs must be replaced by the caller."""
+    mask = np.uint32((1 << drop) - 1)
+    step = np.uint32(1 << drop)
+    if rounding in ("nearest_even", "nearest_away", "zero"):
+        # finite magnitudes never carry into the sign bit (0x7F7FFFFF + step < 0x80000000)
+        if rounding == "nearest_even":
+            out = bits >> np.uint32(drop)
+            out &= np.uint32(1)
+            out += np.uint32((1 << (drop - 1)) - 1)
+            out += bits
+        elif rounding == "nearest_away":
+            out = bits + np.uint32(1 << (drop - 1))
+        else:
+            out = bits.copy()
+        out &= ~mask
+        return out
+    sign = bits & np.uint32(0x80000000)
+    mag = bits & _F32_MAG_MASK
+    out = mag & ~mask
+    away = (sign == 0) if rounding == "positive_inf" else (sign != 0)
+    out += (((mag & mask) != 0) & away).astype(_U32) * step
+    return out | sign
+
+
+def f32_to_tf32(rounding: str):
+    """f32 -> tf32 (f32 storage with 10 mantissa bits) in any rounding mode, by bit arithmetic;
+    NaN gives the canonical tf32 NaN ``0x7FFFE000``."""
+    def convert(a):
+        bits = np.ascontiguousarray(a, dtype=F32).view(_U32)
+        out = _round_low_bits(bits, 13, rounding)
+        nan = np.isnan(a)
+        if nan.any():
+            out[nan] = np.uint32(0x7FFFE000)
+        return out.view(F32)
+    return convert
+
+
+def f32_to_bf16(rounding: str):
+    """f32 -> bf16 in any rounding mode, by bit arithmetic (canonical NaN ``0x7FFF``)."""
+    def convert(a):
+        bits = np.ascontiguousarray(a, dtype=F32).view(_U32)
+        out = (_round_low_bits(bits, 16, rounding) >> np.uint32(16)).astype(np.uint16)
+        nan = np.isnan(a)
+        if nan.any():
+            out[nan] = np.uint16(0x7FFF)
+        return out.view(BF16)
+    return convert
+
+
+def _directed_cast(dt: np.dtype, rounding: str):
+    """A correctly rounded NumPy cast to ``dt`` (nearest even) moved one step towards the
+    rounding direction wherever it landed on the wrong side of the exact source value."""
+    inf = dt.type(np.inf)
+
+    def convert(a):
+        r = a.astype(dt)
+        back = r.astype(a.dtype)
+        if rounding == "zero":
+            wrong = np.abs(back) > np.abs(a)
+            target = np.zeros((), dt)
+        elif rounding == "positive_inf":
+            wrong = back < a
+            target = inf
+        else:
+            wrong = back > a
+            target = -inf
+        if wrong.any():
+            r[wrong] = np.nextafter(r[wrong], target)
+        return canon_nan(r)
+    return convert
+
+
+_F8 = {"f8E4M3FN": (np.dtype(ml_dtypes.float8_e4m3fn), 448.0, 0x7E),
+       "f8E5M2": (np.dtype(ml_dtypes.float8_e5m2), 57344.0, 0x7F)}
+
+
+def _to_f8(dst: str, rounding: str):
+    """*satfinite* conversion to f8E4M3FN / f8E5M2 in an IEEE rounding mode: values beyond the
+    largest finite value (and infinities) are clamped to it -- every mode then gives that
+    value, as satfinite requires -- and ml_dtypes' nearest-even cast is moved one step (an
+    integer step of the sign-magnitude bit pattern) wherever it landed on the wrong side of
+    the exact value for a directed mode.  NaN gives +448 (e4m3, which has no NaN) or 0x7F."""
+    dt, max_norm, nan_bits = _F8[dst]
+
+    def convert(a):
+        x = a if a.dtype in (F32, F64) else a.astype(F32)
+        x = np.clip(x, -max_norm, max_norm)
+        r = x.astype(dt)
+        if rounding != "nearest_even":
+            back = r.astype(x.dtype)
+            if rounding == "zero":
+                toward_zero = np.abs(back) > np.abs(x)
+                away = np.zeros_like(toward_zero)
+            else:
+                low = back < x if rounding == "positive_inf" else back > x
+                up = ~np.signbit(back) if rounding == "positive_inf" else np.signbit(back)
+                away = low & up                      # step the magnitude up
+                toward_zero = low & ~up              # step it down
+            bits = r.view(np.uint8)
+            bits += away.astype(np.uint8)
+            bits -= toward_zero.astype(np.uint8)
+        nan = np.isnan(a) if a.dtype in (F32, F64) else np.isnan(x)
+        if nan.any():
+            r.view(np.uint8)[nan] = np.uint8(nan_bits)
+        return r
+    return convert
+
+
+def convert_float(src: str, dst: str, rounding: str):
+    """A bit-exact fast ``ftof`` from ``src`` to ``dst`` in ``rounding``, or None when the
+    general routine must run.  tf32 sources are f32 storage holding tf32 values."""
+    if src == "tf32":
+        src = "f32"
+    widen = widen_float(src, dst)
+    if widen is not None:
+        return widen
+    if src == "f32" and dst == "tf32":
+        return f32_to_tf32(rounding)
+    if src == "f32" and dst == "bf16":
+        return f32_to_bf16(rounding)
+    if (src, dst) in (("f32", "f16"), ("f64", "f32"), ("f64", "f16")):
+        if rounding == "nearest_even":
+            dt = _DT[dst]
+            return lambda a: canon_nan(a.astype(dt))
+        if rounding in ("zero", "positive_inf", "negative_inf"):
+            return _directed_cast(_DT[dst], rounding)
+        return None
+    if dst in _F8 and src in ("f16", "bf16", "f32") and rounding != "nearest_away":
+        return _to_f8(dst, rounding)
+    return None
+
+
+# -- fused multiply-add ------------------------------------------------------------------------
+
+def fma_f32():
+    """Nearest-even f32 ``a * b + c`` with one rounding, provably exact.
+
+    The product of two f32 values is exact in f64 (48 significant bits), so ``s = p + c`` in
+    f64 is the exact sum rounded once, and rounding ``s`` to f32 gives the correctly rounded
+    result unless ``s`` is exactly halfway between two f32 values (the f64 rounding may have
+    moved the exact sum onto the midpoint, the only case where double rounding can differ
+    since 53 >= 2 * 24 + 2) or lies in the f32 subnormal range (where the midpoints sit
+    lower).  Those rare elements are redone by :func:`_fma_f32_odd`."""
+    def run(a, b, c):
+        p = np.multiply(a, b, dtype=F64)         # exact
+        s = np.add(p, c, out=p) if p.shape == np.broadcast_shapes(p.shape, c.shape) \
+            else p + c
+        r = s.astype(F32)
+        low = s.view(np.uint64) & np.uint64(0x1FFFFFFF)
+        redo = low == np.uint64(0x10000000)        # an f32 midpoint (or a NaN payload)
+        tiny = np.abs(s) < _F32_MIN_NORMAL
+        tiny &= s != 0
+        redo |= tiny
+        if redo.any():
+            at = np.nonzero(redo)
+            shape = r.shape
+            r[at] = _fma_f32_odd(*(np.broadcast_to(x, shape)[at] for x in (a, b, c)))
+        return canon_nan(r)
+    return run
+
+
+_F32_MIN_NORMAL = 2.0 ** -126
+
+
+def _fma_f32_odd(a, b, c):
+    """Nearest-even f32 ``a * b + c`` by TwoSum and round-to-odd: ``s + e == a*b + c``
+    exactly; where ``e != 0`` and ``s`` has an even significand, ``s`` steps to its neighbour
+    towards ``e``, giving the round-to-odd value of the exact sum, and rounding a 53-bit
+    round-to-odd value to 24 bits is correctly rounded (53 >= 24 + 2)."""
+    p = np.multiply(a, b, dtype=F64)
+    s = p + c
+    bb = s - p
+    e = (p - (s - bb)) + (c - bb)
+    bits = s.view(np.uint64)
+    fix = ((bits & np.uint64(1)) == 0) & (e != 0) & np.isfinite(e)
+    if fix.any():
+        away = (e > 0) == (s > 0)          # the exact sum is farther from zero than s
+        step = np.where(away, np.uint64(1), np.uint64(0xFFFFFFFFFFFFFFFF))
+        s = np.where(fix, bits + step, bits).view(F64)
+    return s.astype(F32)

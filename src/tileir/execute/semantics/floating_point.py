@@ -10,6 +10,7 @@ results are canonical.  The matrix products ``mmaf`` and ``mmaf_scaled`` are doc
 
 from __future__ import annotations
 
+import threading
 from typing import Optional
 
 import numpy as np
@@ -57,6 +58,8 @@ def _lower_divf(op, cc):
 def _lower_fma(op, cc):
     elem = element_name(op.results[0].type)
     rounding, ftz = rounding_keyword(op), _ftz(op)
+    if elem == "f32" and rounding == "nearest_even" and not ftz:
+        return elementwise(op, cc, fast.fma_f32())
     return elementwise(op, cc, lambda a, b, c: N.fma(a, b, c, elem, rounding, ftz))
 
 
@@ -161,9 +164,33 @@ def _lower_exp2_rsqrt(op, cc):
     return elementwise(op, cc, lambda a: impl(a, elem, ftz))
 
 
+def _constant_exponent(op, cc) -> Optional[float]:
+    """The exponent of a pow/fpowi when it is a compile-time constant with one value."""
+    slot = cc.slot(op.operands[1])
+    if not cc.const[slot]:
+        return None
+    values = np.unique(np.asarray(cc.template[slot], dtype=np.float64))
+    return float(values[0]) if values.size == 1 else None
+
+
+def _square(op, cc, elem: str):
+    """``x ** 2`` for f16/bf16/f32: pow evaluates ``x * x`` exactly in f64 and rounds it once,
+    which is exactly the nearest-even ``mulf(x, x)``."""
+    mul = fast.float_binary("mulf", elem)
+    src = cc.slot(op.operands[0])
+    out = cc.slot(op.results[0])
+
+    def run(r):
+        x = r[src]
+        r[out] = mul(x, x)
+    return run
+
+
 @lowering("pow", "fpowf", fold=True)
 def _lower_pow(op, cc):
     elem = element_name(op.results[0].type)
+    if elem in ("f16", "bf16", "f32") and _constant_exponent(op, cc) == 2.0:
+        return _square(op, cc, elem)
     return elementwise(op, cc, lambda a, b: N.pow(a, b, elem))
 
 
@@ -173,6 +200,10 @@ def _lower_fpowi(op, cc):
     like ``pow`` on the exponent's exact float64 value."""
     elem = element_name(op.results[0].type)
     n_elem = element_name(op.operands[1].type)
+    if elem in ("f16", "bf16", "f32") and _constant_exponent(op, cc) is not None:
+        slot = cc.slot(op.operands[1])
+        if (N.to_signed(np.asarray(cc.template[slot]), n_elem) == 2).all():
+            return _square(op, cc, elem)
 
     def fpowi(a, n):
         e = N.to_signed(n, n_elem).astype(np.float64)
@@ -200,8 +231,8 @@ def mmaf_exact(lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray, in_elem: str,
     canonical.  ``scratch`` (a dict owned by the caller) keeps the f64 work arrays between calls.
     """
     if in_elem == "tf32":
-        lhs = N.ftof(lhs, "f32", "tf32")
-        rhs = N.ftof(rhs, "f32", "tf32")
+        lhs = _TO_TF32(lhs)
+        rhs = _TO_TF32(rhs)
     out_shape = np.broadcast_shapes(lhs.shape[:-2], rhs.shape[:-2], acc.shape[:-2]) + \
         (lhs.shape[-2], rhs.shape[-1])
     if scratch is None:
@@ -225,6 +256,11 @@ def mmaf_exact(lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray, in_elem: str,
     return _round_acc(s, acc_elem)
 
 
+#: tf32 operands rounded (again: a no-op for values an ftof produced, but a bitcast may not
+#: have) by the bit-exact nearest-even conversion
+_TO_TF32 = fast.f32_to_tf32("nearest_even")
+
+
 def _to_f64(x: np.ndarray, out: np.ndarray) -> None:
     if x.dtype in (np.float64, np.float32, np.float16):
         np.copyto(out, x)
@@ -240,12 +276,37 @@ def _round_acc(s: np.ndarray, acc_elem: str) -> np.ndarray:
     return N.round_to(s, None, acc_elem)
 
 
+def mmaf_fast(lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray, in_elem: str,
+              acc_elem: str) -> np.ndarray:
+    """``lhs @ rhs + acc`` accumulated in f32 through BLAS (SGEMM), for ``mma="fast"``.
+
+    The inputs (f16, bf16, tf32 rounded to tf32, f8) are exact in f32; the products and
+    their sums are rounded in f32 in BLAS's order, then ``acc`` is added in f32, so each
+    result is within ``(K + 1) * 2**-24 * (sum_k |lhs[m, k] * rhs[k, n]| + |acc|)`` of the
+    exact value (f16 accumulators are then rounded once to f16).  f64 operands use the exact
+    mode (which is f64 BLAS already).  NaN results are canonical."""
+    if acc_elem == "f64" or in_elem == "f64":
+        return mmaf_exact(lhs, rhs, acc, in_elem, acc_elem)
+    if in_elem == "tf32":
+        lhs, rhs = _TO_TF32(lhs), _TO_TF32(rhs)
+    a = lhs if lhs.dtype == np.float32 else lhs.astype(np.float32)
+    b = rhs if rhs.dtype == np.float32 else rhs.astype(np.float32)
+    r = np.matmul(a, b)
+    r = np.add(r, acc, dtype=np.float32)
+    if acc_elem == "f32":
+        return fast.canon_nan(r)
+    return _round_acc(r.astype(np.float64), acc_elem)
+
+
 @lowering("mmaf", fold=True)
 def _lower_mmaf(op, cc):
     in_elem = element_name(op.operands[0].type)
     acc_elem = element_name(op.operands[2].type)
-    scratch: dict = {}
-    return elementwise(op, cc, lambda a, b, c: mmaf_exact(a, b, c, in_elem, acc_elem, scratch))
+    if getattr(cc, "mma_mode", "exact") == "fast":
+        return elementwise(op, cc, lambda a, b, c: mmaf_fast(a, b, c, in_elem, acc_elem))
+    scratch = threading.local()     # each thread of a multi-threaded launch has its own
+    return elementwise(op, cc, lambda a, b, c: mmaf_exact(a, b, c, in_elem, acc_elem,
+                                                          scratch.__dict__))
 
 
 def mmaf_scaled_exact(lhs, rhs, acc, lhs_scale, rhs_scale, in_elem: str,

@@ -24,6 +24,7 @@ checked against the buffers.
 from __future__ import annotations
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from ...dialects.cuda_tile.attributes import PaddingValue
 from ...dialects.cuda_tile.types import (GatherScatterViewType, PartitionViewType, StridedViewType,
@@ -361,6 +362,7 @@ def _lower_load_view(op, cc):
     tile = lay.tile
     pad = lay.pad
     ctx = acc.ctx
+    view_ok = op.operand_group("view")[0] in cc.read_only and lay.kind != "gather"
 
     def load_lane(tv, idx, lane, lanes):
         base, shape, strides = tv.lane(lane if tv.lanes > 1 else 0)
@@ -377,7 +379,7 @@ def _lower_load_view(op, cc):
         if lay.is_bool:
             src = src != 0
         if n == tile:
-            return np.array(src)
+            return _read_only(src) if view_ok and rt.zero_copy else np.array(src)
         res = np.full(tile, pad, dtype=lay.dtype)
         res[tuple(slice(0, k) for k in n)] = src
         return res
@@ -390,7 +392,11 @@ def _lower_load_view(op, cc):
                 (win := acc.batched_window(tv, idx, lanes, False)) is not None:
             window, starts, full = win
             if full.all():
-                res = window[starts]
+                res = None
+                if view_ok and rt.zero_copy:
+                    res = _evenly_spaced(window, starts)
+                if res is None:
+                    res = window[starts]
             else:
                 res = np.empty((lanes,) + tile, dtype=lay.load_dtype)
                 if window is not None:
@@ -406,6 +412,26 @@ def _lower_load_view(op, cc):
             r[out] = res
         r[tok] = None
     return run
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    """A read-only view of ``a`` (a load result that aliases memory no store writes)."""
+    v = a.view()
+    v.flags.writeable = False
+    return v
+
+
+def _evenly_spaced(window: np.ndarray, starts: np.ndarray):
+    """``window[starts]`` as a read-only view when the lanes' tiles are evenly spaced in
+    memory (one tile per row of a strided view), else None."""
+    if starts.size < 2:
+        return _read_only(window[starts[0]:starts[0] + 1]) if starts.size else None
+    step = int(starts[1] - starts[0])
+    if step < 0 or not (np.diff(starts) == step).all():
+        return None
+    first = window[int(starts[0])]
+    return as_strided(first, (starts.size,) + first.shape,
+                      (step * window.strides[0],) + first.strides, writeable=False)
 
 
 def _fault(rt, ctx, f: Fault, lane: int, lanes: int, tile) -> MemoryAccessError:

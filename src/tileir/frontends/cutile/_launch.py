@@ -267,7 +267,9 @@ def compile(kernel, args: Sequence, *, bytecode_version: Optional[str] = None  #
 
 def launch(kernel, grid, args: Sequence, *, bytecode_version: Optional[str] = None,
            check_assumptions: bool = False, stdout=None, batch: bool = True,
-           max_loop_iterations: Optional[int] = 10_000_000):
+           max_loop_iterations: Optional[int] = 10_000_000, progress=None,
+           mma: str = "exact", threads: Optional[int] = None,
+           max_memory: Optional[int] = None):
     """Run a ``@cuda.tile.kernel`` on the CPU, as ``cuda.tile.launch(stream, grid, kernel, args)``
     would on a GPU.
 
@@ -280,14 +282,21 @@ def launch(kernel, grid, args: Sequence, *, bytecode_version: Optional[str] = No
     types, constant values) by cuTile's ``export_kernel`` and tileir's plan compiler, then cached.
     ``check_assumptions=True`` checks every ``assume`` the compiled kernel makes; ``stdout``
     receives ``ct.printf``/``ct.print`` output (default ``sys.stdout``); ``batch=False`` runs the
-    tile blocks one at a time.  Returns the executor's :class:`tileir.execute.LaunchInfo`.
+    tile blocks one at a time; ``progress`` shows a progress line for long launches on a
+    terminal (see :meth:`tileir.execute.Kernel.launch`; Ctrl-C raises
+    :class:`tileir.execute.LaunchInterrupted`).  Returns the executor's
+    :class:`tileir.execute.LaunchInfo`.  ``mma="fast"`` computes ``ct.mma`` in f32 through BLAS
+    instead of exactly; ``threads`` and ``max_memory`` bound the threads and the memory of a
+    lock-step launch (see ``tileir.execute.Kernel.launch``).
     """
     ct = require_cutile()
     grid = normalize_grid(grid)
     info, specs, payloads = _bind(kernel, args, ct)
     compiled = _compiled(kernel, info, specs, bytecode_version or default_bytecode_version(), ct)
     return _run(compiled, grid, specs, payloads, check_assumptions=check_assumptions,
-                stdout=stdout, batch=batch, max_loop_iterations=max_loop_iterations)
+                stdout=stdout, batch=batch, max_loop_iterations=max_loop_iterations,
+                progress=progress, mma=mma, threads=threads,
+                **({} if max_memory is None else {"max_memory": max_memory}))
 
 
 # ---------------------------------------------------------------------------------------------
