@@ -20,7 +20,8 @@ from ...ir.dtypes import NUMPY_DTYPES
 from ...ir.types import IntegerType, Type
 from ...text import registry
 from ...text.parser import Parser, _flatten, _literal_shape, build_dense
-from .types import IndexType, RankedTensorType, SignedIntegerType, VectorType
+from .types import (IndexType, RankedTensorType, SignedIntegerType, UnrankedTensorType,
+                    VectorType)
 
 __all__ = ["IntegerElementsAttr", "DenseResourceAttr", "build_builtin_dense"]
 
@@ -89,7 +90,11 @@ def _integer_elements(parser: Parser, tree: Any, typ, offset: int) -> IntegerEle
 def _hex_elements(parser: Parser, text: str, typ, offset: int):
     el = typ.element_type
     dtype = np.dtype(NUMPY_DTYPES[el.name])
-    data = bytes.fromhex(text[3:-1])
+    try:
+        data = bytes.fromhex(text[3:-1])
+    except ValueError:
+        raise parser.error("expected string containing hex digits starting with `0x`",
+                           offset) from None
     count = 1
     for d in typ.shape:
         count *= d
@@ -107,10 +112,12 @@ def _hex_elements(parser: Parser, text: str, typ, offset: int):
 def build_builtin_dense(parser: Parser, tree: Any, typ, offset: int):
     """The dense elements attribute of a builtin tensor or vector type from a literal tree."""
     el = typ.element_type
+    keyword = parser.src.rfind("dense", 0, offset)  # MLIR reports shape errors there
+    if not isinstance(typ, (RankedTensorType, VectorType)) or None in typ.shape:
+        raise parser.error("elements literal type must have static shape", keyword)
     if isinstance(tree, tuple) and tree[0].startswith('"0x') and \
             getattr(el, "name", None) in NUMPY_DTYPES:
         return _hex_elements(parser, tree[0], typ, offset)
-    keyword = parser.src.rfind("dense", 0, offset)  # MLIR reports shape errors there
     shape = _literal_shape(tree, parser, offset)
     if shape and list(shape) != list(typ.shape):
         raise parser.error(f"inferred shape of elements literal ([{', '.join(map(str, shape))}])"
@@ -133,7 +140,7 @@ def _tree_text(tree: Any) -> str:
     return ("-" if neg else "") + text
 
 
-for _cls in (RankedTensorType, VectorType):
+for _cls in (RankedTensorType, VectorType, UnrankedTensorType):
     registry.DENSE_BUILDERS[_cls] = build_builtin_dense
 
 
