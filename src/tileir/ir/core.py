@@ -104,7 +104,7 @@ class Operation:
     """
 
     __slots__ = ("name", "operands", "results", "attributes", "regions", "parent", "loc",
-                 "segments", "properties", "__weakref__")
+                 "segments", "successors", "properties", "__weakref__")
 
     #: The op's specification; ``None`` for unregistered ops.
     SPEC: "Optional[OpSpec]" = None
@@ -128,6 +128,8 @@ class Operation:
         self.parent: Optional[Block] = None
         self.loc = loc
         self.segments: Optional[tuple[int, ...]] = tuple(segments) if segments is not None else None
+        #: the blocks a terminator may branch to (MLIR's successors; cf.br, cf.cond_br...)
+        self.successors: list["Block"] = []
         #: an unregistered op's properties (``<{...}>`` in the generic form, a DictionaryAttr);
         #: registered ops keep their inherent attributes in ``attributes``
         self.properties: Optional[Attribute] = None

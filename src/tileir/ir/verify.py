@@ -458,14 +458,78 @@ class _Verifier:
 
 
 def check_dominance(fn: Operation) -> Optional[Diagnostic]:
-    """MLIR's dominance verification of a function body (single-block regions: a value must be
-    defined earlier in its block or in an enclosing block, before the enclosing op)."""
+    """MLIR's dominance verification of a function body: a value must be defined earlier in
+    its block, in a block that dominates it (through the successors of the terminators), or
+    in an enclosing block before the enclosing op.  Uses in unreachable blocks are not checked."""
     defined: set = set()
     for region in fn.regions:
-        for block in region.blocks:
+        bad = _dominance_region(region, defined)
+        if bad is not None:
+            return bad
+    return None
+
+
+def _dominators(region) -> dict:
+    """Block -> the set of blocks that dominate it (itself included); reachable blocks only."""
+    blocks = region.blocks
+    entry = blocks[0]
+    succs = {id(b): [s for op in b.ops[-1:] for s in getattr(op, "successors", ())]
+             for b in blocks}
+    reachable, stack = {id(entry): entry}, [entry]
+    while stack:
+        for s in succs[id(stack.pop())]:
+            if id(s) not in reachable:
+                reachable[id(s)] = s
+                stack.append(s)
+    preds: dict = {k: [] for k in reachable}
+    for k, b in reachable.items():
+        for s in succs[k]:
+            preds[id(s)].append(k)
+    everything = set(reachable)
+    dom = {k: (set([k]) if k == id(entry) else set(everything)) for k in reachable}
+    changed = True
+    while changed:
+        changed = False
+        for b in blocks:
+            k = id(b)
+            if k not in reachable or k == id(entry):
+                continue
+            new = set.intersection(*(dom[p] for p in preds[k])) | {k} if preds[k] else {k}
+            if new != dom[k]:
+                dom[k], changed = new, True
+    return dom
+
+
+def _dominance_region(region, defined: set):
+    blocks = region.blocks
+    if len(blocks) <= 1:
+        for block in blocks:
             bad = _dominance_block(block, defined)
             if bad is not None:
                 return bad
+        return None
+    dom = _dominators(region)
+    by_id = {id(b): b for b in blocks}
+    for block in blocks:
+        doms = dom.get(id(block))
+        if doms is None:
+            continue  # unreachable: MLIR does not check dominance there
+        extra = []
+        for k in doms:
+            if k == id(block):
+                continue
+            other = by_id[k]
+            extra.extend(id(a) for a in other.args)
+            extra.extend(id(r) for op in other.ops for r in op.results)
+        extra = [k for k in extra if k not in defined]
+        defined.update(extra)
+        try:
+            bad = _dominance_block(block, defined)
+        finally:
+            for k in extra:
+                defined.discard(k)
+        if bad is not None:
+            return bad
     return None
 
 
@@ -483,10 +547,9 @@ def _dominance_block(block, defined: set):
                 spec = op.SPEC
                 if spec is None or not _plan(spec).isolated:
                     for region in op.regions:
-                        for b in region.blocks:
-                            bad = _dominance_block(b, defined)
-                            if bad is not None:
-                                return bad
+                        bad = _dominance_region(region, defined)
+                        if bad is not None:
+                            return bad
             for r in op.results:
                 k = id(r)
                 add(k)

@@ -102,6 +102,9 @@ class Parser:
     def __init__(self, text: str, source: Optional[SourceFile] = None,
                  options: Optional[ParseOptions] = None, fast: bool = False) -> None:
         self.src = text
+        #: per region being parsed: block label -> block, and labels used before their block
+        self.block_labels: list[dict] = []
+        self.block_forward: list[dict] = []
         self.source = source or SourceFile("<string>", text)
         self.options = options or ParseOptions()
         #: fast mode: ops that fit one line are parsed by one regex match (text/fastparse.py)
@@ -687,8 +690,11 @@ class Parser:
         self.expect("(")
         uses = self.parse_comma_list(self._parse_use, ")")
         self.expect(")")
+        successors: list = []
         if self.toks[self.i] == "[":
-            raise self.error("successors are not supported in cuda_tile")
+            self.i += 1
+            successors = self.parse_comma_list(self.parse_successor, "]")
+            self.expect("]")
         attrs: dict = {}
         properties: Optional[dict] = None
         if self.toks[self.i] == "<" and self.peek() == "{":
@@ -729,6 +735,7 @@ class Parser:
         if spec is not None:
             attrs = normalize_attributes(spec, attrs)
         op = make_op(name, operands, ftype.results, attrs, regions, self.loc_at(start), segments)
+        op.successors = successors
         if properties is not None:
             op.properties = DictionaryAttr.of(properties)
         if spec is not None and spec.attr_sized_operands and segments is None:
@@ -761,6 +768,8 @@ class Parser:
         scope = self.push_scope(isolated)
         self.default_dialect.append(dialect)
         self.region_depth += counted
+        self.block_labels.append({})
+        self.block_forward.append({})
         try:
             block: Optional[Block] = None
             if entry_args is not None:
@@ -801,12 +810,44 @@ class Parser:
             self.default_dialect.pop()
             self.scopes.pop()
             self.region_depth -= counted
+            self.block_labels.pop()
+            forward = self.block_forward.pop()
+        if forward:
+            label, offset = min(forward.items(), key=lambda kv: kv[1])
+            raise self.error("reference to an undefined block", offset)
         self.finish_scope(scope)
         return region
 
+    def parse_successor(self) -> Block:
+        """``^label``: a successor block of the current region (created when used before its
+        definition)."""
+        label, off = self.toks[self.i], self.offs[self.i]
+        if not label or label[0] != "^":
+            raise self.error("expected block name")
+        self.i += 1
+        labels = self.block_labels[-1]
+        block = labels.get(label)
+        if block is None:
+            block = labels[label] = Block()
+            self.block_forward[-1][label] = off
+        return block
+
     def parse_block_header(self, region: Region) -> Block:
+        label, off = self.toks[self.i], self.offs[self.i]
         self.i += 1  # ^label
-        block = region.add_block()
+        labels = self.block_labels[-1] if self.block_labels else {}
+        forward = self.block_forward[-1] if self.block_forward else {}
+        if label in labels and label not in forward:
+            raise self.error(f"redefinition of block '{label}'", off)
+        if label in forward:
+            del forward[label]
+            block = region.append_block(labels[label])
+        elif not labels and len(region.blocks) == 1 and not region.blocks[0].ops:
+            # the entry block a custom syntax created for its arguments, now labelled
+            block = labels[label] = region.blocks[0]
+        else:
+            block = region.add_block()
+            labels[label] = block
         scope = self.scopes[-1]
         if self.consume("("):
             def one():

@@ -124,14 +124,16 @@ class _NameState:
     def _number(self, root: Operation) -> None:
         self.used.append(set())
         self._number_op(root)
+        # MLIR's SSANameState: a stack of regions, each starting from the counters of its
+        # parent region.  The generic form prints unique ids (shouldPrintUniqueSSAIDs): the
+        # counters are never restored and the stack pops the last pushed region first.
+        unique = self.generic
         stack = []
-        for region in reversed(root.regions):
+        for region in (root.regions if unique else reversed(root.regions)):
             stack.append((region, self.next_value, self.next_arg, self.next_conflict, 1))
         while stack:
             region, nv, na, nc, depth = stack.pop()
-            if not self.generic:
-                # mlir-opt's generic form numbers values and block arguments with running
-                # counters; the custom form restarts them in each sibling region
+            if not unique:
                 self.next_value, self.next_arg, self.next_conflict = nv, na, nc
             del self.used[depth:]
             self.used.append(set())
@@ -143,8 +145,7 @@ class _NameState:
                         for r in op.regions:
                             children.append((r, self.next_value, self.next_arg,
                                              self.next_conflict, depth + 1))
-            # (MLIR pushes them in order, popping the last first: visible in the generic form)
-            stack.extend(children if self.generic else reversed(children))
+            stack.extend(children if unique else reversed(children))
 
     def _number_region(self, region: Region) -> None:
         parent = region.parent
@@ -380,9 +381,13 @@ class OpPrinter:
                       print_terminator: bool = True, elide_terminator_if=None) -> str:
         out = ["{"]
         self.indent += 1
+        preds = _predecessors(region) if len(region.blocks) > 1 else None
         for bi, block in enumerate(region.blocks):
             if bi > 0 or (print_entry_args and block.args):
-                out.append("\n" + self._block_header(block))
+                header = "\n" + self._block_header(block)
+                if bi > 0 and preds is not None:
+                    header += "  // " + self._predecessor_comment(preds[bi])
+                out.append(header)
             ops = block.ops
             for oi, op in enumerate(ops):
                 if oi == len(ops) - 1 and not print_terminator:
@@ -392,6 +397,18 @@ class OpPrinter:
         self.indent -= 1
         out.append("\n" + "  " * self.indent + "}")
         return "".join(out)
+
+    def _predecessor_comment(self, indexes: list) -> str:
+        """MLIR's ``// 2 preds: ^bb0, ^bb3`` after a block header."""
+        if not indexes:
+            return "no predecessors"
+        names = ", ".join(f"^bb{k}" for k in sorted(indexes))
+        return f"pred: {names}" if len(indexes) == 1 else f"{len(indexes)} preds: {names}"
+
+    def successor_list(self, op: Operation) -> str:
+        """``[^bb1, ^bb2]``: the op's successors, by their printed names."""
+        return "[" + ", ".join(self.names.block_names.get(id(b), "^bb?")
+                               for b in op.successors) + "]"
 
     def _block_header(self, block: Block) -> str:
         name = self.names.block_names.get(id(block), "^bb?")
@@ -518,6 +535,8 @@ class OpPrinter:
         from ..ir.attributes import DenseArrayAttr, quote_string
         parts = [quote_string(op.name), "(", ", ".join(self.value_name(v) for v in op.operands),
                  ")"]
+        if op.successors:
+            parts.append(self.successor_list(op))
         spec = op.SPEC
         inherent = []
         discardable = []
@@ -612,6 +631,19 @@ class OpPrinter:
         if self.aliases is not None and self.aliases.names and not self._collecting:
             text += "".join(line + "\n" for line in self.aliases.definitions())
         return text
+
+
+def _predecessors(region: Region) -> list[list[int]]:
+    """For each block of ``region``, the indexes of the blocks branching to it (one per
+    branch edge)."""
+    index = {id(b): k for k, b in enumerate(region.blocks)}
+    found: list[list[int]] = [[] for _ in region.blocks]
+    for k, block in enumerate(region.blocks):
+        for op in block.ops:
+            for succ in op.successors:
+                if id(succ) in index:
+                    found[index[id(succ)]].append(k)
+    return found
 
 
 def _walk_aliasable(obj, found: dict) -> None:

@@ -7,7 +7,8 @@ import itertools
 from tests.dialects.arith.mlir_diff import assert_same_errors, assert_same_printing, in_func
 
 ARGS = ("%a: i32, %b: i32, %x: f32, %y: f32, %v: vector<4xi32>, %w: vector<4xf32>, "
-        "%i: index, %t: tensor<2x?xi8>, %h: f16, %c: i1")
+        "%i: index, %t: tensor<2x?xi8>, %h: f16, %c: i1, %mr: memref<4xi32>, "
+        "%sv: vector<[4]xi32>, %ur: tensor<*xi32>, %q8: f8E4M3FN")
 
 INT_BINARY = ("addi", "subi", "muli", "divsi", "divui", "ceildivsi", "ceildivui", "floordivsi",
               "remsi", "remui", "andi", "ori", "xori", "shli", "shrsi", "shrui", "maxsi",
@@ -83,6 +84,13 @@ def _cast_cases() -> list[str]:
         "  %23 = arith.scaling_extf %x, %s : f32, f8E8M0FNU to f64",
         "  %24 = arith.scaling_truncf %x, %s : f32, f8E8M0FNU to f16",
         "  %25 = arith.scaling_truncf %x, %s toward_zero fastmath<fast> : f32, f8E8M0FNU to f16",
+        "  %26 = arith.index_cast %mr : memref<4xi32> to memref<4xindex>",
+        "  %27 = arith.bitcast %mr : memref<4xi32> to memref<4xf32>",
+        "  %28 = arith.extsi %sv : vector<[4]xi32> to vector<[4]xi64>",
+        "  %29 = arith.addi %ur, %ur : tensor<*xi32>", "  %30 = arith.cmpi eq, %ur, %ur : tensor<*xi32>",
+        "  %31 = arith.select %c, %mr, %mr : memref<4xi32>",
+        "  %32 = arith.bitcast %h : f16 to bf16", "  %33 = arith.extui %c : i1 to i8",
+        "  %34 = arith.extf %q8 : f8E4M3FN to f16",
     ]
 
 
@@ -98,6 +106,15 @@ def _constant_cases() -> list[str]:
         "  %14 = arith.constant 0x7FC00000 : f32", "  %15 = arith.constant -0.0 : f32",
         "  %16 = arith.constant 1.5e10 : f64", "  %17 = arith.constant 42 : i64 loc(unknown)",
         "  %18 = arith.constant {tag = 1 : i32} 3 : i16",
+        "  %19 = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>",
+        "  %20 = arith.constant dense<0.0> : vector<4xf32>",
+        "  %21 = arith.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi64>",
+        "  %22 = arith.constant dense<[true, false]> : vector<2xi1>",
+        "  %23 = arith.constant dense<7> : tensor<3xui8>",
+        "  %24 = arith.constant 255 : i8", "  %25 = arith.constant 1.0 : bf16",
+        "  %26 = arith.constant dense<1.5> : vector<[4]xf32>",
+        "  %27 = arith.constant 0xFF800000 : f32", "  %28 = arith.constant 3 : i3",
+        "  %29 = arith.constant -1 : i128",
     ]
 
 
@@ -130,6 +147,8 @@ INVALID = [
     ("%0 = arith.bitcast %a : i32 to f64", "%a: i32"),
     ('%0 = "arith.constant"() {value = 1 : i64} : () -> i32', ""),
     ("%0 = arith.constant 1 : si32", ""),
+    ("%0 = arith.constant dense<[1.0, 2.0]> : vector<[2]xf32>", ""),
+    ('%0 = "arith.constant"() {value = dense<1> : tensor<2xi32>} : () -> tensor<3xi32>', ""),
     ('%0 = arith.constant "s" : i32', ""),
     ("%0 = arith.extsi %v : vector<4xi32> to vector<5xi64>", "%v: vector<4xi32>"),
     ("%0 = arith.extsi %v : vector<4xi32> to i64", "%v: vector<4xi32>"),
@@ -150,9 +169,58 @@ INVALID = [
     ('%0 = "arith.select"(%c, %a, %x) : (i1, i32, f32) -> i32', "%a: i32, %x: f32, %c: i1"),
     ('%0 = "arith.negf"(%x) : (f32) -> f64', "%x: f32"),
     ('%0 = "arith.extf"(%t) : (tensor<2xf32>) -> tensor<3xf64>', "%t: tensor<2xf32>"),
+    ('%0 = "arith.addi"(%a, %a) {overflowFlags = 3 : i32} : (i32, i32) -> i32', "%a: i32"),
+    ('%0 = "arith.addf"(%x, %x) {fastmath = 1 : i32} : (f32, f32) -> f32', "%x: f32"),
+    ('%0 = "arith.truncf"(%x) {roundingmode = 9 : i32} : (f32) -> f16', "%x: f32"),
+    ('%0 = "arith.divsi"(%a, %a) {isExact = 1} : (i32, i32) -> i32', "%a: i32"),
+    ("%0 = arith.constant 3 : i1", ""),
+    ("%0 = arith.extsi %s : vector<[4]xi32> to vector<4xi64>", "%s: vector<[4]xi32>"),
+    ("%0 = arith.extsi %t : tensor<?xi32> to tensor<4xi64>", "%t: tensor<?xi32>"),
+    ("%0 = arith.extsi %t : tensor<*xi32> to tensor<4xi64>", "%t: tensor<*xi32>"),
+    ("%0 = arith.sitofp %v : vector<4xi32> to tensor<4xf32>", "%v: vector<4xi32>"),
+    ("%0 = arith.addi %x, %x : vector<4xsi32>", "%x: vector<4xsi32>"),
+    ("%0 = arith.addi %x, %x : memref<4xi32>", "%x: memref<4xi32>"),
+    ("%0 = arith.extf %x : bf16 to f16", "%x: bf16"),
+    ("%0 = arith.truncf %x : f16 to bf16", "%x: f16"),
+    ("%0 = arith.index_cast %x : index to index", "%x: index"),
 ]
 
 
 def test_arith_invalid_like_mlir_opt():
     chunks = [in_func(f"  {body}\n  return", args) for body, args in INVALID]
+    assert assert_same_errors(chunks) == len(chunks)
+
+
+#: custom-syntax errors (parser messages) of arith, math, index, func and cf ops
+PARSE_INVALID = [
+    ("%0 = arith.addi %a, %a overflow<foo> : i32", "%a: i32"),
+    ("%0 = arith.addf %x, %x fastmath<foo> : f32", "%x: f32"),
+    ("%0 = arith.negf %x fastmath<> : f32", "%x: f32"),
+    ("%0 = arith.cmpi slt, %x, %x : f32", "%x: f32"),
+    ("%0 = arith.cmpf oeq, %a, %a : i32", "%a: i32"),
+    ("%0 = math.isnan %a : i32", "%a: i32"),
+    ("%0 = arith.cmpi foo, %a, %a : i32", "%a: i32"),
+    ("%0 = arith.cmpf foo, %x, %x : f32", "%x: f32"),
+    ("%0 = arith.truncf %x bad : f32 to f16", "%x: f32"),
+    ("%0 = arith.constant unit", ""),
+    ("%0 = arith.addi %a, %a : i64", "%a: i32"),
+    ("%0 = arith.select %c, %a, %a : i32", "%a: i32, %c: i32"),
+    ("%0 = index.cmp foo(%i, %i)", "%i: index"),
+    ("%0 = index.add %a, %a", "%a: i32"),
+    ("%0 = arith.extsi %a : i32", "%a: i32"),
+    ("%0 = arith.addi %a : i32", "%a: i32"),
+    ("%0 = arith.divsi %a, %a exact overflow<nsw> : i32", "%a: i32"),
+    ("%0:2 = arith.addui_extended %a, %a : i32", "%a: i32"),
+    ("%0 = func.constant @f : i32", ""),
+    ("%0 = call @f(%a) : i32", "%a: i32"),
+    ("cf.br ^bb1(%a)\n^bb1(%b: i32):", "%a: i32"),
+    ("cf.assert %c", "%c: i1"),
+    ("cf.switch %a : i32, [ 1: ^bb1 ]\n^bb1:", "%a: i32"),
+    ("%0 = math.clampf %x [%x, %x] : f32", "%x: f32"),
+    ("%0 = index.constant 1 : index", ""),
+]
+
+
+def test_custom_syntax_errors_like_mlir_opt():
+    chunks = [in_func(f"  {body}\n  return", args) for body, args in PARSE_INVALID]
     assert assert_same_errors(chunks) == len(chunks)

@@ -31,6 +31,9 @@ VALID = [
       return %0#1, %0#0 : i32, i32
     }""",
     "func.func @v(%arg0: vector<4xf32>, %x: tensor<?x4xi8>) { return }",
+    "func.func @labelled() {\n^bb0:\n  return\n}",
+    "func.func private @decls(memref<?xf32>, complex<f32>, tuple<i32, f32>, none) -> index "
+    "attributes {llvm.emit_c_interface}",
 ]
 
 INVALID = [
@@ -48,6 +51,18 @@ INVALID = [
     'func.func @f(%g: (i32) -> i32, %x: f32) { %0 = "func.call_indirect"(%g, %x) : ((i32) -> i32, f32) -> i32\n return }',
     '"func.func"() ({}) {function_type = () -> (), sym_name = "f", sym_visibility = "bogus"} : () -> ()',
     'func.func @f() { "func.return"() : () -> ()\n "func.return"() : () -> ()\n }',
+    "func.func @f(%a: i32 {foo}) { return }",
+    "func.func @f() -> (i32 {foo})",
+    '"func.func"() ({}) {function_type = (i32) -> (), sym_name = "f", arg_attrs = [{}, {}]} : '
+    "() -> ()",
+    '"func.func"() ({\n^bb0(%a: i64):\n "func.return"() : () -> ()\n}) '
+    '{function_type = (i32) -> (), sym_name = "f"} : () -> ()',
+    '"func.func"() ({}) {sym_name = "f"} : () -> ()',
+    '"func.func"() ({}) {function_type = i32, sym_name = "f", sym_visibility = "private"} : '
+    "() -> ()",
+    "func.func @f() { %0 = arith.constant 1 : i32 }",
+    'func.func @f() {\n %0 = "func.call"() : () -> i32\n return\n}',
+    'func.func @f() {\n "func.return"() : () -> ()\n}\nfunc.func @f() {\n return\n}',
 ]
 
 

@@ -65,6 +65,9 @@ def parse_flags(parser, cls: type) -> _BitEnumAttr:
     parser.expect("<")
     flags: set = set()
     enum_name = "FastMathFlags" if cls is FastMathAttr else "IntegerOverflowFlags"
+    prefix = parser.op_prefix()
+    if parser.tok == ">":
+        raise parser.error(f"{prefix}expected valid keyword or string")
 
     def one():
         off = parser.offset
@@ -75,7 +78,7 @@ def parse_flags(parser, cls: type) -> _BitEnumAttr:
             flags.update(FASTMATH_FLAGS)
             return
         if word not in cls.ORDER:
-            raise parser.error(f"expected ::mlir::arith::{enum_name} to be one of: "
+            raise parser.error(f"{prefix}expected ::mlir::arith::{enum_name} to be one of: "
                                + ", ".join(("none",) + cls.ORDER + (("fast",) if cls is
                                                                      FastMathAttr else ())), off)
         flags.add(word)

@@ -47,9 +47,12 @@ def verify_constant(op) -> Optional[str]:
     shaped = split_shaped(rtype)
     if shaped is not None and shaped[0] == "vector" and any(d.startswith("[")
                                                            for d in shaped[1]):
-        text = value.generic() if value is not None else ""
-        if text.startswith("dense<[") :
-            return ("initializing scalable vectors with elements attribute is not supported "
+        splat = getattr(value, "is_splat", None)
+        if splat is None:
+            splat = not value.generic().startswith("dense<[")
+        if not splat:
+            # (MLIR's message spells "intializing")
+            return ("intializing scalable vectors with elements attribute is not supported "
                     "unless it's a vector splat")
     return None
 

@@ -9,7 +9,7 @@ from ...ir.opdef import Attr, OpBase, Operand, Result
 from ...ir.traits import AllTypesMatch, Pure, TypesMatchWith
 from .attributes import (FASTMATH_NONE, OVERFLOW_NONE, CmpFPredicate, CmpIPredicate,
                          FastMathAttr, OverflowAttr, RoundingMode)
-from .traits import (PopulatesDefaults, SameInputOutputTensorDims, SameOperandsAndResultShape,
+from .traits import (ChecksParsedOperandTypes, PopulatesDefaults, SameInputOutputTensorDims, SameOperandsAndResultShape,
                      SameOperandsAndResultType, SameTypeOperands)
 from .types import (BITCAST_TYPE, BOOL_LIKE, FLOAT_LIKE, INDEX_CAST_TYPE,
                     SIGNLESS_FIXED_INT_LIKE, SIGNLESS_INT_OR_INDEX_LIKE, element_of,
@@ -228,8 +228,9 @@ def _spelled(text: str):
     return type_from_text(text)
 
 
-class CmpIOp(ArithOp):
+class CmpIOp(ChecksParsedOperandTypes, ArithOp):
     __slots__ = ()
+    CHECKED_OPERANDS = ("lhs",)
     MNEMONIC = "cmpi"
     OPERANDS = (Operand("lhs", _INT), Operand("rhs", _INT))
     RESULTS = (Result("result", BOOL_LIKE),)
@@ -239,8 +240,9 @@ class CmpIOp(ArithOp):
     FORMAT = "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)"
 
 
-class CmpFOp(ArithOp):
+class CmpFOp(ChecksParsedOperandTypes, ArithOp):
     __slots__ = ()
+    CHECKED_OPERANDS = ("lhs",)
     MNEMONIC = "cmpf"
     OPERANDS = (Operand("lhs", FLOAT_LIKE), Operand("rhs", FLOAT_LIKE))
     RESULTS = (Result("result", BOOL_LIKE),)

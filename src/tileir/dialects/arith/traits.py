@@ -22,8 +22,8 @@ def _dim_compatible(a: tuple, b: tuple) -> bool:
         return True
     if len(a) != len(b):
         return False
-    return all(x == y or x == "?" or y == "?" for x, y in
-               zip((d.strip("[]") for d in a), (d.strip("[]") for d in b)))
+    # (a scalable vector dimension ``[4]`` matches only a scalable one)
+    return all(x == y or x == "?" or y == "?" for x, y in zip(a, b))
 
 
 def compatible_shapes(types) -> bool:
@@ -134,3 +134,32 @@ class PopulatesDefaults:
         for a in self.SPEC.attributes:
             if a.default is not None and a.name not in self.attributes:
                 self.attributes[a.name] = a.default
+
+
+class ChecksParsedOperandTypes:
+    """Mixin of ops whose result type is computed from an operand type while parsing
+    (ODS ``TypesMatchWith``): like ODS's generated parser, it rejects an operand type outside
+    the operand's constraint before computing (``custom op 'arith.cmpi' 'lhs' must be
+    signless-integer-like, but got 'f32'``).  ``CHECKED_OPERANDS`` names those operands."""
+
+    __slots__ = ()
+    CHECKED_OPERANDS: tuple = ()
+
+    @classmethod
+    def infer_parsed_types(cls, state) -> bool:
+        parser = getattr(state, "parser", None)
+        spec = cls.SPEC
+        for name in cls.CHECKED_OPERANDS:
+            types = state.operand_types.get(name)
+            constraint = spec.operands[spec.operand_index[name]].constraint
+            if types and not constraint.check(types[0]):
+                if parser is None:
+                    # a fast path (no parser at hand): let the general parser report it
+                    from ...text.registry import FAST_PATH_MISMATCH
+                    if FAST_PATH_MISMATCH:
+                        raise FAST_PATH_MISMATCH[0]()
+                    return False
+                raise parser.error(f"{parser.op_prefix()}'{name}' must be {constraint.summary}, "
+                                   f"but got '{types[0]}'",
+                                   state.type_offsets.get(name, state.start))
+        return False

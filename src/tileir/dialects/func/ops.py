@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ...ir.constraints import ANY_TYPE, Pred
-from ...ir.opdef import VARIADIC, Attr, OpBase, Operand, RegionDef, Result
+from ...ir.opdef import VARIADIC, Attr, OpBase, Operand, RegionDef, Result, Trait
 from ...ir.traits import (AffineScope, FunctionLike, IsolatedFromAbove, Pure, ReturnLike,
                           Terminator, ParentOneOf)
 from ...ir.types import FunctionType
@@ -23,6 +23,26 @@ class FuncBase(OpBase):
     DIALECT_NAME = "func"
 
 
+def _verify_visibility(op) -> Optional[str]:
+    vis = op.attributes.get("sym_visibility")
+    if vis is not None and getattr(vis, "value", None) not in ("public", "private", "nested"):
+        return ("visibility expected to be one of [\"public\", \"private\", \"nested\"], "
+                f"but got {vis.generic()}")
+    if not op.regions[0].blocks and (vis is None or vis.value == "public"):
+        return "symbol declaration cannot have public visibility"
+    return None
+
+
+class _SymbolVisibility(Trait):
+    """MLIR's SymbolOpInterface verification (before FunctionOpInterface's): a known
+    visibility, and declarations are not public."""
+
+    PHASE = "trait"
+
+    def verify(self, op):
+        return _verify_visibility(op)
+
+
 class FuncOp(FuncBase):
     """A function: a symbol with a signature and a body (none for a declaration)."""
 
@@ -34,20 +54,9 @@ class FuncOp(FuncBase):
                   Attr("res_attrs", "dict_array", optional=True),
                   Attr("no_inline", "unit", optional=True))
     REGIONS = (RegionDef("body", "any"),)
-    TRAITS = (AffineScope, FunctionLike, IsolatedFromAbove())
+    TRAITS = (AffineScope, _SymbolVisibility(), FunctionLike, IsolatedFromAbove())
     parse_custom = staticmethod(parse_func)
     print_custom = staticmethod(print_func)
-
-    def verify_op(self):
-        vis = self.attributes.get("sym_visibility")
-        if vis is not None and getattr(vis, "value", None) not in ("public", "private",
-                                                                    "nested"):
-            return "visibility expected to be one of [\"public\", \"private\", \"nested\"], " \
-                   f"but got {vis.generic()}"
-        if not self.regions[0].blocks:
-            if vis is None or vis.value == "public":
-                return "symbol declaration cannot have public visibility"
-        return None
 
 
 class ReturnOp(FuncBase):

@@ -183,7 +183,10 @@ def print_return(printer: "OpPrinter", op) -> str:
 def _functional_type(parser: "Parser", state: "OpState", operands: str, results: str) -> None:
     parser.expect(":")
     off = parser.offset
-    ftype = parser.parse_function_type()
+    ftype = parser.parse_type()
+    if not isinstance(ftype, FunctionType):
+        raise parser.error(f"{parser.op_prefix()}invalid kind of type specified: expected "
+                           f"builtin.function, but found '{ftype}'", off)
     state.set_types(operands, "operand", list(ftype.inputs), off)
     state.set_types(results, "result", list(ftype.results), off)
 

@@ -10,4 +10,6 @@ _verify.ATTR_KINDS.update({
                   "index attribute"),
     "index.bool": (lambda v: isinstance(v, _builtin.IntegerAttr) and v.type is _builtin.I1,
                    "bool attribute"),
+    "index.cmp_predicate": (lambda v: isinstance(v, ops.IndexCmpPredicate),
+                            "index comparison predicate kind"),
 })

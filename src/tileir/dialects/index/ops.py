@@ -50,18 +50,28 @@ class IndexCmpPredicate(EnumAttr):
 
     __str__ = generic
 
+    def custom_syntax(self) -> str:
+        """The spelling inside ``index.cmp``: the bare keyword."""
+        return self.keyword
+
+
+def _predicate_keyword(parser: "Parser") -> IndexCmpPredicate:
+    return parser.parse_enum_keyword(
+        IndexCmpPredicate, lambda word: f"{parser.op_prefix()}expected "
+                                        "::mlir::index::IndexCmpPredicate to be one of: "
+                                        + ", ".join(IndexCmpPredicate.keywords()))
+
 
 def _parse_index_attribute(parser: "Parser", mnemonic: str, off: int):
     parser.expect("<")
     parser.expect_keyword("cmp_predicate")
-    member = parser.parse_enum_keyword(
-        IndexCmpPredicate, lambda word: "expected ::mlir::index::IndexCmpPredicate to be one "
-                                        "of: " + ", ".join(IndexCmpPredicate.keywords()))
+    member = _predicate_keyword(parser)
     parser.expect(">")
     return member
 
 
 registry.DIALECT_ATTR_PARSERS["index"] = _parse_index_attribute
+registry.ATTR_KIND_PARSERS["index.cmp_predicate"] = _predicate_keyword
 
 
 class IndexOp(OpBase):
@@ -114,16 +124,26 @@ class CmpOp(IndexOp):
     MNEMONIC = "cmp"
     OPERANDS = (Operand("lhs", INDEX), Operand("rhs", INDEX))
     RESULTS = (Result("result", BOOL),)
-    ATTRIBUTES = (Attr("pred", IndexCmpPredicate, summary="index comparison predicate kind"),)
+    ATTRIBUTES = (Attr("pred", "index.cmp_predicate", summary="index comparison predicate kind"),)
     TRAITS = (Pure,)
     FORMAT = "$pred `(` $lhs `,` $rhs `)` attr-dict"
 
 
 def _parse_constant(parser: "Parser", state: "OpState"):
+    """``attr-dict $value``: an integer (``index.constant``) or ``true``/``false``."""
     if parser.tok == "{":
         state.attrs.update(parser.parse_attr_dict_body())
-    value = parser.parse_attribute(_index_type())
-    state.attrs["value"] = value
+    if state.spec.name == "index.constant" and parser.tok and \
+            (parser.tok[0].isdigit() or parser.tok[0] == "-"):
+        state.attrs["value"] = IntegerAttr(parser.parse_integer(), _index_type())
+    else:
+        off = parser.offset
+        value = parser.parse_attribute(I1 if state.spec.name == "index.bool.constant" else None)
+        kind = state.spec.attr_by_name["value"].kind
+        from ...ir.verify import ATTR_KINDS
+        if not ATTR_KINDS[kind][0](value):
+            raise parser.error(f"{parser.op_prefix()}invalid kind of attribute specified", off)
+        state.attrs["value"] = value
     return state.build()
 
 
