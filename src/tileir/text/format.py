@@ -461,7 +461,8 @@ def _is_keyword_literal(text: str) -> bool:
 
 
 def _group_present(parser: "Parser", state: OpState, group: OptionalGroup) -> bool:
-    first = group.elements[0]
+    # a leading spacing directive (`` ` ` ``) does not decide presence
+    first = next((el for el in group.elements if type(el) is not Space), group.elements[0])
     tok = parser.tok
     if isinstance(first, Literal):
         return tok == first.text

@@ -689,6 +689,9 @@ def builtin_aliases(op: Operation, text: str) -> list[str]:
     definitions, then ``text`` with each aliased attribute replaced by its alias name."""
     found: dict = {}
     _walk_op_aliasable(op, found)
+    # an attribute a custom form prints in its own way (memref.transpose's permutation) gets
+    # no alias: MLIR only aliases what it prints as an attribute
+    found = {attr: None for attr in found if attr.generic() in text}
     counters: dict[str, int] = {}
     named: list[tuple[str, str, str]] = []  # (prefix, name, spelling)
     for attr in found:
