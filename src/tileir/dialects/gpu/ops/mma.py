@@ -9,7 +9,7 @@ from ....ir.diagnostics import ERROR, Diagnostic
 from ....ir.opdef import VARIADIC, Attr, Operand, Result
 from ..attributes import MMAElementwiseOp
 from ..types import MMAMatrixType
-from .verify_util import memref_info
+from .verify_util import last_dim_has_unit_stride, memref_info
 from .base import (INDEX, GpuOp, attr_dict, parse_attr_dict, parse_keyword_enum, parse_types,
                    print_types, print_uses)
 
@@ -53,7 +53,11 @@ class SubgroupMmaLoadMatrixOp(GpuOp):
                 + attr_dict(printer, op) + f" : {src.type} -> {op.results[0].type}")
 
     def verify_op(self):
-        return mma_memref_error(self, 0)
+        error = mma_memref_error(self, 0)
+        if error is None and not last_dim_has_unit_stride(self.operands[0].type):
+            return Diagnostic(ERROR, "expected source memref most minor dim must have unit "
+                              "stride", self.loc)
+        return error
 
 
 class SubgroupMmaStoreMatrixOp(GpuOp):
@@ -86,7 +90,17 @@ class SubgroupMmaStoreMatrixOp(GpuOp):
 
 
     def verify_op(self):
-        return mma_memref_error(self, 1)
+        error = mma_memref_error(self, 1)
+        if error is not None:
+            return error
+        if not last_dim_has_unit_stride(self.operands[1].type):
+            return Diagnostic(ERROR, "expected destination memref most minor dim must have unit "
+                              "stride", self.loc)
+        src = self.operands[0].type
+        if isinstance(src, MMAMatrixType) and src.operand != "COp":
+            return Diagnostic(ERROR, "expected the operand matrix being stored to have 'COp' "
+                              "operand type", self.loc)
+        return None
 
 
 _MMA_MEMORY_ELEMENTS = ("i8", "i32", "f16", "f32", "f64")

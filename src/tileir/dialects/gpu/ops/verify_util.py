@@ -64,3 +64,56 @@ def affine_symbol_count(layout: Optional[str]) -> int:
     if m is None:
         return 0
     return len([s for s in m.group(1).split(",") if s.strip()])
+
+
+def _coefficient(expr: str, dim: str) -> Optional[int]:
+    """The constant coefficient of ``dim`` in a linear affine expression (None: not linear)."""
+    total = 0
+    for sign, term in re.findall(r"([+-]?)\s*([^+-]+)", expr.replace(" ", "")):
+        factors = term.split("*")
+        if dim not in factors:
+            if any(f == dim or "floordiv" in f or "mod" in f or "ceildiv" in f
+                   for f in factors) or dim in term:
+                return None
+            continue
+        rest = [f for f in factors if f != dim]
+        if not all(f.isdigit() for f in rest) or len(factors) - len(rest) != 1:
+            return None
+        value = 1
+        for f in rest:
+            value *= int(f)
+        total += -value if sign == "-" else value
+    return total
+
+
+def last_dim_has_unit_stride(t) -> bool:
+    """MLIR's isLastMemrefDimUnitStride: the most minor dimension of ``t`` has stride 1."""
+    strides_and_offset = getattr(t, "strides_and_offset", None)
+    if strides_and_offset is not None:
+        try:
+            strides, _ = strides_and_offset()
+            return bool(strides) and strides[-1] == 1
+        except ValueError:
+            pass  # an affine-map layout: read below
+    info = memref_info(t)
+    if info is None or info.layout is None or not info.layout.startswith("affine_map<"):
+        return info is not None and info.layout is None
+    m = re.fullmatch(r"affine_map<\(([^)]*)\)(?:\[[^\]]*\])?\s*->\s*\((.*)\)>", info.layout)
+    if m is None or not info.dims:
+        return False
+    dims = [d.strip() for d in m.group(1).split(",") if d.strip()]
+    results = _split_top(m.group(2))
+    stride = 0
+    for k, result in enumerate(results):
+        coefficient = _coefficient(result, dims[-1])
+        if coefficient is None:
+            return False
+        if coefficient == 0:
+            continue
+        inner = 1
+        for d in info.dims[len(info.dims) - len(results) + k + 1:]:
+            if d == "?":
+                return False  # a dynamic stride
+            inner *= int(d)
+        stride += coefficient * inner
+    return stride == 1
