@@ -157,7 +157,7 @@ class SubgroupReduceOp(GpuOp):
     RESULTS = (Result("result"),)
     ATTRIBUTES = (Attr("op", AllReduceOperation), Attr("uniform", "unit"),
                   Attr("cluster_size", "i32", optional=True),
-                  Attr("cluster_stride", "i32", optional=True))
+                  Attr("cluster_stride", "i32", default=IntegerAttr(1, I32)))
 
     @staticmethod
     def parse_custom(parser, state):

@@ -22,10 +22,51 @@ def _parse_indices(parser, state, name: str) -> None:
     state.set_types(name, "operand", [INDEX] * len(uses), parser.offset)
 
 
+class _IndexedAccessOp(GpuOp):
+    """The family ``[%value,] %base[%i, ..] attr-dict : [T,] BaseT [-> R]``: MMA loads and
+    stores and thread-local element access.  ``OPERANDS`` lists the value (if any), the base
+    and the indices; an op with a result prints ``-> R``."""
+
+    __slots__ = ()
+
+    @classmethod
+    def _named(cls) -> list[str]:
+        return [o.name for o in cls.OPERANDS[:-1]]
+
+    @classmethod
+    def parse_custom(cls, parser, state):
+        named = cls._named()
+        for k, name in enumerate(named):
+            if k:
+                parser.expect(",")
+            state.operands[name] = [parser._parse_use()]
+        _parse_indices(parser, state, cls.OPERANDS[-1].name)
+        parse_attr_dict(parser, state)
+        parser.expect(":")
+        off = parser.offset
+        for k, name in enumerate(named):
+            if k:
+                parser.expect(",")
+            state.set_types(name, "operand", [parser.parse_type()], off)
+        if cls.RESULTS:
+            parser.expect("->")
+            state.set_types(cls.RESULTS[0].name, "result", [parser.parse_type()], off)
+
+    @staticmethod
+    def print_custom(printer, op):
+        n = len(op._named())
+        named = op.operands[:n]
+        text = (print_uses(printer, named) + f"[{print_uses(printer, op.operands[n:])}]"
+                + attr_dict(printer, op) + " : " + print_types([v.type for v in named]))
+        if op.results:
+            text += f" -> {op.results[0].type}"
+        return text
+
+
 _LOAD_STORE_ATTRS = (Attr("leadDimension", "index"), Attr("transpose", "unit"))
 
 
-class SubgroupMmaLoadMatrixOp(GpuOp):
+class SubgroupMmaLoadMatrixOp(_IndexedAccessOp):
     """``gpu.subgroup_mma_load_matrix %m[%i, %j] {leadDimension = 32 : index} : M -> !gpu.mma_matrix``."""
 
     __slots__ = ()
@@ -34,23 +75,6 @@ class SubgroupMmaLoadMatrixOp(GpuOp):
     RESULTS = (Result("res"),)
     ATTRIBUTES = _LOAD_STORE_ATTRS
 
-    @staticmethod
-    def parse_custom(parser, state):
-        state.operands["srcMemref"] = [parser._parse_use()]
-        _parse_indices(parser, state, "indices")
-        parse_attr_dict(parser, state)
-        parser.expect(":")
-        off = parser.offset
-        state.set_types("srcMemref", "operand", [parser.parse_type()], off)
-        parser.expect("->")
-        off = parser.offset
-        state.set_types("res", "result", [parser.parse_type()], off)
-
-    @staticmethod
-    def print_custom(printer, op):
-        src = op.operands[0]
-        return (f"{printer.value_name(src)}[{print_uses(printer, op.operands[1:])}]"
-                + attr_dict(printer, op) + f" : {src.type} -> {op.results[0].type}")
 
     def verify_op(self):
         error = mma_memref_error(self, 0)
@@ -60,33 +84,13 @@ class SubgroupMmaLoadMatrixOp(GpuOp):
         return error
 
 
-class SubgroupMmaStoreMatrixOp(GpuOp):
+class SubgroupMmaStoreMatrixOp(_IndexedAccessOp):
     """``gpu.subgroup_mma_store_matrix %v, %m[%i, %j] {leadDimension = ..} : !gpu.mma_matrix, M``."""
 
     __slots__ = ()
     MNEMONIC = "subgroup_mma_store_matrix"
     OPERANDS = (Operand("src"), Operand("dstMemref"), Operand("indices", kind=VARIADIC))
     ATTRIBUTES = _LOAD_STORE_ATTRS
-
-    @staticmethod
-    def parse_custom(parser, state):
-        state.operands["src"] = [parser._parse_use()]
-        parser.expect(",")
-        state.operands["dstMemref"] = [parser._parse_use()]
-        _parse_indices(parser, state, "indices")
-        parse_attr_dict(parser, state)
-        parser.expect(":")
-        off = parser.offset
-        state.set_types("src", "operand", [parser.parse_type()], off)
-        parser.expect(",")
-        state.set_types("dstMemref", "operand", [parser.parse_type()], off)
-
-    @staticmethod
-    def print_custom(printer, op):
-        src, dst = op.operands[:2]
-        return (f"{printer.value_name(src)}, {printer.value_name(dst)}"
-                f"[{print_uses(printer, op.operands[2:])}]" + attr_dict(printer, op)
-                + f" : {src.type}, {dst.type}")
 
 
     def verify_op(self):
@@ -220,7 +224,7 @@ class SubgroupMmaElementwiseOp(GpuOp):
                 + attr_dict(printer, op, ("opType",)) + f" : ({ins}) -> {op.results[0].type}")
 
 
-class SubgroupMmaExtractThreadLocalOp(GpuOp):
+class SubgroupMmaExtractThreadLocalOp(_IndexedAccessOp):
     """``gpu.subgroup_mma_extract_thread_local %m[%i] : !gpu.mma_matrix<..> -> T``."""
 
     __slots__ = ()
@@ -228,25 +232,8 @@ class SubgroupMmaExtractThreadLocalOp(GpuOp):
     OPERANDS = (Operand("matrix"), Operand("indices", kind=VARIADIC))
     RESULTS = (Result("res"),)
 
-    @staticmethod
-    def parse_custom(parser, state):
-        state.operands["matrix"] = [parser._parse_use()]
-        _parse_indices(parser, state, "indices")
-        parse_attr_dict(parser, state)
-        parser.expect(":")
-        off = parser.offset
-        state.set_types("matrix", "operand", [parser.parse_type()], off)
-        parser.expect("->")
-        state.set_types("res", "result", [parser.parse_type()], off)
 
-    @staticmethod
-    def print_custom(printer, op):
-        m = op.operands[0]
-        return (f"{printer.value_name(m)}[{print_uses(printer, op.operands[1:])}]"
-                + attr_dict(printer, op) + f" : {m.type} -> {op.results[0].type}")
-
-
-class SubgroupMmaInsertThreadLocalOp(GpuOp):
+class SubgroupMmaInsertThreadLocalOp(_IndexedAccessOp):
     """``gpu.subgroup_mma_insert_thread_local %v, %m[%i] : T, !gpu.mma_matrix<..> -> !gpu.mma_matrix<..>``."""
 
     __slots__ = ()
@@ -254,24 +241,3 @@ class SubgroupMmaInsertThreadLocalOp(GpuOp):
     OPERANDS = (Operand("value"), Operand("matrix"), Operand("indices", kind=VARIADIC))
     RESULTS = (Result("res"),)
 
-    @staticmethod
-    def parse_custom(parser, state):
-        state.operands["value"] = [parser._parse_use()]
-        parser.expect(",")
-        state.operands["matrix"] = [parser._parse_use()]
-        _parse_indices(parser, state, "indices")
-        parse_attr_dict(parser, state)
-        parser.expect(":")
-        off = parser.offset
-        state.set_types("value", "operand", [parser.parse_type()], off)
-        parser.expect(",")
-        state.set_types("matrix", "operand", [parser.parse_type()], off)
-        parser.expect("->")
-        state.set_types("res", "result", [parser.parse_type()], off)
-
-    @staticmethod
-    def print_custom(printer, op):
-        v, m = op.operands[:2]
-        return (f"{printer.value_name(v)}, {printer.value_name(m)}"
-                f"[{print_uses(printer, op.operands[2:])}]" + attr_dict(printer, op)
-                + f" : {v.type}, {m.type} -> {op.results[0].type}")
