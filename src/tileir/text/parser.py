@@ -29,6 +29,7 @@ from .registry import (DENSE_BUILDERS, DIALECT_ATTR_PARSERS, DIALECT_TYPE_PARSER
                        ENUM_DESCRIPTIONS, FAST_OP_PARSERS, FAST_PATH_MISMATCH, INHERENT_ATTRIBUTES,
                        ISOLATED_OPS,
                        KEYWORD_ATTRIBUTES, KEYWORD_TYPES, NUMBER_TYPE_PARSERS, OP_NAME_ALIASES,
+                       STANDARD_TYPE_SYNTAX_DIALECTS,
                        default_dialect_for)
 
 __all__ = ["Parser", "ParseError", "parse_module", "parse_type",
@@ -1328,13 +1329,18 @@ class Parser:
                         return typ
                 self.i += 1
                 return BuiltinType(t)
-            if self.custom_ops[-1]:
+            if self._custom_type_errors():
                 # cuda-tile's parseCudaTileType: a keyword naming no cuda_tile type
                 self.i += 1
                 raise self.error(f"{self.op_prefix()}unknown type: {t}", self.offs[self.i])
-        if self.custom_ops[-1]:
+        if self._custom_type_errors():
             raise self.error(f"{self.op_prefix()}expected valid keyword")
         raise self.error("expected non-function type")
+
+    def _custom_type_errors(self) -> bool:
+        """Whether a type error inside the current custom op reads as cuda_tile's."""
+        op = self.custom_ops[-1]
+        return bool(op) and op.partition(".")[0] not in STANDARD_TYPE_SYNTAX_DIALECTS
 
     def parse_function_type(self) -> FunctionType:
         self.expect("(")

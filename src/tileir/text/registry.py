@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["DIALECT_TYPE_PARSERS", "DIALECT_ATTR_PARSERS", "KEYWORD_TYPES", "OP_NAME_ALIASES",
            "PRINT_NAME_ALIASES", "DISASM_FORMS", "ATTR_KIND_PARSERS", "DEFAULT_DIALECTS", "ISOLATED_OPS", "DENSE_BUILDERS",
-           "FAST_OP_PARSERS", "ENUM_DESCRIPTIONS", "FAST_PATH_MISMATCH", "ALIASED_ATTRIBUTES", "default_dialect_for",
+           "FAST_OP_PARSERS", "ENUM_DESCRIPTIONS", "STANDARD_TYPE_SYNTAX_DIALECTS", "FAST_PATH_MISMATCH", "ALIASED_ATTRIBUTES", "default_dialect_for",
            "NUMBER_TYPE_PARSERS", "KEYWORD_ATTRIBUTES", "INHERENT_ATTRIBUTES"]
 
 #: ``!dialect.word<...>``: dialect -> ``parse(parser, word, offset, word_end) -> Type``.  Called
@@ -102,6 +102,11 @@ FAST_OP_PARSERS: list[Callable[["Parser", int, Any], Optional[tuple]]] = []
 
 #: Exceptions a fast path may raise to say "re-parse this buffer the slow way".
 FAST_PATH_MISMATCH: list[type] = []
+
+#: Dialects whose custom ops parse types with MLIR's standard type parser (``expected
+#: non-function type``); other dialects' custom ops report type errors as cuda_tile's
+#: ``parseCudaTileType`` does (``expected valid keyword``, ``unknown type: x``).
+STANDARD_TYPE_SYNTAX_DIALECTS: set[str] = set()
 
 #: Attribute classes printed through an alias (``#di_file = #cuda_tile.di_file<...>``) in the
 #: printer's alias section rather than inline.  Each has a ``ALIAS`` name prefix.

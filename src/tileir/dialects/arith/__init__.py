@@ -4,3 +4,7 @@
 from . import syntax  # noqa: F401  (registers the attribute syntax)
 from . import ops  # noqa: F401  (registers the ops)
 from . import dialect  # noqa: F401  (registers the verifier's attribute kinds)
+
+from ...text import registry as _text_registry  # noqa: E402
+
+_text_registry.STANDARD_TYPE_SYNTAX_DIALECTS.add("arith")

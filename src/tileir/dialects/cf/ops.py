@@ -215,6 +215,9 @@ class SwitchOp(CfOp):
         parser.expect(":")
         flag_off = parser.offset
         flag_type = parser.parse_type()
+        if int_width(str(flag_type)) is None:
+            raise parser.error(f"{parser.op_prefix()}invalid kind of type specified: expected "
+                               f"builtin.integer, but found '{flag_type}'", flag_off)
         state.set_types("flag", "operand", [flag_type], flag_off)
         parser.expect(",")
         parser.expect("[")

@@ -13,3 +13,7 @@ _verify.ATTR_KINDS.update({
     "index.cmp_predicate": (lambda v: isinstance(v, ops.IndexCmpPredicate),
                             "index comparison predicate kind"),
 })
+
+from ...text import registry as _text_registry  # noqa: E402
+
+_text_registry.STANDARD_TYPE_SYNTAX_DIALECTS.add("index")
