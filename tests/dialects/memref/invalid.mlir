@@ -391,9 +391,43 @@ memref.copy %m, %d : memref<4x8xf32> to memref<?xf32>
 // expected-error @+1 {{custom op 'memref.global' type should be static shaped memref, but got 'memref<?xf32>'}}
 memref.global @g0 : memref<?xf32>
 // -----
+// expected-error @+1 {{inferred shape of elements literal ([2]) does not match type ([4])}}
+memref.global @g1 : memref<4xf32> = dense<[1.0, 2.0]>
+// -----
 // expected-error @+1 {{custom op 'memref.global' type should be static shaped memref, but got 'tensor<4xf32>'}}
 memref.global "private" @g2 : tensor<4xf32>
 // -----
 memref.global "private" @g3 : memref<4xf32>
 // expected-error @+1 {{'memref.get_global' op result type 'memref<8xf32>' does not match type 'memref<4xf32>' of the global memref @g3}}
 %g = memref.get_global @g3 : memref<8xf32>
+// -----
+%i = "test.v"() : () -> index
+%m = "test.v"() : () -> memref<4x8xf32>
+%d = "test.v"() : () -> memref<?x?xf32, strided<[?, 1], offset: ?>>
+// expected-error @+1 {{expected result type to be 'memref<2x2xf32, strided<[8, 1]>>' or a rank-reduced version. (mismatch of result layout), but got 'memref<2x2xf32>'}}
+%s = memref.subview %m[0, 0] [2, 2] [1, 1] : memref<4x8xf32> to memref<2x2xf32>
+// -----
+%i = "test.v"() : () -> index
+%m = "test.v"() : () -> memref<4x8xf32>
+// expected-error @+1 {{expected result type to be 'memref<2x3xf32, strided<[8, 1], offset: 10>>' or a rank-reduced version. (mismatch of result sizes), but got 'memref<2x4xf32, strided<[8, 1], offset: 10>>'}}
+%s = memref.subview %m[1, 2] [2, 3] [1, 1] : memref<4x8xf32> to memref<2x4xf32, strided<[8, 1], offset: 10>>
+// -----
+%i = "test.v"() : () -> index
+%m = "test.v"() : () -> memref<4x8xf32>
+// expected-error @+1 {{expected result type to be 'memref<2x3xf32, strided<[16, 1], offset: 10>>' or a rank-reduced version. (mismatch of result layout), but got 'memref<2x3xf32, strided<[8, 1], offset: 10>>'}}
+%s = memref.subview %m[1, 2] [2, 3] [2, 1] : memref<4x8xf32> to memref<2x3xf32, strided<[8, 1], offset: 10>>
+// -----
+%i = "test.v"() : () -> index
+%m = "test.v"() : () -> memref<4x8xf32>
+// expected-error @+1 {{expected result element type to be 'f32', but got 'memref<2x3xi32, strided<[8, 1], offset: 10>>'}}
+%s = memref.subview %m[1, 2] [2, 3] [1, 1] : memref<4x8xf32> to memref<2x3xi32, strided<[8, 1], offset: 10>>
+// -----
+%i = "test.v"() : () -> index
+%m = "test.v"() : () -> memref<4x8xf32>
+// expected-error @+1 {{different memory spaces specified for base memref type 'memref<4x8xf32>' and subview memref type 'memref<2x3xf32, strided<[8, 1], offset: 10>, 1>'}}
+%s = memref.subview %m[1, 2] [2, 3] [1, 1] : memref<4x8xf32> to memref<2x3xf32, strided<[8, 1], offset: 10>, 1>
+// -----
+%i = "test.v"() : () -> index
+%d = "test.v"() : () -> memref<?x?xf32, strided<[?, 1], offset: ?>>
+// expected-error @+1 {{expected result type to be 'memref<?x3xf32, strided<[?, ?], offset: ?>>' or a rank-reduced version. (mismatch of result layout), but got 'memref<?x3xf32, strided<[?, 1], offset: ?>>'}}
+%s = memref.subview %d[%i, 2] [%i, 3] [1, %i] : memref<?x?xf32, strided<[?, 1], offset: ?>> to memref<?x3xf32, strided<[?, 1], offset: ?>>

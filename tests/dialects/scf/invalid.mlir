@@ -437,3 +437,8 @@ default {
 %c = "test.c"() : () -> i32
 // expected-error @+1 {{'scf.condition' op expects parent op 'scf.while'}}
 "scf.condition"(%c) : (i32) -> ()
+// -----
+%c0 = arith.constant 0 : index
+// expected-error @+1 {{'scf.parallel' op constant step operand must be positive}}
+scf.parallel (%a) = (%c0) to (%c0) step (%c0) {
+}

@@ -76,3 +76,32 @@ def first_errors(text: str) -> list[str]:
     """mlir-opt's first ``file:line:col: error: ...`` line per chunk (for writing tests)."""
     mlir = run_mlir_opt(text, ["--allow-unregistered-dialect", "--split-input-file"])
     return [line for line in mlir.stderr.splitlines() if ": error: " in line]
+
+
+# -- the checks every upstream dialect's test module runs --------------------------------------
+
+def check_corpus(folder: Path, tmp_path: Path) -> int:
+    """``folder/ops.mlir`` prints as mlir-opt prints it; returns the chunks compared."""
+    return assert_same_printing((folder / "ops.mlir").read_text(), tmp_path)
+
+
+def check_invalid(folder: Path, tmp_path: Path) -> None:
+    """``folder/invalid.mlir``'s annotations hold for both tools."""
+    assert_same_diagnostics((folder / "invalid.mlir").read_text(), tmp_path)
+
+
+def uncovered_ops(folder: Path, dialect: str) -> list[str]:
+    """The registered ops of ``dialect`` that neither corpus file of ``folder`` mentions."""
+    from tileir.ir.opdef import OP_REGISTRY
+    text = "".join((folder / name).read_text() for name in ("ops.mlir", "invalid.mlir"))
+    return [name for name in OP_REGISTRY
+            if name.startswith(dialect + ".") and name not in text
+            and name.removeprefix(dialect + ".") not in text]
+
+
+def check_random(random_module, seed: int, count: int, tmp_path: Path) -> None:
+    """``count`` random modules (``random_module(rng)``) print as mlir-opt prints them."""
+    import random
+    rng = random.Random(seed)
+    text = "// -----\n".join(random_module(rng) for _ in range(count))
+    assert assert_same_printing(text, tmp_path) == 2 * count

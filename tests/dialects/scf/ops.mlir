@@ -174,3 +174,23 @@ case -1 {
 default {
   scf.yield %f, %lb : f32, index
 }
+// -----
+func.func @g() {
+  return
+}
+func.func @f(%i: index, %n: i32) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %k = %c0 to %i step %c1 iter_args(%acc = %n) -> (i32) {
+    func.call @g() : () -> ()
+    %s = arith.addi %acc, %n : i32
+    scf.yield %s : i32
+  }
+  scf.parallel (%a) = (%c0) to (%i) step (%c1) {
+    scf.execute_region {
+      func.call @g() : () -> ()
+      scf.yield
+    }
+  }
+  return %r : i32
+}

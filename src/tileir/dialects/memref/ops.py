@@ -50,7 +50,8 @@ class MemRefOp(OpBase):
 
     __slots__ = ()
     DIALECT_NAME = "memref"
-    DEFAULT_DIALECT = None
+    #: no OpAsmOpInterface default dialect: inside the regions op names are spelled in full
+    DEFAULT_DIALECT = ""
     #: the SSA name mlir-opt gives the (first) result, if any
     RESULT_NAME: str | None = None
 
@@ -495,7 +496,66 @@ class SubViewOp(MemRefOp):
 
     def verify_op(self):
         rank = len(self.operands[0].type.shape)
-        return _mixed_lists(self, (rank, rank, rank))
+        return _mixed_lists(self, (rank, rank, rank)) or _verify_subview_type(self)
+
+
+def _subview_type(op):
+    """The result type MLIR infers for a subview (before any rank reduction), or None when
+    the source layout is not strided."""
+    from ..builtin.types import MemRefType, StridedLayoutAttr
+    from .syntax import DYNAMIC
+    source = op.operands[0].type
+    try:
+        strides, offset = source.strides_and_offset()
+    except ValueError:
+        return None
+    a = op.attributes
+    offsets, sizes, steps = (a[k].value for k in ("static_offsets", "static_sizes",
+                                                   "static_strides"))
+    for off, stride in zip(offsets, strides):
+        if offset is None or off == DYNAMIC or stride is None:
+            offset = None
+        else:
+            offset += off * stride
+    new_strides = tuple(None if s is None or t == DYNAMIC else s * t
+                        for s, t in zip(strides, steps))
+    shape = tuple(None if d == DYNAMIC else d for d in sizes)
+    return MemRefType(shape, source.element_type, StridedLayoutAttr(new_strides, offset),
+                      source.memory_space)
+
+
+def _verify_subview_type(op):
+    expected = _subview_type(op)
+    result = op.results[0].type
+    if expected is None or expected == result:
+        return None
+    reason = None
+    if result.element_type != expected.element_type:
+        return op_error(op, f"expected result element type to be '{expected.element_type}', "
+                        f"but got '{result}'")
+    if result.memory_space != expected.memory_space:
+        return op_error(op, f"different memory spaces specified for base memref type "
+                        f"'{op.operands[0].type}' and subview memref type '{result}'")
+    if len(result.shape) > len(expected.shape) or not _drops_unit_dims(expected.shape,
+                                                                         result.shape):
+        reason = "mismatch of result sizes"
+    elif len(result.shape) == len(expected.shape):
+        reason = "mismatch of result layout"
+    if reason is None:
+        return None  # a rank-reduced version (its layout is not checked here)
+    return op_error(op, f"expected result type to be '{expected}' or a rank-reduced version. "
+                    f"({reason}), but got '{result}'")
+
+
+def _drops_unit_dims(full, reduced) -> bool:
+    """Whether ``reduced`` is ``full`` without some of its static unit dimensions."""
+    i = 0
+    for d in full:
+        if i < len(reduced) and reduced[i] == d:
+            i += 1
+        elif d != 1:
+            return False
+    return i == len(reduced)
 
 
 class ReinterpretCastOp(MemRefOp):

@@ -56,20 +56,7 @@ def _dyn_list(parser: Parser, state: "OpState", operand: str, attr: str,
 
 
 def _bracket_mixed(parser: Parser) -> tuple[list, list]:
-    parser.expect("[")
-    static: list[int] = []
-    dynamic: list = []
-
-    def one():
-        t = parser.tok
-        if t and t[0] == "%":
-            dynamic.append(parser._parse_use())
-            static.append(DYNAMIC)
-        else:
-            static.append(parser.parse_integer())
-    parser.parse_comma_list(one, "]")
-    parser.expect("]")
-    return static, dynamic
+    return _mixed_list(parser, "[]")
 
 
 def _print_bracket_mixed(printer: "OpPrinter", op: Operation, operand: str, attr: str) -> str:
@@ -484,16 +471,30 @@ def parse_global(parser: Parser, state: "OpState") -> Operation:
             state.attrs["initial_value"] = UNIT
         else:
             tensor = _tensor_type_of(mtype)
-            if parser.tok in ("dense", "dense_resource") and tensor is not None:
-                # the elements attribute's type is implied by the memref type; its literal is
-                # kept as written (tileir models no builtin tensor constants yet)
-                from ...ir.attributes import OpaqueAttr
-                text = parser.take_balanced_text()
-                state.attrs["initial_value"] = OpaqueAttr(f"{text} : {tensor}")
+            if parser.tok == "dense" and tensor is not None:
+                # the elements attribute's type is implied by the memref type
+                state.attrs["initial_value"] = _dense_of_type(parser, tensor)
             else:
                 state.attrs["initial_value"] = parser.parse_attribute(tensor)
     _attrs(parser, state)
     return state.build()
+
+
+def _dense_of_type(parser: Parser, tensor):
+    """``dense<literal>`` whose type (``tensor``) the context implies."""
+    from ...text.registry import DENSE_BUILDERS
+    parser.expect_keyword("dense")
+    lt = parser.offset
+    parser.expect("<")
+    start = parser.offset
+    literal = parser.parse_literal_tree()
+    end = parser.offset
+    parser.expect(">")
+    build = DENSE_BUILDERS.get(type(tensor))
+    if build is None:
+        from ...ir.attributes import OpaqueAttr
+        return OpaqueAttr(f"dense<{parser.src[start:end].strip()}> : {tensor}")
+    return build(parser, literal, tensor, lt)
 
 
 def _tensor_type_of(mtype):

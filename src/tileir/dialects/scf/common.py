@@ -64,12 +64,12 @@ def parse_type_list(parser: "Parser") -> list:
 
 
 def parse_region(parser: "Parser", entry_args: Optional[list] = None) -> Region:
-    """``{ ... }`` in the enclosing default dialect; ``entry_args`` as (name, type, offset)."""
+    """``{ ... }`` (no default dialect inside); ``entry_args`` as (name, type, offset)."""
     region = Region()
     # without arguments a leading ``^bb0:`` label names the entry block itself
     args = [(n, t, off, None) for n, t, off in entry_args] if entry_args else None
-    parser.parse_region_into(region, None, isolated=False, dialect=parser.default_dialect[-1],
-                             entry_args=args)
+    # the upstream ops define no default dialect (MLIR pushes ""): names inside are full
+    parser.parse_region_into(region, None, isolated=False, dialect="", entry_args=args)
     return region
 
 

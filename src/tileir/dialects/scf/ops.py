@@ -30,8 +30,8 @@ class ScfOp(OpBase):
 
     __slots__ = ()
     DIALECT_NAME = "scf"
-    #: scf ops set no default dialect of their own (None: the enclosing one applies)
-    DEFAULT_DIALECT = None
+    #: no OpAsmOpInterface default dialect: inside the regions op names are spelled in full
+    DEFAULT_DIALECT = ""
 
 
 def _types(values) -> list:

@@ -77,16 +77,21 @@ def _print_assignments(printer: "OpPrinter", inner, outer) -> str:
                            for a, b in zip(inner, outer)) + ")"
 
 
+def _optional_carried(parser: Parser, keyword: str) -> tuple[list, list, list]:
+    """``keyword(%inner = %outer, ...) -> (types)`` if present: (inners, outers, types)."""
+    if parser.tok != keyword:
+        return [], [], []
+    parser.i += 1
+    inner, outer = _assignments(parser)
+    parser.expect("->")
+    return inner, outer, _paren_or_single_types(parser)
+
+
 def _arrow_types(parser: Parser) -> list:
     """MLIR's ``parseOptionalArrowTypeList``: ``-> T`` or ``-> (T, ...)``."""
     if not parser.consume("->"):
         return []
-    if parser.tok == "(":
-        parser.i += 1
-        types = parser.parse_comma_list(parser.parse_type, ")")
-        parser.expect(")")
-        return types
-    return [parser.parse_type()]
+    return _paren_or_single_types(parser)
 
 
 def _print_arrow_types(types) -> str:
@@ -129,17 +134,10 @@ def parse_for(parser: Parser, state: "OpState") -> Operation:
     ub = parser._parse_use()
     parser.expect_keyword("step")
     step = parser._parse_use()
-    inner: list = []
-    outer: list = []
-    types: list = []
-    if parser.tok == "iter_args":
-        parser.i += 1
-        inner, outer = _assignments(parser)
-        parser.expect("->")
-        types = _paren_or_single_types(parser)
-        if len(outer) != len(types):
-            raise parser.error(f"{parser.op_prefix()}mismatch in number of loop-carried values "
-                               "and defined values", state.start)
+    inner, outer, types = _optional_carried(parser, "iter_args")
+    if len(outer) != len(types):
+        raise parser.error(f"{parser.op_prefix()}mismatch in number of loop-carried values "
+                           "and defined values", state.start)
     iv_type = parser.parse_type() if parser.consume(":") else _index_type()
     entry = [(iv[0], iv_type, iv[1])] + [(n, t, off) for (n, off), t in zip(inner, types)]
     region = parse_region(parser, entry)
@@ -154,6 +152,7 @@ def parse_for(parser: Parser, state: "OpState") -> Operation:
 
 
 def _paren_or_single_types(parser: Parser) -> list:
+    """``T`` or ``(T, ...)``."""
     if parser.tok == "(":
         parser.i += 1
         types = parser.parse_comma_list(parser.parse_type, ")")
@@ -399,9 +398,10 @@ def print_reduce(printer: "OpPrinter", op: Operation) -> str:
 # scf.forall, scf.forall.in_parallel
 # ---------------------------------------------------------------------------------------------
 
-def _mixed_list(parser: Parser) -> tuple[list, list]:
-    """``(%a, 4, ...)`` -> (static values with DYNAMIC for SSA entries, SSA uses)."""
-    parser.expect("(")
+def _mixed_list(parser: Parser, delimiters: str = "()") -> tuple[list, list]:
+    """``(%a, 4, ...)`` (or ``[...]``) -> (static values with DYNAMIC for SSA entries, SSA
+    uses): MLIR's ``custom<DynamicIndexList>``."""
+    parser.expect(delimiters[0])
     static: list[int] = []
     dynamic: list = []
 
@@ -412,8 +412,8 @@ def _mixed_list(parser: Parser) -> tuple[list, list]:
             static.append(DYNAMIC)
         else:
             static.append(parser.parse_integer())
-    parser.parse_comma_list(one, ")")
-    parser.expect(")")
+    parser.parse_comma_list(one, delimiters[1])
+    parser.expect(delimiters[1])
     return static, dynamic
 
 
@@ -449,14 +449,7 @@ def parse_forall(parser: Parser, state: "OpState") -> Operation:
         ub_static, ub_dyn = _mixed_list(parser)
         parser.expect_keyword("step")
         st_static, st_dyn = _mixed_list(parser)
-    inner: list = []
-    outer: list = []
-    types: list = []
-    if parser.tok == "shared_outs":
-        parser.i += 1
-        inner, outer = _assignments(parser)
-        parser.expect("->")
-        types = _paren_or_single_types(parser)
+    inner, outer, types = _optional_carried(parser, "shared_outs")
     index = _index_type()
     entry = [(name, index, off) for name, off in ivs]
     entry += [(name, t, off) for (name, off), t in zip(inner, types)]

@@ -35,7 +35,8 @@ class VectorOp(OpBase):
 
     __slots__ = ()
     DIALECT_NAME = "vector"
-    DEFAULT_DIALECT = None
+    #: no OpAsmOpInterface default dialect: inside the regions op names are spelled in full
+    DEFAULT_DIALECT = ""
 
 
 class BroadcastOp(VectorOp):
@@ -137,12 +138,8 @@ class LoadOp(VectorOp):
     FORMAT = "$base `[` $indices `]` attr-dict `:` type($base) `,` type($result)"
 
     def verify_op(self):
-        rank = len(self.operands[0].type.shape)
-        if len(self.results[0].type.shape) > rank:
-            return "destination memref has lower rank than the result vector"
-        if len(self.indices) != rank:
-            return f"requires {rank} indices"
-        return None
+        return _verify_memory_access(self, self.base.type, self.results[0].type,
+                                     "destination memref has lower rank than the result vector")
 
 
 class StoreOp(VectorOp):
@@ -156,12 +153,18 @@ class StoreOp(VectorOp):
               "type($valueToStore)")
 
     def verify_op(self):
-        rank = len(self.operands[1].type.shape)
-        if len(self.operands[0].type.shape) > rank:
-            return "source memref has lower rank than the vector to store"
-        if len(self.indices) != rank:
-            return f"requires {rank} indices"
-        return None
+        return _verify_memory_access(self, self.base.type, self.valueToStore.type,
+                                     "source memref has lower rank than the vector to store")
+
+
+def _verify_memory_access(op, memref, vector, rank_message: str):
+    """vector.load / vector.store: the vector fits the memref's rank; one index per dim."""
+    rank = len(memref.shape)
+    if len(vector.shape) > rank:
+        return rank_message
+    if len(op.indices) != rank:
+        return f"requires {rank} indices"
+    return None
 
 
 class MaskedLoadOp(VectorOp):

@@ -19,8 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
 #: vector.kind values (CombiningKind)
 KINDS = ("add", "mul", "minui", "minsi", "minnumf", "maxui", "maxsi", "maxnumf", "and", "or",
          "xor", "maximumf", "minimumf")
-#: arith.fastmath flags as MLIR spells them
-FASTMATH_NONE = OpaqueAttr("#arith.fastmath<none>")
+from ..arith.attributes import FASTMATH_NONE, FastMathAttr, parse_flags  # noqa: E402
 
 
 def kind_attr(word: str) -> OpaqueAttr:
@@ -51,13 +50,18 @@ def _indices(parser: Parser, state: "OpState", name: str) -> None:
 
 # -- extract / insert ------------------------------------------------------------------------
 
-def parse_extract(parser: Parser, state: "OpState") -> Operation:
-    state.operands["source"] = [parser._parse_use()]
+def _position(parser: Parser, state: "OpState") -> None:
+    """``[1, %i, ...]`` then the attribute dictionary."""
     static, dynamic = _bracket_mixed(parser)
     state.operands["dynamic_position"] = dynamic
     state.operand_types["dynamic_position"] = [INDEX_TYPE] * len(dynamic)
     state.attrs["static_position"] = DenseArrayAttr("i64", tuple(static))
     _attrs(parser, state)
+
+
+def parse_extract(parser: Parser, state: "OpState") -> Operation:
+    state.operands["source"] = [parser._parse_use()]
+    _position(parser, state)
     parser.expect(":")
     state.result_types["result"] = [parser.parse_type()]
     parser.expect_keyword("from")
@@ -76,11 +80,7 @@ def parse_insert(parser: Parser, state: "OpState") -> Operation:
     state.operands["valueToStore"] = [parser._parse_use()]
     parser.expect(",")
     state.operands["dest"] = [parser._parse_use()]
-    static, dynamic = _bracket_mixed(parser)
-    state.operands["dynamic_position"] = dynamic
-    state.operand_types["dynamic_position"] = [INDEX_TYPE] * len(dynamic)
-    state.attrs["static_position"] = DenseArrayAttr("i64", tuple(static))
-    _attrs(parser, state)
+    _position(parser, state)
     parser.expect(":")
     state.operand_types["valueToStore"] = [parser.parse_type()]
     parser.expect_keyword("into")
@@ -114,8 +114,9 @@ def parse_reduction(parser: Parser, state: "OpState") -> Operation:
         state.operands["acc"] = [parser._parse_use()]
     state.attrs["fastmath"] = FASTMATH_NONE
     if parser.tok == "fastmath" and parser.peek() == "<":
-        # ``fastmath<flags>``: arith's attribute in its short form (kept as text)
-        state.attrs["fastmath"] = OpaqueAttr("#arith." + parser.take_balanced_text())
+        # ``fastmath<flags>``: arith's attribute without its dialect prefix
+        parser.i += 1
+        state.attrs["fastmath"] = parse_flags(parser, FastMathAttr)
     _attrs(parser, state)
     parser.expect(":")
     state.operand_types["vector"] = [parser.parse_type()]
@@ -131,7 +132,7 @@ def print_reduction(printer: "OpPrinter", op: Operation) -> str:
     text = f" <{kind_of(op)}>, " + _names(printer, op.operands)
     fm = op.attributes.get("fastmath")
     if fm is not None and fm != FASTMATH_NONE:
-        text += " fastmath" + fm.text[len("#arith.fastmath"):]
+        text += " fastmath" + str(fm)[len("#arith.fastmath"):]
     text += printer.attr_dict_text(op, {"kind", "fastmath"})
     return text + f" : {op.operands[0].type} into {op.results[0].type}"
 
