@@ -499,6 +499,27 @@ class LaunchOp(GpuOp):
 
 # -- gpu.launch_func --------------------------------------------------------------------------
 
+def _parse_args_clause(parser, state, group: str) -> None:
+    """``args(%a : T, ...)`` (launch_func's kernel operands, warp_execute's arguments)."""
+    if parser.tok != "args":
+        return
+    parser.i += 1
+    parser.expect("(")
+    off = parser.offset
+    uses, types = [], []
+
+    def one():
+        uses.append(parser._parse_use())
+        parser.expect(":")
+        types.append(parser.parse_type())
+        if parser.tok not in (",", ")"):
+            raise parser.error("expected ')' in argument list")
+    parser.parse_comma_list(one, ")")
+    parser.expect(")")
+    state.operands[group] = uses
+    state.set_types(group, "operand", types, off)
+
+
 class LaunchFuncOp(GpuOp):
     """``gpu.launch_func [async [..]] [<%stream : T>] @module::@kernel [clusters in (..)]
     blocks in (..) threads in (..) [: T] [dynamic_shared_memory_size %s] [args(%a : T, ..)]``."""
@@ -555,21 +576,7 @@ class LaunchFuncOp(GpuOp):
             parser.i += 1
             state.operands["dynamicSharedMemorySize"] = [parser._parse_use()]
             state.set_types("dynamicSharedMemorySize", "operand", [I32], off)
-        if parser.tok == "args":
-            parser.i += 1
-            parser.expect("(")
-            uses, types = [], []
-
-            def one():
-                uses.append(parser._parse_use())
-                parser.expect(":")
-                types.append(parser.parse_type())
-                if parser.tok not in (",", ")"):
-                    raise parser.error("expected ')' in argument list")
-            parser.parse_comma_list(one, ")")
-            parser.expect(")")
-            state.operands["kernelOperands"] = uses
-            state.set_types("kernelOperands", "operand", types, off)
+        _parse_args_clause(parser, state, "kernelOperands")
         parse_attr_dict(parser, state)
 
     @staticmethod
@@ -628,19 +635,7 @@ class WarpExecuteOnLane0Op(GpuOp):
         parser.expect("[")
         state.attrs["warp_size"] = IntegerAttr(parser.parse_integer(), I64)
         parser.expect("]")
-        if parser.tok == "args":
-            parser.i += 1
-            parser.expect("(")
-            uses, types = [], []
-
-            def one():
-                uses.append(parser._parse_use())
-                parser.expect(":")
-                types.append(parser.parse_type())
-            parser.parse_comma_list(one, ")")
-            parser.expect(")")
-            state.operands["args"] = uses
-            state.set_types("args", "operand", types, off)
+        _parse_args_clause(parser, state, "args")
         results = []
         if parser.consume("->"):
             parser.expect("(")
