@@ -1008,14 +1008,18 @@ class Parser:
                 return v
             width = 64
         signed = getattr(typ, "signed", None)
+        if width == 0:
+            if v != 0:
+                raise self.error("integer constant out of range for attribute", offset)
+            return v
         if signed is False and v < 0:
             raise self.error("negative integer literal not valid for unsigned integer type",
                              offset)
         lo = -(1 << (width - 1)) if signed is not False else 0
         hi = (1 << (width - 1)) - 1 if signed else (1 << width) - 1
-        if width and not lo <= v <= hi or width == 0 and v != 0:
+        if not lo <= v <= hi:
             raise self.error("integer constant out of range for attribute", offset)
-        if signed is None and width and v >> (width - 1) & 1 and v > 0:
+        if signed is None and v >> (width - 1) & 1 and v > 0:
             v -= 1 << width
         return v
 

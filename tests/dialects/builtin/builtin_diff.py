@@ -47,3 +47,10 @@ def mlir_first_error(text: str, unregistered: bool = True) -> Optional[tuple[int
     run = run_mlir_opt(text, ["--allow-unregistered-dialect"] if unregistered else [])
     m = _FIRST_ERROR.search(run.stderr)
     return (int(m.group(1)), int(m.group(2)), m.group(3)) if m else None
+
+
+def assert_same_first_error(text: str, unregistered: bool = True) -> None:
+    """mlir-opt rejects ``text``, and tileir reports the same first error at the same place."""
+    expected = mlir_first_error(text, unregistered)
+    assert expected is not None
+    assert tileir_first_error(text, unregistered) == expected

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from builtin_diff import mlir_first_error, mlir_output, tileir_first_error, tileir_output
+from builtin_diff import assert_same_first_error, mlir_output, tileir_output
 from mlir_tools import require_mlir_opt
 
 MODULE = """\
@@ -74,6 +74,4 @@ INVALID = [
 @pytest.mark.parametrize("text,unregistered", INVALID)
 def test_invalid_module_matches_mlir_opt(text, unregistered):
     require_mlir_opt()
-    expected = mlir_first_error(text, unregistered)
-    assert expected is not None
-    assert tileir_first_error(text, unregistered) == expected
+    assert_same_first_error(text, unregistered)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from builtin_diff import mlir_first_error, mlir_output, tileir_first_error, tileir_output
+from builtin_diff import assert_same_first_error, mlir_output, tileir_output
 from mlir_tools import require_mlir_opt
 
 from tileir.dialects.builtin import (INDEX, NONE, AffineMapAttr, ComplexType, FloatType,
@@ -145,7 +145,4 @@ INVALID = [
 @pytest.mark.parametrize("bad", INVALID)
 def test_invalid_type_matches_mlir_opt(bad):
     require_mlir_opt()
-    text = f'"test.op"() {{t = {bad}}} : () -> ()\n'
-    expected = mlir_first_error(text)
-    assert expected is not None
-    assert tileir_first_error(text) == expected
+    assert_same_first_error(f'"test.op"() {{t = {bad}}} : () -> ()\n')

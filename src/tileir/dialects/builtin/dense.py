@@ -23,7 +23,8 @@ from ...text.parser import Parser, _flatten, _literal_shape, build_dense
 from .types import (IndexType, RankedTensorType, SignedIntegerType, UnrankedTensorType,
                     VectorType)
 
-__all__ = ["IntegerElementsAttr", "DenseResourceAttr", "build_builtin_dense"]
+__all__ = ["IntegerElementsAttr", "BuiltinDenseElementsAttr", "DenseResourceAttr",
+           "build_builtin_dense", "HEX_THRESHOLD"]
 
 #: Width of ``index`` in MLIR's data layout default (``IndexType::kInternalStorageBitWidth``).
 INDEX_WIDTH = 64
@@ -50,6 +51,29 @@ class IntegerElementsAttr(DenseElementsAttr):
 
     def _elements_text(self, a: np.ndarray) -> list:
         return [str(int(v)) for v in a.reshape(-1).tolist()]
+
+
+#: MLIR prints a non-splat dense elements attribute with more elements than this in its hex form
+HEX_THRESHOLD = 100
+
+
+class BuiltinDenseElementsAttr(DenseElementsAttr):
+    """Dense elements of a builtin tensor or vector (NumPy-backed): printed as ``mlir-opt``
+    prints them, large non-splat ones as ``dense<"0x...">`` (little-endian bytes; ``i1``
+    packed one bit per element, least significant first)."""
+
+    __slots__ = ()
+
+    def body(self) -> str:
+        a = self.array
+        if a.size > HEX_THRESHOLD and not self.is_splat:
+            flat = np.ascontiguousarray(a).reshape(-1)
+            if flat.dtype == np.bool_:
+                data = np.packbits(flat, bitorder="little").tobytes()
+            else:
+                data = flat.astype(flat.dtype.newbyteorder("<")).tobytes()
+            return '"0x' + data.hex().upper() + '"'
+        return super().body()
 
 
 def _wrap(v: int, el: Type) -> int:
@@ -98,15 +122,16 @@ def _hex_elements(parser: Parser, text: str, typ, offset: int):
     count = 1
     for d in typ.shape:
         count *= d
-    if dtype == np.bool_:
-        arr = np.frombuffer(data, dtype=np.uint8).astype(bool)
+    if dtype == np.bool_:  # one bit per element, least significant first
+        bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8), bitorder="little")
+        arr = bits[:count if len(data) > 1 else 1].astype(bool)
     else:
         arr = np.frombuffer(data, dtype=dtype.newbyteorder("<")).astype(dtype)
     if arr.size == 1:
-        return DenseElementsAttr(typ, np.full(typ.shape, arr[0], dtype=arr.dtype))
+        return BuiltinDenseElementsAttr(typ, np.full(typ.shape, arr[0], dtype=arr.dtype))
     if arr.size != count:
-        raise parser.error(f"elements hex data size is invalid for provided type", offset)
-    return DenseElementsAttr(typ, arr.reshape(typ.shape))
+        raise parser.error("elements hex data size is invalid for provided type", offset)
+    return BuiltinDenseElementsAttr(typ, arr.reshape(typ.shape))
 
 
 def build_builtin_dense(parser: Parser, tree: Any, typ, offset: int):
@@ -127,7 +152,8 @@ def build_builtin_dense(parser: Parser, tree: Any, typ, offset: int):
             if "." in text:
                 raise parser.error("expected integer elements, but parsed floating-point", off)
     if getattr(el, "name", None) in NUMPY_DTYPES:
-        return build_dense(parser, tree, typ, offset)
+        built = build_dense(parser, tree, typ, offset)
+        return BuiltinDenseElementsAttr(built.type, built.array)
     if isinstance(el, (IntegerType, SignedIntegerType, IndexType)):
         return _integer_elements(parser, tree, typ, offset)
     return OpaqueAttr(f"dense<{_tree_text(tree)}> : {typ}")

@@ -9,7 +9,7 @@ Error messages and their positions are those of ``mlir-opt`` (MLIR 22).
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Callable, Optional
 
 from ...ir.attributes import Attribute
 from ...ir.types import OTHER_FLOAT_WIDTHS, FloatType, FunctionType, IntegerType, Type
@@ -141,15 +141,22 @@ def _vector_dims(parser: Parser) -> tuple[list, list]:
     return shape or [], scalable
 
 
+def _shape_and_element(parser: Parser, valid: Callable[[Type], bool],
+                       what: str) -> tuple[Optional[list], Type]:
+    """The ``4x?x`` or ``*x`` prefix and the element type of a tensor or memref body."""
+    shape, _ = parser.parse_dimension_list(unranked=True)
+    elem_off = parser.offset
+    elem = parser.parse_type()
+    if not valid(elem):
+        raise parser.error(f"invalid {what} element type", elem_off)
+    return shape, elem
+
+
 def parse_tensor(parser: Parser, word: str, offset: int) -> Optional[Type]:
     """``tensor<4x?xf32[, encoding]>`` or ``tensor<*xf32>``."""
     if not _open(parser):
         return None
-    shape, _ = parser.parse_dimension_list(unranked=True)
-    elem_off = parser.offset
-    elem = parser.parse_type()
-    if not _is_tensor_element(elem):
-        raise parser.error("invalid tensor element type", elem_off)
+    shape, elem = _shape_and_element(parser, _is_tensor_element, "tensor")
     if shape is None:
         _close(parser, "tensor")
         return UnrankedTensorType(elem)
@@ -168,11 +175,7 @@ def parse_memref(parser: Parser, word: str, offset: int) -> Optional[Type]:
     """``memref<4x?xf32[, layout][, memory space]>`` or ``memref<*xf32[, memory space]>``."""
     if not _open(parser):
         return None
-    shape, _ = parser.parse_dimension_list(unranked=True)
-    elem_off = parser.offset
-    elem = parser.parse_type()
-    if not _is_memref_element(elem):
-        raise parser.error("invalid memref element type", elem_off)
+    shape, elem = _shape_and_element(parser, _is_memref_element, "memref")
     layout: Optional[Attribute] = None
     space: Optional[Attribute] = None
     while parser.consume(","):
