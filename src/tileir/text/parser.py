@@ -488,7 +488,9 @@ class Parser:
 
     def _type_mismatch(self, name: str, expected: Type, actual: Type, offset: int,
                        prior: Optional[int] = None) -> Diagnostic:
-        diag = Diagnostic(ERROR, f"use of value '{name}' expects different type than prior uses: "
+        # (MLIR names the value without its result number: '%x' for '%x#1')
+        diag = Diagnostic(ERROR, f"use of value '{name.partition('#')[0]}' expects different "
+                          "type than prior uses: "
                           f"'{expected}' vs '{actual}'", self.loc_at(offset))
         if prior is not None:
             diag.attach_note("prior use here", self.loc_at(prior))

@@ -15,7 +15,7 @@ from typing import Optional, Sequence
 
 import pytest
 
-from tests.interop.mlir_tools import require_mlir_opt, run_mlir_opt
+from mlir_tools import require_mlir_opt, run_mlir_opt
 
 SPLIT = "// -----"
 _ERROR = re.compile(r"^<stdin>:(\d+):(\d+): error: (.*)$", re.M)

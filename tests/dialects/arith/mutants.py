@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Optional
 
-from tests.dialects.arith.random_modules import random_module
+from random_modules import random_module
 
 #: (text, replacement) mutations, applied to one line
 MUTATIONS = (

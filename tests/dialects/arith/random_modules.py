@@ -238,7 +238,22 @@ class _Body:
         if v is None:
             return self._const()
         fm = " fastmath<fast>" if self.rng.random() < 0.3 else ""
-        if self.rng.random() < 0.7:
+        r = self.rng.random()
+        if r < 0.08:
+            self.emit(f"math.fma {v[0]}, {v[0]}, {v[0]}{fm} : {v[1]}", v[1])
+        elif r < 0.16:
+            self.emit(f"math.clampf {v[0]} to [{v[0]}, {v[0]}]{fm} : {v[1]}", v[1])
+        elif r < 0.24:
+            name = self.fresh()
+            self.lines.append(f"  {name}:2 = math.sincos {v[0]}{fm} : {v[1]}")
+            self.lines.append(f"  {self.fresh()} = arith.addf {name}#0, {name}#1 : {v[1]}")
+        elif r < 0.3 and "x" not in v[1]:
+            i = self.pick(lambda t: t in ("i32", "i64", "index"))
+            if i is not None:
+                self.emit(f"math.fpowi {v[0]}, {i[0]}{fm} : {v[1]}, {i[1]}", v[1])
+        elif r < 0.36:
+            self.emit(f"math.isnan {v[0]} : {v[1]}", _with_element(v[1], "i1"))
+        elif r < 0.7:
             self.emit(f"math.{self.rng.choice(MATH_UNARY)} {v[0]}{fm} : {v[1]}", v[1])
         else:
             self.emit(f"math.{self.rng.choice(MATH_BINARY)} {v[0]}, {v[0]}{fm} : {v[1]}", v[1])
@@ -289,6 +304,12 @@ def random_module(seed: int, blocks: Optional[int] = None) -> str:
             body.step()
         if rng.random() < 0.3:
             body.emit(f"func.call @callee({c}) : (i32) -> i32", "i32")
+        if rng.random() < 0.15:
+            fn = body.emit("func.constant @callee : (i32) -> i32", "(i32) -> i32")
+            body.emit(f"func.call_indirect {fn}({c}) : (i32) -> i32", "i32")
+        if rng.random() < 0.1:
+            f32 = body.emit("arith.constant 2.0 : f32", "f32")
+            body.lines.append(f"  {body.fresh()} = func.call @ext({c}, {f32}) : (i32, f32) -> i64")
         lines.extend(body.lines)
         if b == nblocks - 1:
             lines.append(f"  return {c} : i32")

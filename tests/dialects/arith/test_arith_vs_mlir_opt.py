@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from tests.dialects.arith.mlir_diff import assert_same_errors, assert_same_printing, in_func
+from mlir_diff import assert_same_errors, assert_same_printing, in_func
 
 ARGS = ("%a: i32, %b: i32, %x: f32, %y: f32, %v: vector<4xi32>, %w: vector<4xf32>, "
         "%i: index, %t: tensor<2x?xi8>, %h: f16, %c: i1, %mr: memref<4xi32>, "

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import os
 
-from tests.dialects.arith.mlir_diff import mlir_errors, require_mlir_opt, tileir_process
-from tests.dialects.arith.mutants import mutant
+from mlir_diff import mlir_errors, require_mlir_opt, tileir_process
+from mutants import mutant
 
 SEEDS = 3 * int(os.environ.get("TILEIR_UPSTREAM_FUZZ", "60"))
 

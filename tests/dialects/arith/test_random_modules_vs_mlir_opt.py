@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import os
 
-from tests.dialects.arith.mlir_diff import assert_same_printing
-from tests.dialects.arith.random_modules import random_module
+from mlir_diff import assert_same_printing
+from random_modules import random_module
 
 COUNT = int(os.environ.get("TILEIR_UPSTREAM_FUZZ", "60"))
 

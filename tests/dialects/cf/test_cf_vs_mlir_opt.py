@@ -3,7 +3,7 @@ messages identical to mlir-opt 22."""
 
 from __future__ import annotations
 
-from tests.dialects.arith.mlir_diff import assert_same_errors, assert_same_printing
+from mlir_diff import assert_same_errors, assert_same_printing
 
 VALID = [
     """func.func @f(%c: i1, %a: i32, %b: f32, %i: i32) -> i32 {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.dialects.arith.mlir_diff import assert_same_errors, assert_same_printing
+from mlir_diff import assert_same_errors, assert_same_printing
 
 VALID = [
     "func.func private @g(f32) -> f32",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tileir.dialects.index.ops import BINARY
-from tests.dialects.arith.mlir_diff import assert_same_errors, assert_same_printing, in_func
+from mlir_diff import assert_same_errors, assert_same_printing, in_func
 
 PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tileir.dialects.math.ops import CLASSIFICATION, FLOAT_BINARY, FLOAT_UNARY, INT_UNARY
-from tests.dialects.arith.mlir_diff import assert_same_errors, assert_same_printing, in_func
+from mlir_diff import assert_same_errors, assert_same_printing, in_func
 
 ARGS = "%f: f32, %i: i32, %v: vector<4xf32>, %t: tensor<?xf64>, %x: index, %h: bf16"
 

@@ -3,17 +3,15 @@ that mirror ODS's ``Arith_*Op`` classes."""
 
 from __future__ import annotations
 
-from ...ir.attributes import DenseElementsAttr, FloatAttr, IntegerAttr
 from ...ir.constraints import ANY_TYPE
 from ...ir.opdef import Attr, OpBase, Operand, Result
 from ...ir.traits import AllTypesMatch, Pure, TypesMatchWith
-from .attributes import (FASTMATH_NONE, OVERFLOW_NONE, CmpFPredicate, CmpIPredicate,
-                         FastMathAttr, OverflowAttr, RoundingMode)
-from .traits import (ChecksParsedOperandTypes, PopulatesDefaults, SameInputOutputTensorDims, SameOperandsAndResultShape,
-                     SameOperandsAndResultType, SameTypeOperands)
+from .attributes import FASTMATH_NONE, OVERFLOW_NONE, CmpFPredicate, CmpIPredicate, RoundingMode
+from .traits import (ChecksParsedOperandTypes, PopulatesDefaults, SameInputOutputTensorDims,
+                     SameOperandsAndResultShape, SameOperandsAndResultType, SameTypeOperands)
 from .types import (BITCAST_TYPE, BOOL_LIKE, FLOAT_LIKE, INDEX_CAST_TYPE,
                     SIGNLESS_FIXED_INT_LIKE, SIGNLESS_INT_OR_INDEX_LIKE, element_of,
-                    float_width, i1_same_shape, int_width, is_index, shape_of, split_shaped)
+                    float_width, i1_same_shape, int_width, is_index, split_shaped)
 
 FASTMATH = Attr("fastmath", "arith.fastmath", default=FASTMATH_NONE,
                 summary="Floating point fast math flags")

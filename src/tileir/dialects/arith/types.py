@@ -13,7 +13,6 @@ import re
 from typing import Callable, Optional
 
 from ...ir.constraints import Pred, TypeConstraint
-from ...ir.types import Type
 
 __all__ = ["split_shaped", "element_of", "is_signless_int", "is_index", "is_float", "int_width",
            "float_width", "container_kind", "shape_of", "like", "SIGNLESS_INT_OR_INDEX_LIKE",

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ...ir.attributes import DenseArrayAttr, StringAttr, quote_string
+from ...ir.attributes import DenseArrayAttr
 from ...ir.constraints import ANY_TYPE, Pred
 from ...ir.opdef import VARIADIC, Attr, OpBase, Operand, Trait
 from ...ir.traits import Pure, Terminator
 from ...ir.types import I1
-from ..arith.types import int_width, is_index
+from ..arith.types import int_width
 from .syntax import (case_values, case_values_attr, parse_destination, parse_weights,
                      print_destination)
 

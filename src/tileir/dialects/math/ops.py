@@ -7,7 +7,8 @@ from __future__ import annotations
 from ...ir.opdef import Attr, OpBase, Operand, Result
 from ...ir.traits import AllTypesMatch, Pure, TypesMatchWith
 from ..arith.attributes import FASTMATH_NONE
-from ..arith.traits import ChecksParsedOperandTypes, PopulatesDefaults, SameOperandsAndResultShape, SameOperandsAndResultType
+from ..arith.traits import (ChecksParsedOperandTypes, PopulatesDefaults,
+                            SameOperandsAndResultShape, SameOperandsAndResultType)
 from ..arith.types import BOOL_LIKE, FLOAT_LIKE, SIGNLESS_INT_OR_INDEX_LIKE, i1_same_shape
 
 FASTMATH = Attr("fastmath", "arith.fastmath", default=FASTMATH_NONE,
