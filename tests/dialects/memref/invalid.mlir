@@ -431,3 +431,28 @@ memref.global "private" @g3 : memref<4xf32>
 %d = "test.v"() : () -> memref<?x?xf32, strided<[?, 1], offset: ?>>
 // expected-error @+1 {{expected result type to be 'memref<?x3xf32, strided<[?, ?], offset: ?>>' or a rank-reduced version. (mismatch of result layout), but got 'memref<?x3xf32, strided<[?, 1], offset: ?>>'}}
 %s = memref.subview %d[%i, 2] [%i, 3] [1, %i] : memref<?x?xf32, strided<[?, 1], offset: ?>> to memref<?x3xf32, strided<[?, 1], offset: ?>>
+// -----
+%m = "test.v"() : () -> memref<4x8xf32>
+// expected-error @+1 {{'memref.transpose' op result type 'memref<8x4xf32>' is not equivalent to the canonical transposed input type 'memref<4x8xf32>'}}
+%t = memref.transpose %m (d0, d1) -> (d0, d1) : memref<4x8xf32> to memref<8x4xf32>
+// -----
+%m = "test.v"() : () -> memref<4x8xf32>
+// expected-error @+1 {{'memref.transpose' op result type 'memref<8x4xf32>' is not equivalent to the canonical transposed input type 'memref<8x4xf32, affine_map<(d0, d1) -> (d0 + d1 * 8)>>'}}
+%t = memref.transpose %m (d0, d1) -> (d1, d0) : memref<4x8xf32> to memref<8x4xf32>
+// -----
+%m = "test.v"() : () -> memref<4x8xf32>
+// expected-error @+1 {{'memref.transpose' op expected a permutation map}}
+%t = memref.transpose %m (d0, d1) -> (d1, d1) : memref<4x8xf32> to memref<8x4xf32>
+// -----
+%m = "test.v"() : () -> memref<?x8x?xf32, strided<[?, ?, 1], offset: ?>>
+// expected-error @+1 {{'memref.transpose' op result type 'memref<?x?x8xf32>' is not equivalent to the canonical transposed input type 'memref<?x?x8xf32, affine_map<(d0, d1, d2)[s0, s1, s2] -> (d0 + s0 + d1 * s1 + d2 * s2)>>'}}
+%t = memref.transpose %m (d0, d1, d2) -> (d2, d0, d1) : memref<?x8x?xf32, strided<[?, ?, 1], offset: ?>> to memref<?x?x8xf32>
+// -----
+%m = "test.v"() : () -> memref<4x8x2xf32>
+// expected-error @+1 {{'memref.transpose' op result type 'memref<2x4x8xf32>' is not equivalent to the canonical transposed input type 'memref<2x4x8xf32, affine_map<(d0, d1, d2) -> (d0 + d1 * 16 + d2 * 2)>>'}}
+%t = memref.transpose %m (d0, d1, d2) -> (d2, d0, d1) : memref<4x8x2xf32> to memref<2x4x8xf32>
+// -----
+memref.alloca_scope {
+// expected-error @+1 {{'memref.alloc' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0}}
+%a = "memref.alloc"() <{alignment = 3 : i64, operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<4xf32>
+}

@@ -61,7 +61,8 @@ class _Gen:
         t = self.mtype(shape, elem, space)
         ids = ", ".join(self.idx(depth) for _ in shape)
         kind = rng.choice(("load", "store", "dim", "rank", "cast", "atomic", "generic",
-                           "metadata", "pointer", "prefetch", "align", "copy", "spacecast"))
+                           "metadata", "pointer", "prefetch", "align", "copy", "spacecast",
+                           "subview", "subview", "transpose"))
         nt = " {nontemporal = true}" if rng.random() < 0.2 else ""
         if kind == "load":
             self.emit(depth, f"{self.fresh()} = memref.load {name}[{ids}]{nt} : {t}")
@@ -106,10 +107,60 @@ class _Gen:
                       f"{rng.choice((1, 4, 16))} : {t}")
         elif kind == "copy":
             self.emit(depth, f"memref.copy {name}, {name} : {t} to {t}")
+        elif kind == "subview" and shape and None not in shape:
+            self.subview(depth, name, shape, elem, space)
+        elif kind == "transpose" and len(shape) > 1 and None not in shape:
+            self.transpose(depth, name, shape, elem, space)
         elif kind == "spacecast":
             other = self.mtype(shape, elem, "" if space else "5")
             self.emit(depth, f"{self.fresh()} = memref.memory_space_cast {name} : {t} to "
                       f"{other}")
+
+    def subview(self, depth: int, name: str, shape: list, elem: str, space: str) -> None:
+        """A static subview of an identity-layout memref, with the result type MLIR infers
+        (computed here independently: row-major strides times the steps, the offset)."""
+        rng = self.rng
+        strides = [1] * len(shape)
+        for i in range(len(shape) - 2, -1, -1):
+            strides[i] = strides[i + 1] * shape[i + 1]
+        offs, sizes, steps = [], [], []
+        for d in shape:
+            off = rng.randrange(d)
+            step = rng.choice((1, 1, 2))
+            size = rng.randint(1, max(1, (d - off + step - 1) // step))
+            offs.append(off)
+            sizes.append(size)
+            steps.append(step)
+        dyn_off = rng.random() < 0.3
+        offset = "?" if dyn_off else str(sum(o * s for o, s in zip(offs, strides)))
+        off_text = [self.idx(depth) if dyn_off and i == 0 else str(o) for i, o in enumerate(offs)]
+        layout = ("strided<[" + ", ".join(str(s * t) for s, t in zip(strides, steps)) + "]"
+                  + ("" if offset == "0" else f", offset: {offset}") + ">")
+        result = self.mtype(sizes, f"{elem}, {layout}", space)
+        src = self.mtype(shape, elem, space)
+        self.emit(depth, f"{self.fresh()} = memref.subview {name}[{', '.join(off_text)}] "
+                  f"[{', '.join(map(str, sizes))}] [{', '.join(map(str, steps))}] : {src} to "
+                  f"{result}")
+
+    def transpose(self, depth: int, name: str, shape: list, elem: str, space: str) -> None:
+        """A transpose of an identity-layout memref; the result layout is the strided linear
+        map of the permuted row-major strides, spelled as MLIR prints it (d0 + d1 * 8 ...)."""
+        rng = self.rng
+        rank = len(shape)
+        strides = [1] * rank
+        for i in range(rank - 2, -1, -1):
+            strides[i] = strides[i + 1] * shape[i + 1]
+        dims = list(range(rank))
+        while dims == sorted(dims):
+            rng.shuffle(dims)
+        names = ", ".join(f"d{i}" for i in range(rank))
+        perm = f"({names}) -> ({', '.join(f'd{d}' for d in dims)})"
+        terms = [f"d{i}" if strides[d] == 1 else f"d{i} * {strides[d]}"
+                 for i, d in enumerate(dims)]
+        layout = f"affine_map<({names}) -> ({' + '.join(terms)})>"
+        result = self.mtype([shape[d] for d in dims], f"{elem}, {layout}", space)
+        self.emit(depth, f"{self.fresh()} = memref.transpose {name} {perm} : "
+                  f"{self.mtype(shape, elem, space)} to {result}")
 
     def block(self, depth: int, budget: int) -> None:
         rng = self.rng

@@ -12,7 +12,7 @@ import pytest
 HERE = Path(__file__).parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "scf")]
 
-import mlir_diff  # noqa: E402
+import upstream_diff as mlir_diff  # noqa: E402
 from memref_gen import random_module  # noqa: E402
 
 #: random modules per run (scale up with TILEIR_MEMREF_FUZZ for a long local search)

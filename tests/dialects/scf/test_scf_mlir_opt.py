@@ -12,7 +12,7 @@ import pytest
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
-import mlir_diff  # noqa: E402
+import upstream_diff as mlir_diff  # noqa: E402
 from scf_gen import random_module  # noqa: E402
 
 #: random modules per run (scale up with TILEIR_SCF_FUZZ for a long local search)

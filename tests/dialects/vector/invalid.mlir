@@ -318,3 +318,26 @@ vector.maskedstore %m[%i, %i], %mk, %vi : memref<8x8xf32>, vector<4xi1>, vector<
 %vi = "test.v"() : () -> vector<4xi32>
 // expected-error @+1 {{'vector.transfer_write' op requires 2 indices}}
 vector.transfer_write %v4, %m[%i] : vector<4xf32>, memref<8x8xf32>
+// -----
+%v23 = "test.v"() : () -> vector<2x3xf32>
+// expected-error @+1 {{'vector.transpose' op dimension size mismatch at: 0}}
+%t = vector.transpose %v23, [0, 1] : vector<2x3xf32> to vector<3x2xf32>
+// -----
+%v23 = "test.v"() : () -> vector<2x3xf32>
+// expected-error @+1 {{'vector.transpose' op transposition length mismatch: 1}}
+%t = vector.transpose %v23, [0] : vector<2x3xf32> to vector<2x3xf32>
+// -----
+%v23 = "test.v"() : () -> vector<2x3xf32>
+// expected-error @+1 {{'vector.transpose' op duplicate position index: 0}}
+%t = vector.transpose %v23, [0, 0] : vector<2x3xf32> to vector<2x2xf32>
+// -----
+%v = "test.v"() : () -> vector<4xf32>
+// expected-error @+1 {{'vector.step' op result #0 must be vector of index values of ranks 1, but got 'vector<4xi32>'}}
+%t = vector.step : vector<4xi32>
+// -----
+%v4 = "test.v"() : () -> vector<4xf32>
+%v8 = "test.v"() : () -> vector<8xf32>
+// expected-note @+1 {{prior use here}}
+%a = "test.v"() : () -> vector<8x4xf32>
+// expected-error @+1 {{use of value '%a' expects different type than prior uses: 'vector<4x8xf32>' vs 'vector<8x4xf32>'}}
+%o2 = vector.outerproduct %v4, %v8, %a : vector<4xf32>, vector<8xf32>

@@ -52,3 +52,37 @@ vector.transfer_write %v4, %m[%i, %i], %mk {in_bounds = [false], permutation_map
 %cm = vector.constant_mask [0] : vector<[4]xi1>
 %mm = vector.create_mask %i : vector<[4]xi1>
 %ins = vector.insert %h, %w[-1, 2] : f16 into vector<8x4xf16>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v3 = "test.v"() : () -> vector<3xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%iv = "test.v"() : () -> vector<4xindex>
+%st = vector.step : vector<4xindex>
+%vs = vector.vscale
+%tr = vector.transpose %v23, [1, 0] : vector<2x3xf32> to vector<3x2xf32>
+%es = vector.extract_strided_slice %v23 {offsets = [0, 1], sizes = [2, 2], strides = [1, 1]} : vector<2x3xf32> to vector<2x2xf32>
+%is = vector.insert_strided_slice %v3, %v23 {offsets = [1, 0], strides = [1]} : vector<3xf32> into vector<2x3xf32>
+%g = vector.gather %m[%i, %i] [%iv], %mk, %v4 : memref<8x8xf32>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+vector.scatter %m[%i, %i] [%iv], %mk, %v4 : memref<8x8xf32>, vector<4xindex>, vector<4xi1>, vector<4xf32>
+%el = vector.expandload %m[%i, %i], %mk, %v4 : memref<8x8xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+vector.compressstore %m[%i, %i], %mk, %v4 : memref<8x8xf32>, vector<4xi1>, vector<4xf32>
+%il = vector.interleave %v4, %v4 : vector<4xf32> -> vector<8xf32>
+%d1, %d2 = vector.deinterleave %v4 : vector<4xf32> -> vector<2xf32>
+%te:4 = vector.to_elements %v4 : vector<4xf32>
+// -----
+%f = "test.v"() : () -> f32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v8 = "test.v"() : () -> vector<8xf32>
+%a = "test.v"() : () -> vector<4x8xf32>
+%o1 = vector.outerproduct %v4, %v8 : vector<4xf32>, vector<8xf32>
+%o2 = vector.outerproduct %v4, %v8, %a {kind = #vector.kind<maxnumf>} : vector<4xf32>, vector<8xf32>
+%o3 = vector.outerproduct %v4, %f : vector<4xf32>, f32
+%o4 = vector.outerproduct %v4, %f, %v4 : vector<4xf32>, f32
+vector.print %v4 : vector<4xf32>
+vector.print %f : f32 punctuation <comma>
+vector.print punctuation <close>
+vector.print str "hi\n"

@@ -71,8 +71,9 @@ class _AllocLike(MemRefOp):
                 Operand("symbolOperands", INDEX, VARIADIC))
     RESULTS = (Result("memref", MEMREF),)
     ATTRIBUTES = (Attr("alignment", "i64", optional=True,
-                       summary="64-bit signless integer attribute whose minimum value is 0",
-                       check=lambda a: a.value >= 0),)
+                       summary="64-bit signless integer attribute whose value is positive and "
+                       "whose value is a power of two > 0",
+                       check=lambda a: a.value > 0 and a.value & (a.value - 1) == 0),)
     FORMAT = ("`(`$dynamicSizes`)` (`` `[` $symbolOperands^ `]`)? attr-dict `:` "
               "type($memref)")
 
@@ -314,13 +315,18 @@ class CopyOp(MemRefOp):
 # Views and metadata
 # ---------------------------------------------------------------------------------------------
 
-class CastOp(MemRefOp):
+class _MemRefCast(MemRefOp):
+    """Family of the memref-to-memref casts: ``%m : T to U``."""
     __slots__ = ()
-    MNEMONIC = "cast"
-    RESULT_NAME = "cast"
     OPERANDS = (Operand("source", ANY_MEMREF),)
     RESULTS = (Result("dest", ANY_MEMREF),)
     FORMAT = "$source attr-dict `:` type($source) `to` type($dest)"
+
+
+class CastOp(_MemRefCast):
+    __slots__ = ()
+    MNEMONIC = "cast"
+    RESULT_NAME = "cast"
 
     def verify_op(self):
         a, b = self.operands[0].type, self.results[0].type
@@ -356,13 +362,10 @@ def _strides(t):
         return None, None
 
 
-class MemorySpaceCastOp(MemRefOp):
+class MemorySpaceCastOp(_MemRefCast):
     __slots__ = ()
     MNEMONIC = "memory_space_cast"
     RESULT_NAME = "memspacecast"
-    OPERANDS = (Operand("source", ANY_MEMREF),)
-    RESULTS = (Result("dest", ANY_MEMREF),)
-    FORMAT = "$source attr-dict `:` type($source) `to` type($dest)"
 
     def verify_op(self):
         a, b = self.operands[0].type, self.results[0].type
@@ -684,3 +687,50 @@ class TransposeOp(MemRefOp):
     ATTRIBUTES = (Attr("permutation", "any"),)
     parse_custom = staticmethod(syntax.parse_transpose)
     print_custom = staticmethod(syntax.print_transpose)
+
+    def verify_op(self):
+        perm = self.attributes["permutation"].value
+        source = self.operands[0].type
+        dims = [getattr(r, "position", None) for r in perm.results]
+        if perm.n_symbols or None in dims or sorted(dims) != list(range(perm.n_dims)) \
+                or len(dims) != perm.n_dims:
+            return "expected a permutation map"
+        if perm.n_dims != len(source.shape):
+            return "expected a permutation map of same rank as the input"
+        canonical = _transposed_type(source, dims)
+        result = self.results[0].type
+        if canonical is not None and result != canonical:
+            return (f"result type '{result}' is not equivalent to the canonical transposed "
+                    f"input type '{canonical}'")
+        return None
+
+
+def _transposed_type(source, dims):
+    """MLIR's inferTransposeResultType: the permuted shape with the permuted strides as a
+    strided linear affine map (None for a non-strided source)."""
+    from ..builtin.affine import (AffineConst, AffineDim, AffineMap, AffineMapAttr,
+                                  AffineSymbol, affine_add, affine_mul)
+    from ..builtin.types import MemRefType
+    if dims == sorted(dims):
+        return source  # the identity permutation keeps the type
+    try:
+        strides, offset = source.strides_and_offset()
+    except ValueError:
+        return None
+    strides = [strides[d] for d in dims]
+    n_symbols = 0
+    if offset is None:
+        expr = AffineSymbol(0)
+        n_symbols = 1
+    else:
+        expr = AffineConst(offset)
+    for i, stride in enumerate(strides):
+        if stride is None:
+            factor = AffineSymbol(n_symbols)
+            n_symbols += 1
+        else:
+            factor = AffineConst(stride)
+        expr = affine_add(expr, affine_mul(AffineDim(i), factor))
+    layout = AffineMapAttr(AffineMap(len(dims), n_symbols, (expr,)))
+    return MemRefType([source.shape[d] for d in dims], source.element_type, layout,
+                      source.memory_space)

@@ -418,9 +418,17 @@ def _mixed_list(parser: Parser, delimiters: str = "()") -> tuple[list, list]:
 
 
 def _print_mixed(printer: "OpPrinter", static, dynamic) -> str:
-    it = iter(dynamic)
-    return "(" + ", ".join(printer.value_name(next(it)) if s == DYNAMIC else str(s)
-                           for s in static) + ")"
+    """``(%a, 4, ...)``; an IndexError when the op has too few dynamic values (invalid IR,
+    which the printer then shows in the generic form)."""
+    parts = []
+    k = 0
+    for s in static:
+        if s == DYNAMIC:
+            parts.append(printer.value_name(dynamic[k]))
+            k += 1
+        else:
+            parts.append(str(s))
+    return "(" + ", ".join(parts) + ")"
 
 
 def verify_mixed_list(what: str, rank: int, static, dynamic) -> Optional[str]:

@@ -269,13 +269,18 @@ class ShuffleOp(VectorOp):
         return None
 
 
-class BitCastOp(VectorOp):
+class _VectorCast(VectorOp):
+    """Family of the vector-to-vector casts: ``%v : T to U``."""
     __slots__ = ()
-    MNEMONIC = "bitcast"
     OPERANDS = (Operand("source", VECTOR),)
     RESULTS = (Result("result", VECTOR),)
     TRAITS = (Pure,)
     FORMAT = "$source attr-dict `:` type($source) `to` type($result)"
+
+
+class BitCastOp(_VectorCast):
+    __slots__ = ()
+    MNEMONIC = "bitcast"
 
     def verify_op(self):
         a, b = self.operands[0].type, self.results[0].type
@@ -292,13 +297,9 @@ def _bitwidth(t):
     return int(m.group(1)) if m and str(t)[:1] in "ifb" else None
 
 
-class ShapeCastOp(VectorOp):
+class ShapeCastOp(_VectorCast):
     __slots__ = ()
     MNEMONIC = "shape_cast"
-    OPERANDS = (Operand("source", VECTOR),)
-    RESULTS = (Result("result", VECTOR),)
-    TRAITS = (Pure,)
-    FORMAT = "$source attr-dict `:` type($source) `to` type($result)"
 
     def verify_op(self):
         a, b = self.operands[0].type, self.results[0].type
@@ -397,3 +398,199 @@ def _verify_transfer(op, shaped, vector):
         return ("expects the in_bounds attr of same rank as permutation_map results: "
                 f"{op.attributes['permutation_map']} vs inBounds of size: {len(bounds)}")
     return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Further ops with declarative syntax
+# ---------------------------------------------------------------------------------------------
+
+INDEX_VECTOR = Pred(lambda t: _is_vector(t) and len(t.shape) == 1
+                    and str(t.element_type) == "index", "vector of index values of ranks 1")
+
+
+class StepOp(VectorOp):
+    __slots__ = ()
+    MNEMONIC = "step"
+    RESULTS = (Result("result", INDEX_VECTOR),)
+    TRAITS = (Pure,)
+    FORMAT = "attr-dict `:` type($result)"
+
+
+class VectorScaleOp(VectorOp):
+    __slots__ = ()
+    MNEMONIC = "vscale"
+    RESULTS = (Result("res", INDEX),)
+    TRAITS = (Pure,)
+    FORMAT = "attr-dict"
+
+    def asm_result_names(self):
+        return ["vscale"]
+
+
+class TransposeOp(VectorOp):
+    __slots__ = ()
+    MNEMONIC = "transpose"
+    OPERANDS = (Operand("vector", VECTOR),)
+    RESULTS = (Result("result", VECTOR),)
+    ATTRIBUTES = (Attr("permutation", "array_i64"),)
+    TRAITS = (Pure,)
+    parse_custom = staticmethod(syntax.parse_transpose)
+    print_custom = staticmethod(syntax.print_transpose)
+
+    def verify_op(self):
+        a, b = self.operands[0].type, self.results[0].type
+        perm = self.attributes["permutation"].value
+        if len(a.shape) != len(b.shape):
+            return "vector result rank mismatch: " + str(len(b.shape))
+        if len(perm) != len(a.shape):
+            return "transposition length mismatch: " + str(len(perm))
+        seen: set = set()
+        for p in perm:
+            if p in seen:
+                return f"duplicate position index: {p}"
+            if not 0 <= p < len(perm):
+                return f"transposition index out of range: {p}"
+            seen.add(p)
+        for i, p in enumerate(perm):
+            if b.shape[i] != a.shape[p]:
+                return f"dimension size mismatch at: {i}"
+        return None
+
+
+class ExtractStridedSliceOp(VectorOp):
+    __slots__ = ()
+    MNEMONIC = "extract_strided_slice"
+    OPERANDS = (Operand("source", VECTOR),)
+    RESULTS = (Result("result", VECTOR),)
+    ATTRIBUTES = (Attr("offsets", "any"), Attr("sizes", "any"), Attr("strides", "any"))
+    TRAITS = (Pure,)
+    FORMAT = "$source attr-dict `:` type($source) `to` type($result)"
+
+
+class InsertStridedSliceOp(VectorOp):
+    __slots__ = ()
+    MNEMONIC = "insert_strided_slice"
+    OPERANDS = (Operand("valueToStore", VECTOR), Operand("dest", VECTOR))
+    RESULTS = (Result("result", VECTOR),)
+    ATTRIBUTES = (Attr("offsets", "any"), Attr("strides", "any"))
+    TRAITS = (Pure, AllTypesMatch("dest", "result"))
+    FORMAT = ("$valueToStore `,` $dest attr-dict `:` type($valueToStore) `into` type($dest)")
+
+
+class GatherOp(VectorOp):
+    __slots__ = ()
+    MNEMONIC = "gather"
+    OPERANDS = (Operand("base", SHAPED), Operand("offsets", INDEX, VARIADIC),
+                Operand("indices", VECTOR), Operand("mask", MASK), Operand("pass_thru", VECTOR))
+    RESULTS = (Result("result", VECTOR),)
+    ATTRIBUTES = (Attr("alignment", "i64", optional=True),)
+    FORMAT = ("$base `[` $offsets `]` `[` $indices `]` `,` $mask `,` $pass_thru attr-dict `:` "
+              "type($base) `,` type($indices) `,` type($mask) `,` type($pass_thru) `into` "
+              "type($result)")
+
+
+class ScatterOp(VectorOp):
+    __slots__ = ()
+    MNEMONIC = "scatter"
+    OPERANDS = (Operand("base", SHAPED), Operand("offsets", INDEX, VARIADIC),
+                Operand("indices", VECTOR), Operand("mask", MASK),
+                Operand("valueToStore", VECTOR))
+    ATTRIBUTES = (Attr("alignment", "i64", optional=True),)
+    FORMAT = ("$base `[` $offsets `]` `[` $indices `]` `,` $mask `,` $valueToStore attr-dict "
+              "`:` type($base) `,` type($indices) `,` type($mask) `,` type($valueToStore)")
+
+
+class ExpandLoadOp(VectorOp):
+    __slots__ = ()
+    MNEMONIC = "expandload"
+    OPERANDS = (Operand("base", MEMREF), Operand("indices", INDEX, VARIADIC),
+                Operand("mask", MASK), Operand("pass_thru", VECTOR))
+    RESULTS = (Result("result", VECTOR),)
+    ATTRIBUTES = (Attr("alignment", "i64", optional=True),)
+    FORMAT = MaskedLoadOp.FORMAT
+
+
+class CompressStoreOp(VectorOp):
+    __slots__ = ()
+    MNEMONIC = "compressstore"
+    OPERANDS = (Operand("base", MEMREF), Operand("indices", INDEX, VARIADIC),
+                Operand("mask", MASK), Operand("valueToStore", VECTOR))
+    ATTRIBUTES = (Attr("alignment", "i64", optional=True),)
+    FORMAT = MaskedStoreOp.FORMAT
+
+
+class InterleaveOp(VectorOp):
+    __slots__ = ()
+    MNEMONIC = "interleave"
+    OPERANDS = (Operand("lhs", VECTOR), Operand("rhs", VECTOR))
+    RESULTS = (Result("result", VECTOR),)
+    TRAITS = (Pure, AllTypesMatch("lhs", "rhs"))
+    FORMAT = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
+
+
+class DeinterleaveOp(VectorOp):
+    __slots__ = ()
+    MNEMONIC = "deinterleave"
+    OPERANDS = (Operand("source", VECTOR),)
+    RESULTS = (Result("res1", VECTOR), Result("res2", VECTOR))
+    TRAITS = (Pure, AllTypesMatch("res1", "res2"))
+    FORMAT = "$source attr-dict `:` type($source) `->` type($res1)"
+
+
+class ToElementsOp(VectorOp):
+    __slots__ = ()
+    MNEMONIC = "to_elements"
+    OPERANDS = (Operand("source", VECTOR),)
+    RESULTS = (Result("elements", ANY, VARIADIC),)
+    TRAITS = (Pure,)
+    FORMAT = "$source attr-dict `:` type($source)"
+
+    @classmethod
+    def infer_parsed_types(cls, state) -> bool:
+        source = state.operand_types.get("source")
+        if source and "elements" not in state.result_types:
+            t = source[0]
+            state.result_types["elements"] = [t.element_type] * t.num_elements
+            return True
+        return False
+
+
+class OuterProductOp(VectorOp):
+    __slots__ = ()
+    MNEMONIC = "outerproduct"
+    OPERANDS = (Operand("lhs", VECTOR), Operand("rhs", ANY), Operand("acc", VECTOR, OPTIONAL))
+    RESULTS = (Result("result", VECTOR),)
+    ATTRIBUTES = (Attr("kind", "any"),)
+    TRAITS = (Pure,)
+    parse_custom = staticmethod(syntax.parse_outerproduct)
+    print_custom = staticmethod(syntax.print_outerproduct)
+
+    def verify_op(self):
+        lhs, rhs = self.operands[0].type, self.operands[1].type
+        result = self.results[0].type
+        if len(lhs.shape) != 1:
+            return "expected 1-d vector for operand #1"
+        if _is_vector(rhs):
+            if len(rhs.shape) != 1:
+                return "expected 1-d vector for operand #2"
+            if len(result.shape) != 2:
+                return "expected 2-d vector result"
+            if lhs.shape[0] != result.shape[0]:
+                return "expected #1 operand dim to match result dim #1"
+            if rhs.shape[0] != result.shape[1]:
+                return "expected #2 operand dim to match result dim #2"
+        elif len(result.shape) != 1:
+            return "expected 1-d vector result"
+        if self.acc is not None and self.acc.type != result:
+            return "expected operand #3 of same type as result type"
+        return None
+
+
+class PrintOp(VectorOp):
+    __slots__ = ()
+    MNEMONIC = "print"
+    OPERANDS = (Operand("source", ANY, OPTIONAL),)
+    ATTRIBUTES = (Attr("punctuation", "any", default=syntax.PUNCTUATION_NEWLINE),
+                  Attr("stringLiteral", "str", optional=True))
+    parse_custom = staticmethod(syntax.parse_print)
+    print_custom = staticmethod(syntax.print_print)

@@ -303,4 +303,103 @@ def print_constant_mask(printer: "OpPrinter", op: Operation) -> str:
             f" : {op.results[0].type}")
 
 
+
+
+def parse_transpose(parser: Parser, state: "OpState") -> Operation:
+    state.operands["vector"] = [parser._parse_use()]
+    parser.expect(",")
+    state.attrs["permutation"] = _int_list(parser)
+    _attrs(parser, state)
+    parser.expect(":")
+    state.operand_types["vector"] = [parser.parse_type()]
+    parser.expect_keyword("to")
+    state.result_types["result"] = [parser.parse_type()]
+    return state.build()
+
+
+def print_transpose(printer: "OpPrinter", op: Operation) -> str:
+    perm = ", ".join(str(v) for v in op.attributes["permutation"].value)
+    return (f" {printer.value_name(op.operands[0])}, [{perm}]"
+            + printer.attr_dict_text(op, {"permutation"})
+            + f" : {op.operands[0].type} to {op.results[0].type}")
+
+
+
+# -- outerproduct / print --------------------------------------------------------------------
+
+#: vector.print's default punctuation
+PUNCTUATION_NEWLINE = OpaqueAttr("#vector.punctuation<newline>")
+PUNCTUATIONS = ("no_punctuation", "newline", "comma", "open", "close")
+
+
+def parse_outerproduct(parser: Parser, state: "OpState") -> Operation:
+    from ..builtin.types import VectorType
+    uses = parser.parse_comma_list(parser._parse_use)
+    _attrs(parser, state)
+    parser.expect(":")
+    off = parser.offset
+    lhs = parser.parse_type()
+    parser.expect(",")
+    rhs = parser.parse_type()
+    if len(uses) not in (2, 3):
+        raise parser.error("expected at least 2 operands", off)
+    if str(rhs).startswith("vector<"):
+        result = VectorType((lhs.shape[0], rhs.shape[0]), lhs.element_type,
+                            (lhs.scalable[0], rhs.scalable[0]))
+    else:
+        result = lhs
+    state.operands.update(lhs=[uses[0]], rhs=[uses[1]], acc=uses[2:])
+    state.operand_types.update(lhs=[lhs], rhs=[rhs], acc=[result] * len(uses[2:]))
+    state.result_types["result"] = [result]
+    state.attrs.setdefault("kind", kind_attr("add"))
+    return state.build()
+
+
+def print_outerproduct(printer: "OpPrinter", op: Operation) -> str:
+    # (MLIR prints the attribute dictionary only together with an accumulator)
+    text = f" {_names(printer, op.operands[:2])}"
+    if len(op.operands) > 2:
+        text += ", " + printer.value_name(op.operands[2]) + printer.attr_dict_text(op, set())
+    return text + f" : {op.operands[0].type}, {op.operands[1].type}"
+
+
+def parse_print(parser: Parser, state: "OpState") -> Operation:
+    t = parser.tok
+    if t and t[0] == "%":
+        state.operands["source"] = [parser._parse_use()]
+        parser.expect(":")
+        state.operand_types["source"] = [parser.parse_type()]
+    while parser.tok in ("str", "punctuation"):
+        if parser.tok == "str":
+            parser.i += 1
+            from ...ir.attributes import StringAttr
+            state.attrs["stringLiteral"] = StringAttr(parser.parse_string())
+        else:
+            parser.i += 1
+            parser.expect("<")
+            off = parser.offset
+            word = parser.parse_keyword()
+            if word not in PUNCTUATIONS:
+                raise parser.error("expected ::mlir::vector::PrintPunctuation to be one of: "
+                                   + ", ".join(PUNCTUATIONS), off)
+            parser.expect(">")
+            state.attrs["punctuation"] = OpaqueAttr(f"#vector.punctuation<{word}>")
+    _attrs(parser, state)
+    return state.build()
+
+
+def print_print(printer: "OpPrinter", op: Operation) -> str:
+    from ...ir.attributes import quote_string
+    text = ""
+    if op.operands:
+        text += f" {printer.value_name(op.operands[0])} : {op.operands[0].type}"
+    literal = op.attributes.get("stringLiteral")
+    if literal is not None:
+        text += " str " + quote_string(literal.value)
+    punctuation = op.attributes.get("punctuation")
+    if punctuation is not None and punctuation != PUNCTUATION_NEWLINE:
+        text += " punctuation <" + punctuation.text[len("#vector.punctuation<"):]
+    return text + printer.attr_dict_text(op, {"punctuation", "stringLiteral"})
+
+
 __all__ = [n for n in dir() if n.startswith(("parse_", "print_"))] + ["KINDS", "kind_of"]
