@@ -128,3 +128,28 @@ module {
     return
   }
 }
+// -----
+func.func @a(%v: f32) {
+  %0, %1 = gpu.rotate %v, 3, 15 : f32
+  return
+}
+// -----
+func.func @b(%v: f32) {
+  %0, %1 = gpu.rotate %v, 16, 16 : f32
+  return
+}
+// -----
+func.func @c(%v: f32) {
+  %0 = gpu.subgroup_reduce add %v cluster(size = 3) : (f32) -> f32
+  return
+}
+// -----
+func.func @d(%v: f32) {
+  %0 = gpu.subgroup_reduce add %v cluster(size = 4, stride = 3) : (f32) -> f32
+  return
+}
+// -----
+func.func @f(%v: vector<4x4xf32>) {
+  %0 = gpu.subgroup_reduce add %v : (vector<4x4xf32>) -> vector<4x4xf32>
+  return
+}

@@ -190,7 +190,19 @@ class SubgroupReduceOp(GpuOp):
                 + _functional_type_text(op))
 
     def verify_op(self):
+        t = self.operands[0].type
+        if not is_int_or_float_or_vector(t):
+            return ("operand #0 must be Integer or Float or fixed-length vector of Integer or "
+                    f"Float values of ranks 1, but got '{t}'")
+        for name, what in (("cluster_size", "size"), ("cluster_stride", "stride")):
+            value = self.attributes.get(name)
+            if value is not None and not _is_power_of_two(value.value):
+                return f"cluster {what} {value.value} is not a power of two"
         return reduction_type_error(self)
+
+
+def _is_power_of_two(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
 
 
 class ShuffleOp(GpuOp):
@@ -264,6 +276,15 @@ class RotateOp(GpuOp):
         a = op.attributes
         return (f"{printer.value_name(op.operands[0])}, {a['offset'].value}, {a['width'].value}"
                 + attr_dict(printer, op, ("offset", "width")) + f" : {op.operands[0].type}")
+
+    def verify_op(self):
+        width = self.attributes["width"].value
+        if not _is_power_of_two(width):
+            return ("attribute 'width' failed to satisfy constraint: 32-bit signless integer "
+                    "attribute whose value is a power of two > 0")
+        if not 0 <= self.attributes["offset"].value < width:
+            return f"offset must be in the range [0, {width})"
+        return None
 
 
 class SubgroupBroadcastOp(GpuOp):
