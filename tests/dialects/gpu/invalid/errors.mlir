@@ -153,3 +153,44 @@ func.func @f(%v: vector<4x4xf32>) {
   %0 = gpu.subgroup_reduce add %v : (vector<4x4xf32>) -> vector<4x4xf32>
   return
 }
+// -----
+func.func @a(%v: f32) {
+  %0 = gpu.subgroup_broadcast %v, first_active_lane : f32
+  %1 = "gpu.subgroup_broadcast"(%v) <{broadcast_type = #gpu<broadcast specific_lane>}> : (f32) -> f32
+  return
+}
+// -----
+func.func @b(%laneid: index, %v: vector<4xi32>) {
+  %0 = gpu.warp_execute_on_lane_0(%laneid)[32] args(%v : vector<4xi32>) -> (vector<4xi32>) {
+  ^bb0(%arg0: vector<100xi32>):
+    gpu.yield %arg0 : vector<100xi32>
+  }
+  return
+}
+// -----
+func.func @d(%laneid: index) {
+  %0 = gpu.warp_execute_on_lane_0(%laneid)[32] -> (vector<4xi32>) {
+    %c = arith.constant dense<1> : vector<129xi32>
+    gpu.yield %c : vector<129xi32>
+  }
+  return
+}
+// -----
+func.func @e(%v: f32) {
+  %0 = gpu.all_reduce add %v {
+  ^bb0(%a: f32, %b: f32):
+    gpu.yield %a : f32
+  } : (f32) -> f32
+  return
+}
+// -----
+gpu.module @m {
+  gpu.func @f(%a: f32) -> f32 {
+    gpu.return
+  }
+}
+// -----
+func.func @g(%v: i32) {
+  gpu.printf "%d" %v : i32
+  return
+}

@@ -668,3 +668,48 @@ class WarpExecuteOnLane0Op(GpuOp):
         text += " " + render_region(printer, op.regions[0], entry_args=True,
                                     terminator=not elide)
         return text + attr_dict(printer, op, ("warp_size",))
+
+    def verify_op(self):
+        blocks = self.regions[0].blocks
+        if not blocks:
+            return None
+        args = self.operands[1:]
+        if len(args) != len(blocks[0].args):
+            return "expected same number op arguments and block arguments."
+        last = blocks[0].ops[-1] if blocks[0].ops else None
+        if last is None or last.name != "gpu.yield":
+            return None
+        if len(last.operands) != len(self.results):
+            return "expected same number of yield operands and return values."
+        warp = self.attributes["warp_size"].value
+        pairs = list(zip((a.type for a in blocks[0].args), (a.type for a in args)))
+        pairs += zip((v.type for v in last.operands), (r.type for r in self.results))
+        for expanded, distributed in pairs:
+            error = _distribution_error(expanded, distributed, warp)
+            if error:
+                return error
+        return None
+
+
+def _distribution_error(expanded, distributed, warp: int) -> Optional[str]:
+    """MLIR's verifyDistributedType: ``distributed`` is ``expanded`` split over ``warp`` lanes."""
+    from ...builtin.types import VectorType
+    if expanded == distributed:
+        return None
+    if not isinstance(expanded, VectorType) or not isinstance(distributed, VectorType):
+        return "expected vector type for distributed operands."
+    if len(expanded.shape) != len(distributed.shape) or \
+            expanded.element_type != distributed.element_type:
+        return "expected distributed vectors to have same rank and element type."
+    product = 1
+    for i, (e, d) in enumerate(zip(expanded.shape, distributed.shape)):
+        if e == d:
+            continue
+        if e % d:
+            return (f"expected expanded vector dimension #{i} ({e}) to be a multipler of the "
+                    f"distributed vector dimension ({d})")
+        product *= e // d
+    if product != warp:
+        return (f"incompatible distribution dimensions from '{expanded}' to '{distributed}' "
+                f"with warp size = {warp}")
+    return None
