@@ -194,3 +194,21 @@ func.func @g(%v: i32) {
   gpu.printf "%d" %v : i32
   return
 }
+// -----
+func.func @c(%sz: index, %m: memref<4xf32>) {
+  gpu.launch blocks(%bx, %by, %bz) in (%a = %sz, %b = %sz, %c = %sz) threads(%tx, %ty, %tz) in (%d = %sz, %e = %sz, %f = %sz) workgroup(%w : memref<4xf32, #gpu.address_space<private>>) {
+    gpu.terminator
+  }
+  return
+}
+// -----
+func.func @d(%v: f32) {
+  %0 = gpu.subgroup_mma_constant_matrix %v : !gpu.mma_matrix<16x16xf16, "COp">
+  return
+}
+// -----
+gpu.module @m {
+  gpu.func @f() kernel attributes {gpu.known_grid_size = array<i64: 1, 1, 1>} {
+    gpu.return
+  }
+}

@@ -110,6 +110,19 @@ def _parse_handler(parser):
     return None
 
 
+def attribution_error(workgroup, private) -> Optional[str]:
+    """Memory attributions must be memrefs, in their address space when it is a gpu one."""
+    for values, space in ((workgroup, "workgroup"), (private, "private")):
+        for v in values:
+            info = memref_info(v.type)
+            if info is None:
+                return "expected memref type in attribution"
+            if info.space and info.space.startswith("#gpu.address_space<") \
+                    and info.space != f"#gpu.address_space<{space}>":
+                return f"expected memory space {space} in attribution"
+    return None
+
+
 def is_target_attribute(attr) -> bool:
     """A GPU target (``#nvvm.target``, ``#rocdl.target<..>``...): another dialect's attribute."""
     return isinstance(attr, OpaqueAttr) and attr.text.startswith("#")
@@ -322,15 +335,9 @@ class FuncOp(GpuOp):
         for i, t in enumerate(ftype.inputs):
             if args[i].type != t:
                 return f"expected body region argument #{i} to be of type {t}, got {args[i].type}"
-        for values, space in ((args[n_in:n_in + n_wg], "workgroup"),
-                              (args[n_in + n_wg:], "private")):
-            for v in values:
-                info = memref_info(v.type)
-                if info is None:
-                    return "expected memref type in attribution"
-                if info.space and info.space.startswith("#gpu.address_space<") \
-                        and info.space != f"#gpu.address_space<{space}>":
-                    return f"expected memory space {space} in attribution"
+        error = attribution_error(args[n_in:n_in + n_wg], args[n_in + n_wg:])
+        if error:
+            return error
         for name in ("gpu.known_block_size", "gpu.known_grid_size", "gpu.known_cluster_size"):
             value = self.attributes.get(name)
             if value is None:
@@ -494,7 +501,8 @@ class LaunchOp(GpuOp):
         n_wg = n_wg.value if n_wg is not None else 0
         if len(blocks[0].args) < n + n_wg:
             return "unexpected number of region arguments"
-        return None
+        args = blocks[0].args
+        return attribution_error(args[n:n + n_wg], args[n + n_wg:])
 
 
 # -- gpu.launch_func --------------------------------------------------------------------------
