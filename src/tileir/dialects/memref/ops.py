@@ -92,12 +92,14 @@ class _AllocLike(MemRefOp):
 
 
 class AllocOp(_AllocLike):
+    """Allocate a buffer on the heap (dynamic sizes, layout symbols, alignment)."""
     __slots__ = ()
     MNEMONIC = "alloc"
     RESULT_NAME = "alloc"
 
 
 class AllocaOp(_AllocLike):
+    """Allocate a buffer on the stack of the nearest automatic allocation scope."""
     __slots__ = ()
     MNEMONIC = "alloca"
     RESULT_NAME = "alloca"
@@ -114,6 +116,7 @@ class AllocaOp(_AllocLike):
 
 
 class ReallocOp(MemRefOp):
+    """Grow or shrink a 1-D buffer, keeping its contents."""
     __slots__ = ()
     MNEMONIC = "realloc"
     OPERANDS = (Operand("source", ONE_D_MEMREF),
@@ -139,6 +142,7 @@ class ReallocOp(MemRefOp):
 
 
 class DeallocOp(MemRefOp):
+    """Free a buffer."""
     __slots__ = ()
     MNEMONIC = "dealloc"
     OPERANDS = (Operand("memref", ANY_MEMREF),)
@@ -146,6 +150,7 @@ class DeallocOp(MemRefOp):
 
 
 class AllocaScopeOp(MemRefOp):
+    """A region whose stack allocations are freed when it ends."""
     __slots__ = ()
     MNEMONIC = "alloca_scope"
     RESULTS = (Result("results", ANY, VARIADIC),)
@@ -157,6 +162,7 @@ class AllocaScopeOp(MemRefOp):
 
 
 class AllocaScopeReturnOp(MemRefOp):
+    """Ends an ``alloca_scope`` with its result values."""
     __slots__ = ()
     MNEMONIC = "alloca_scope.return"
     OPERANDS = (Operand("results", ANY, VARIADIC),)
@@ -169,6 +175,7 @@ class AllocaScopeReturnOp(MemRefOp):
 # ---------------------------------------------------------------------------------------------
 
 class LoadOp(MemRefOp):
+    """Read one element at the given indices."""
     __slots__ = ()
     MNEMONIC = "load"
     OPERANDS = (Operand("memref", MEMREF), Operand("indices", INDEX, VARIADIC))
@@ -186,6 +193,7 @@ class LoadOp(MemRefOp):
 
 
 class StoreOp(MemRefOp):
+    """Write one element at the given indices."""
     __slots__ = ()
     MNEMONIC = "store"
     OPERANDS = (Operand("value", ANY), Operand("memref", MEMREF),
@@ -201,6 +209,7 @@ class StoreOp(MemRefOp):
 
 
 class AtomicRMWOp(MemRefOp):
+    """Atomic read-modify-write of one element with a predefined kind."""
     __slots__ = ()
     MNEMONIC = "atomic_rmw"
     OPERANDS = (Operand("value", ANY), Operand("memref", MEMREF),
@@ -229,6 +238,7 @@ class AtomicRMWOp(MemRefOp):
 
 
 class GenericAtomicRMWOp(MemRefOp):
+    """Atomic read-modify-write of one element with a computed value."""
     __slots__ = ()
     MNEMONIC = "generic_atomic_rmw"
     OPERANDS = (Operand("memref", MEMREF), Operand("indices", INDEX, VARIADIC))
@@ -248,6 +258,7 @@ class GenericAtomicRMWOp(MemRefOp):
 
 
 class AtomicYieldOp(MemRefOp):
+    """Ends a ``generic_atomic_rmw`` body with the value to store."""
     __slots__ = ()
     MNEMONIC = "atomic_yield"
     OPERANDS = (Operand("result", ANY),)
@@ -264,6 +275,7 @@ class AtomicYieldOp(MemRefOp):
 
 
 class PrefetchOp(MemRefOp):
+    """Hint a read or write of an element to the data or instruction cache."""
     __slots__ = ()
     MNEMONIC = "prefetch"
     OPERANDS = (Operand("memref", MEMREF), Operand("indices", INDEX, VARIADIC))
@@ -282,6 +294,7 @@ class PrefetchOp(MemRefOp):
 
 
 class DmaStartOp(MemRefOp):
+    """Start a DMA transfer between two buffers (tag buffer, optional stride)."""
     __slots__ = ()
     MNEMONIC = "dma_start"
     OPERANDS = (Operand("operands", ANY, VARIADIC),)
@@ -290,6 +303,7 @@ class DmaStartOp(MemRefOp):
 
 
 class DmaWaitOp(MemRefOp):
+    """Wait for the DMA transfer of a tag to complete."""
     __slots__ = ()
     MNEMONIC = "dma_wait"
     OPERANDS = (Operand("tagMemRef", MEMREF), Operand("tagIndices", INDEX, VARIADIC),
@@ -305,6 +319,7 @@ class DmaWaitOp(MemRefOp):
 
 
 class CopyOp(MemRefOp):
+    """Copy the contents of one buffer into another."""
     __slots__ = ()
     MNEMONIC = "copy"
     OPERANDS = (Operand("source", ANY_MEMREF), Operand("target", ANY_MEMREF))
@@ -324,6 +339,7 @@ class _MemRefCast(MemRefOp):
 
 
 class CastOp(_MemRefCast):
+    """Cast to a compatible memref type (static/dynamic sizes, ranked/unranked)."""
     __slots__ = ()
     MNEMONIC = "cast"
     RESULT_NAME = "cast"
@@ -363,6 +379,7 @@ def _strides(t):
 
 
 class MemorySpaceCastOp(_MemRefCast):
+    """Cast to another memory space."""
     __slots__ = ()
     MNEMONIC = "memory_space_cast"
     RESULT_NAME = "memspacecast"
@@ -378,6 +395,7 @@ class MemorySpaceCastOp(_MemRefCast):
 
 
 class DimOp(MemRefOp):
+    """The size of one dimension."""
     __slots__ = ()
     MNEMONIC = "dim"
     RESULT_NAME = "dim"
@@ -387,6 +405,7 @@ class DimOp(MemRefOp):
 
 
 class RankOp(MemRefOp):
+    """The rank."""
     __slots__ = ()
     MNEMONIC = "rank"
     OPERANDS = (Operand("memref", ANY_MEMREF),)
@@ -395,6 +414,7 @@ class RankOp(MemRefOp):
 
 
 class ExtractAlignedPointerAsIndexOp(MemRefOp):
+    """The aligned base pointer as an index."""
     __slots__ = ()
     MNEMONIC = "extract_aligned_pointer_as_index"
     RESULT_NAME = "intptr"
@@ -404,6 +424,7 @@ class ExtractAlignedPointerAsIndexOp(MemRefOp):
 
 
 class ExtractStridedMetadataOp(MemRefOp):
+    """Base buffer, offset, sizes and strides of a strided memref."""
     __slots__ = ()
     MNEMONIC = "extract_strided_metadata"
     OPERANDS = (Operand("source", MEMREF),)
@@ -421,6 +442,7 @@ class ExtractStridedMetadataOp(MemRefOp):
 
 
 class AssumeAlignmentOp(MemRefOp):
+    """Assert the alignment of the buffer's base pointer."""
     __slots__ = ()
     MNEMONIC = "assume_alignment"
     RESULT_NAME = "assume_align"
@@ -439,6 +461,7 @@ class AssumeAlignmentOp(MemRefOp):
 
 
 class GetGlobalOp(MemRefOp):
+    """The buffer of a ``memref.global``."""
     __slots__ = ()
     MNEMONIC = "get_global"
     OPERANDS = ()
@@ -469,6 +492,7 @@ class GetGlobalOp(MemRefOp):
 
 
 class GlobalOp(MemRefOp):
+    """A global buffer, optionally constant and initialized."""
     __slots__ = ()
     MNEMONIC = "global"
     ATTRIBUTES = (Attr("sym_name", "str"), Attr("sym_visibility", "str", optional=True),
@@ -485,6 +509,7 @@ class GlobalOp(MemRefOp):
 
 
 class SubViewOp(MemRefOp):
+    """A strided window of a buffer (mixed static/dynamic offsets, sizes, strides)."""
     __slots__ = ()
     MNEMONIC = "subview"
     RESULT_NAME = "subview"
@@ -562,6 +587,7 @@ def _drops_unit_dims(full, reduced) -> bool:
 
 
 class ReinterpretCastOp(MemRefOp):
+    """The same buffer with another offset, sizes and strides."""
     __slots__ = ()
     MNEMONIC = "reinterpret_cast"
     RESULT_NAME = "reinterpret_cast"
@@ -580,6 +606,7 @@ class ReinterpretCastOp(MemRefOp):
 
 
 class ViewOp(MemRefOp):
+    """A typed view into a byte buffer at a byte shift."""
     __slots__ = ()
     MNEMONIC = "view"
     RESULT_NAME = "view"
@@ -600,6 +627,7 @@ class ViewOp(MemRefOp):
 
 
 class ReshapeOp(MemRefOp):
+    """The same data with a shape read from a 1-D shape buffer."""
     __slots__ = ()
     MNEMONIC = "reshape"
     RESULT_NAME = "reshape"
@@ -614,6 +642,7 @@ class ReshapeOp(MemRefOp):
 
 
 class ExpandShapeOp(MemRefOp):
+    """Split dimensions (reassociation groups, output shape)."""
     __slots__ = ()
     MNEMONIC = "expand_shape"
     RESULT_NAME = "expand_shape"
@@ -628,6 +657,7 @@ class ExpandShapeOp(MemRefOp):
 
 
 class CollapseShapeOp(MemRefOp):
+    """Merge dimensions (reassociation groups)."""
     __slots__ = ()
     MNEMONIC = "collapse_shape"
     RESULT_NAME = "collapse_shape"
@@ -679,6 +709,7 @@ def _verify_reshape_like(op, expanded, collapsed):
 
 
 class TransposeOp(MemRefOp):
+    """Permute the dimensions (the layout records the permuted strides)."""
     __slots__ = ()
     MNEMONIC = "transpose"
     RESULT_NAME = "transpose"

@@ -40,6 +40,7 @@ class VectorOp(OpBase):
 
 
 class BroadcastOp(VectorOp):
+    """Broadcast a scalar or vector to a larger vector."""
     __slots__ = ()
     MNEMONIC = "broadcast"
     OPERANDS = (Operand("source", ANY),)
@@ -63,6 +64,7 @@ class BroadcastOp(VectorOp):
 
 
 class ExtractOp(VectorOp):
+    """Extract an element or sub-vector at a (static or dynamic) position."""
     __slots__ = ()
     MNEMONIC = "extract"
     OPERANDS = (Operand("source", VECTOR), Operand("dynamic_position", INDEX, VARIADIC))
@@ -96,6 +98,7 @@ def _verify_position(op, vector, which: str, poison: bool):
 
 
 class InsertOp(VectorOp):
+    """Insert an element or sub-vector at a (static or dynamic) position."""
     __slots__ = ()
     MNEMONIC = "insert"
     OPERANDS = (Operand("valueToStore", ANY), Operand("dest", VECTOR),
@@ -111,6 +114,7 @@ class InsertOp(VectorOp):
 
 
 class FromElementsOp(VectorOp):
+    """A vector from its elements."""
     __slots__ = ()
     MNEMONIC = "from_elements"
     OPERANDS = (Operand("elements", ANY, VARIADIC),)
@@ -129,6 +133,7 @@ class FromElementsOp(VectorOp):
 
 
 class LoadOp(VectorOp):
+    """Load a vector from a memref."""
     __slots__ = ()
     MNEMONIC = "load"
     OPERANDS = (Operand("base", MEMREF), Operand("indices", INDEX, VARIADIC))
@@ -143,6 +148,7 @@ class LoadOp(VectorOp):
 
 
 class StoreOp(VectorOp):
+    """Store a vector to a memref."""
     __slots__ = ()
     MNEMONIC = "store"
     OPERANDS = (Operand("valueToStore", VECTOR), Operand("base", MEMREF),
@@ -168,6 +174,7 @@ def _verify_memory_access(op, memref, vector, rank_message: str):
 
 
 class MaskedLoadOp(VectorOp):
+    """Load the enabled lanes, others from a pass-through vector."""
     __slots__ = ()
     MNEMONIC = "maskedload"
     OPERANDS = (Operand("base", MEMREF), Operand("indices", INDEX, VARIADIC),
@@ -192,6 +199,7 @@ class MaskedLoadOp(VectorOp):
 
 
 class MaskedStoreOp(VectorOp):
+    """Store the enabled lanes."""
     __slots__ = ()
     MNEMONIC = "maskedstore"
     OPERANDS = (Operand("base", MEMREF), Operand("indices", INDEX, VARIADIC),
@@ -211,6 +219,7 @@ class MaskedStoreOp(VectorOp):
 
 
 class ReductionOp(VectorOp):
+    """Reduce a 1-D vector with a combining kind (optional accumulator)."""
     __slots__ = ()
     MNEMONIC = "reduction"
     OPERANDS = (Operand("vector", VECTOR), Operand("acc", ANY, OPTIONAL))
@@ -237,6 +246,7 @@ class ReductionOp(VectorOp):
 
 
 class FMAOp(VectorOp):
+    """Elementwise fused multiply-add."""
     __slots__ = ()
     MNEMONIC = "fma"
     OPERANDS = (Operand("lhs", VECTOR), Operand("rhs", VECTOR), Operand("acc", VECTOR))
@@ -246,6 +256,7 @@ class FMAOp(VectorOp):
 
 
 class ShuffleOp(VectorOp):
+    """Select lanes of two vectors by a mask of indices."""
     __slots__ = ()
     MNEMONIC = "shuffle"
     OPERANDS = (Operand("v1", VECTOR), Operand("v2", VECTOR))
@@ -279,6 +290,7 @@ class _VectorCast(VectorOp):
 
 
 class BitCastOp(_VectorCast):
+    """Reinterpret the bits of the minor dimension."""
     __slots__ = ()
     MNEMONIC = "bitcast"
 
@@ -298,6 +310,7 @@ def _bitwidth(t):
 
 
 class ShapeCastOp(_VectorCast):
+    """The same elements in another shape."""
     __slots__ = ()
     MNEMONIC = "shape_cast"
 
@@ -312,6 +325,7 @@ class ShapeCastOp(_VectorCast):
 
 
 class ConstantMaskOp(VectorOp):
+    """A mask with a leading all-true hyper-rectangle of static sizes."""
     __slots__ = ()
     MNEMONIC = "constant_mask"
     RESULTS = (Result("result", MASK),)
@@ -337,6 +351,7 @@ class ConstantMaskOp(VectorOp):
 
 
 class CreateMaskOp(VectorOp):
+    """A mask with a leading all-true hyper-rectangle of dynamic sizes."""
     __slots__ = ()
     MNEMONIC = "create_mask"
     OPERANDS = (Operand("operands", INDEX, VARIADIC),)
@@ -352,6 +367,7 @@ class CreateMaskOp(VectorOp):
 
 
 class TransferReadOp(VectorOp):
+    """Read a vector from a memref/tensor (permutation map, padding, mask, bounds)."""
     __slots__ = ()
     MNEMONIC = "transfer_read"
     ATTR_SIZED_OPERANDS = True
@@ -367,6 +383,7 @@ class TransferReadOp(VectorOp):
 
 
 class TransferWriteOp(VectorOp):
+    """Write a vector to a memref/tensor (permutation map, mask, bounds)."""
     __slots__ = ()
     MNEMONIC = "transfer_write"
     ATTR_SIZED_OPERANDS = True
@@ -409,6 +426,7 @@ INDEX_VECTOR = Pred(lambda t: _is_vector(t) and len(t.shape) == 1
 
 
 class StepOp(VectorOp):
+    """The vector 0, 1, 2, ..."""
     __slots__ = ()
     MNEMONIC = "step"
     RESULTS = (Result("result", INDEX_VECTOR),)
@@ -417,6 +435,7 @@ class StepOp(VectorOp):
 
 
 class VectorScaleOp(VectorOp):
+    """The runtime multiple of scalable vector sizes."""
     __slots__ = ()
     MNEMONIC = "vscale"
     RESULTS = (Result("res", INDEX),)
@@ -428,6 +447,7 @@ class VectorScaleOp(VectorOp):
 
 
 class TransposeOp(VectorOp):
+    """Permute the dimensions of a vector."""
     __slots__ = ()
     MNEMONIC = "transpose"
     OPERANDS = (Operand("vector", VECTOR),)
@@ -458,6 +478,7 @@ class TransposeOp(VectorOp):
 
 
 class ExtractStridedSliceOp(VectorOp):
+    """A strided slice of a vector."""
     __slots__ = ()
     MNEMONIC = "extract_strided_slice"
     OPERANDS = (Operand("source", VECTOR),)
@@ -468,6 +489,7 @@ class ExtractStridedSliceOp(VectorOp):
 
 
 class InsertStridedSliceOp(VectorOp):
+    """Insert a vector as a strided slice of another."""
     __slots__ = ()
     MNEMONIC = "insert_strided_slice"
     OPERANDS = (Operand("valueToStore", VECTOR), Operand("dest", VECTOR))
@@ -478,6 +500,7 @@ class InsertStridedSliceOp(VectorOp):
 
 
 class GatherOp(VectorOp):
+    """Load lanes from base + offsets + index vector, masked."""
     __slots__ = ()
     MNEMONIC = "gather"
     OPERANDS = (Operand("base", SHAPED), Operand("offsets", INDEX, VARIADIC),
@@ -490,6 +513,7 @@ class GatherOp(VectorOp):
 
 
 class ScatterOp(VectorOp):
+    """Store lanes to base + offsets + index vector, masked."""
     __slots__ = ()
     MNEMONIC = "scatter"
     OPERANDS = (Operand("base", SHAPED), Operand("offsets", INDEX, VARIADIC),
@@ -501,6 +525,7 @@ class ScatterOp(VectorOp):
 
 
 class ExpandLoadOp(VectorOp):
+    """Load consecutive elements into the enabled lanes."""
     __slots__ = ()
     MNEMONIC = "expandload"
     OPERANDS = (Operand("base", MEMREF), Operand("indices", INDEX, VARIADIC),
@@ -511,6 +536,7 @@ class ExpandLoadOp(VectorOp):
 
 
 class CompressStoreOp(VectorOp):
+    """Store the enabled lanes to consecutive elements."""
     __slots__ = ()
     MNEMONIC = "compressstore"
     OPERANDS = (Operand("base", MEMREF), Operand("indices", INDEX, VARIADIC),
@@ -520,6 +546,7 @@ class CompressStoreOp(VectorOp):
 
 
 class InterleaveOp(VectorOp):
+    """Interleave the lanes of two vectors."""
     __slots__ = ()
     MNEMONIC = "interleave"
     OPERANDS = (Operand("lhs", VECTOR), Operand("rhs", VECTOR))
@@ -529,6 +556,7 @@ class InterleaveOp(VectorOp):
 
 
 class DeinterleaveOp(VectorOp):
+    """Split the even and odd lanes of a vector."""
     __slots__ = ()
     MNEMONIC = "deinterleave"
     OPERANDS = (Operand("source", VECTOR),)
@@ -538,6 +566,7 @@ class DeinterleaveOp(VectorOp):
 
 
 class ToElementsOp(VectorOp):
+    """The elements of a vector."""
     __slots__ = ()
     MNEMONIC = "to_elements"
     OPERANDS = (Operand("source", VECTOR),)
@@ -556,6 +585,7 @@ class ToElementsOp(VectorOp):
 
 
 class OuterProductOp(VectorOp):
+    """Outer product (or AXPY with a scalar) with an optional accumulator."""
     __slots__ = ()
     MNEMONIC = "outerproduct"
     OPERANDS = (Operand("lhs", VECTOR), Operand("rhs", ANY), Operand("acc", VECTOR, OPTIONAL))
@@ -587,6 +617,7 @@ class OuterProductOp(VectorOp):
 
 
 class PrintOp(VectorOp):
+    """Print a value, a string or punctuation (for debugging)."""
     __slots__ = ()
     MNEMONIC = "print"
     OPERANDS = (Operand("source", ANY, OPTIONAL),)
