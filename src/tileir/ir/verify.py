@@ -89,7 +89,7 @@ def op_error(op: Operation, message: str) -> Diagnostic:
 class _Plan:
     """Everything the verifier needs for one op kind, computed once."""
 
-    __slots__ = ("required", "_sizes", "ssa_regions", "terminator", "nregions", "nresults", "results_dynamic", "noperands", "operands_dynamic",
+    __slots__ = ("required", "_sizes", "ssa_regions", "terminator", "nregions", "regions_dynamic", "nresults", "results_dynamic", "noperands", "operands_dynamic",
                  "structural", "attrs", "operand_checks", "result_checks", "region_checks",
                  "invariant", "traits", "region_traits", "verify", "verify_regions", "isolated",
                  "no_terminator", "symbol_table",
@@ -100,7 +100,9 @@ class _Plan:
         from .traits import (HasOnlyGraphRegion, IsolatedFromAbove, SingleBlockNoTerminator,
                              SymbolTable, Terminator, _GroupTrait)
         self.terminator = any(isinstance(t, Terminator) for t in spec.traits)
-        self.nregions = len(spec.regions)
+        # a "variadic" region group (ODS VariadicRegion) admits any number of regions
+        self.nregions = sum(1 for r in spec.regions if r.kind != "variadic")
+        self.regions_dynamic = self.nregions != len(spec.regions)
         self.nresults = sum(1 for r in spec.results if r.kind == SINGLE)
         self.results_dynamic = self.nresults != len(spec.results)
         self.noperands = sum(1 for o in spec.operands if o.kind == SINGLE)
@@ -151,7 +153,10 @@ def _count_message(op: Operation, plan: _Plan) -> Optional[str]:
     """ODS's region/result/operand counting traits (ZeroRegions, OneResult, NOperands...)."""
     want = plan.nregions
     n = len(op.regions)
-    if n != want:
+    if plan.regions_dynamic:
+        if n < want:
+            return f"expected {want} or more regions"
+    elif n != want:
         if want == 0:
             return "requires zero regions"
         return "requires one region" if want == 1 else f"expected {want} regions"
@@ -292,14 +297,16 @@ class _Verifier:
 
     def verify_entrance(self, op: Operation, spec: OpSpec, plan: _Plan) -> bool:
         report = self.report
+        # MLIR checks the operand/result/region counts (AtLeastNOperands...) before the
+        # operand segments (part of the invariants)
+        msg = _count_message(op, plan)
+        if msg is not None:
+            return not report(op, msg)
         if spec.attr_sized_operands and report(op, _segment_check(op, spec)):
             return False
         if self.options.target is not None:
             if report(op, self.version_check(op, spec)):
                 return False
-        msg = _count_message(op, plan)
-        if msg is not None:
-            return not report(op, msg)
         for check in plan.structural:
             r = check(op)
             if r is not None and report(op, r):
@@ -359,6 +366,8 @@ class _Verifier:
         if plan.region_checks:
             regions = op.regions
             for i, rd in plan.region_checks:
+                if i >= len(regions):
+                    break  # an empty variadic region group
                 n = len(regions[i].blocks)
                 if rd.kind == "sized1" and n != 1:
                     return not report(op, f"region #{i} ('{rd.name}') failed to verify "

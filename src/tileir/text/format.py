@@ -445,6 +445,7 @@ def print_attr_value(decl: Attr, value: Attribute) -> str:
 def parse_custom_op(parser: "Parser", spec: OpSpec, names, start: int) -> Operation:
     """Parse the custom form of a registered op (after its name)."""
     state = OpState(parser, spec, start)
+    state.result_names = names
     custom = spec.cls.parse_custom
     if custom is not None:
         result = custom(parser, state)
@@ -461,7 +462,8 @@ def _is_keyword_literal(text: str) -> bool:
 
 
 def _group_present(parser: "Parser", state: OpState, group: OptionalGroup) -> bool:
-    first = group.elements[0]
+    # a leading spacing directive (`` ` ` ``) does not decide presence
+    first = next((el for el in group.elements if type(el) is not Space), group.elements[0])
     tok = parser.tok
     if isinstance(first, Literal):
         return tok == first.text

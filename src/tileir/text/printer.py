@@ -461,7 +461,7 @@ class OpPrinter:
                 else:
                     name = op.name
                 if spec.regions:
-                    self.default_dialect.append(spec.cls.DIALECT_NAME)
+                    self.default_dialect.append(self._region_dialect(spec))
                     try:
                         body = pfn(self, op)
                     finally:
@@ -483,6 +483,13 @@ class OpPrinter:
             text += " " + self.loc_text(op.loc)
         return text
 
+    def _region_dialect(self, spec) -> str:
+        """The default dialect inside an op's regions: its class's ``DEFAULT_DIALECT`` (None:
+        the enclosing one, as for ops without ``OpAsmOpInterface::getDefaultDialect``), else
+        its own dialect."""
+        found = getattr(spec.cls, "DEFAULT_DIALECT", spec.cls.DIALECT_NAME)
+        return self.default_dialect[-1] if found is None else found
+
     def op_name(self, op: Operation) -> str:
         if self.disasm:
             alias = PRINT_NAME_ALIASES.get(op.name)
@@ -496,11 +503,11 @@ class OpPrinter:
     def custom_text(self, op: Operation) -> str:
         spec = op.SPEC
         name = self.op_name(op)
-        self.default_dialect.append(spec.cls.DIALECT_NAME)
+        self.default_dialect.append(self._region_dialect(spec))
         try:
             if spec.cls.print_custom is not None:
                 body = spec.cls.print_custom(self, op)
-                if body and not body.startswith(" ") and not body.startswith("\n"):
+                if body and not body.startswith((" ", "\n", "(")):
                     body = " " + body
             else:
                 # the declarative format decides its own leading space (none before `(`)
@@ -682,6 +689,9 @@ def builtin_aliases(op: Operation, text: str) -> list[str]:
     definitions, then ``text`` with each aliased attribute replaced by its alias name."""
     found: dict = {}
     _walk_op_aliasable(op, found)
+    # an attribute a custom form prints in its own way (memref.transpose's permutation) gets
+    # no alias: MLIR only aliases what it prints as an attribute
+    found = {attr: None for attr in found if attr.generic() in text}
     counters: dict[str, int] = {}
     named: list[tuple[str, str, str]] = []  # (prefix, name, spelling)
     for attr in found:

@@ -1,0 +1,627 @@
+"""The vector dialect's ops (MLIR 22): the core set (broadcast, extract/insert,
+from_elements, loads and stores incl. masked and transfer forms, reduction, fma, shuffle,
+casts, masks).  Declarative definitions; hand-written syntax from :mod:`.syntax`."""
+
+from __future__ import annotations
+
+from ...ir.constraints import Pred
+from ...ir.opdef import OPTIONAL, VARIADIC, Attr, OpBase, Operand, Result
+from ...ir.traits import AllTypesMatch, Pure, TypesMatchWith
+from ..scf.common import ANY, INDEX
+from . import syntax
+
+__all__ = ["VectorOp"]
+
+
+def _is_vector(t) -> bool:
+    return str(t).startswith("vector<")
+
+
+VECTOR = Pred(_is_vector, "vector of any type values")
+MEMREF = Pred(lambda t: str(t).startswith("memref<") and not str(t).startswith("memref<*"),
+              "memref of any type values")
+SHAPED = Pred(lambda t: str(t).startswith(("memref<", "tensor<")),
+              "shaped of any type values")
+MASK = Pred(lambda t: _is_vector(t) and str(t.element_type) == "i1",
+            "vector of 1-bit signless integer values")
+
+
+def _element(t):
+    return getattr(t, "element_type", None)
+
+
+class VectorOp(OpBase):
+    """Base of the vector ops."""
+
+    __slots__ = ()
+    DIALECT_NAME = "vector"
+    #: no OpAsmOpInterface default dialect: inside the regions op names are spelled in full
+    DEFAULT_DIALECT = ""
+
+
+class BroadcastOp(VectorOp):
+    """Broadcast a scalar or vector to a larger vector."""
+    __slots__ = ()
+    MNEMONIC = "broadcast"
+    OPERANDS = (Operand("source", ANY),)
+    RESULTS = (Result("vector", VECTOR),)
+    TRAITS = (Pure,)
+    FORMAT = "$source attr-dict `:` type($source) `to` type($vector)"
+
+    def verify_op(self):
+        src, dst = self.operands[0].type, self.results[0].type
+        if not _is_vector(src):
+            if src != dst.element_type:
+                return "failed to verify that source operand and result have same element type"
+            return None
+        s, d = src.shape, dst.shape
+        if len(s) > len(d):
+            return "source rank higher than destination rank"
+        for a, b in zip(s, d[len(d) - len(s):]):
+            if a != 1 and a != b:
+                return (f"dimension mismatch ({a} vs. {b})")
+        return None
+
+
+class ExtractOp(VectorOp):
+    """Extract an element or sub-vector at a (static or dynamic) position."""
+    __slots__ = ()
+    MNEMONIC = "extract"
+    OPERANDS = (Operand("source", VECTOR), Operand("dynamic_position", INDEX, VARIADIC))
+    RESULTS = (Result("result", ANY),)
+    ATTRIBUTES = (Attr("static_position", "array_i64"),)
+    TRAITS = (Pure,)
+    parse_custom = staticmethod(syntax.parse_extract)
+    print_custom = staticmethod(syntax.print_extract)
+
+    def verify_op(self):
+        return _verify_position(self, self.operands[0].type, "", True)
+
+
+def _verify_position(op, vector, which: str, poison: bool):
+    from ..memref.syntax import DYNAMIC
+    position = op.attributes["static_position"].value
+    rank = len(vector.shape)
+    if len(position) > rank:
+        return "expected position attribute of rank no greater than vector rank"
+    n_dynamic = sum(1 for p in position if p == DYNAMIC)
+    if n_dynamic != len(op.dynamic_position):
+        return "mismatch between dynamic and static positions (kDynamic marker but no " \
+               "corresponding dynamic position) -- this can only happen due to an " \
+               "incorrect fold/rewrite"
+    for i, p in enumerate(position):
+        if p != DYNAMIC and not (p == -1 or 0 <= p < vector.shape[i]):
+            return (f"expected position attribute #{i + 1} to be a non-negative integer "
+                    f"smaller than the corresponding {which}vector dimension"
+                    + (" or poison (-1)" if poison else ""))
+    return None
+
+
+class InsertOp(VectorOp):
+    """Insert an element or sub-vector at a (static or dynamic) position."""
+    __slots__ = ()
+    MNEMONIC = "insert"
+    OPERANDS = (Operand("valueToStore", ANY), Operand("dest", VECTOR),
+                Operand("dynamic_position", INDEX, VARIADIC))
+    RESULTS = (Result("result", VECTOR),)
+    ATTRIBUTES = (Attr("static_position", "array_i64"),)
+    TRAITS = (Pure,)
+    parse_custom = staticmethod(syntax.parse_insert)
+    print_custom = staticmethod(syntax.print_insert)
+
+    def verify_op(self):
+        return _verify_position(self, self.operands[1].type, "dest ", False)
+
+
+class FromElementsOp(VectorOp):
+    """A vector from its elements."""
+    __slots__ = ()
+    MNEMONIC = "from_elements"
+    OPERANDS = (Operand("elements", ANY, VARIADIC),)
+    RESULTS = (Result("dest", VECTOR),)
+    TRAITS = (Pure,)
+    FORMAT = "$elements attr-dict `:` type($dest)"
+
+    @classmethod
+    def infer_parsed_types(cls, state) -> bool:
+        dest = state.result_types.get("dest")
+        uses = state.operands.get("elements")
+        if dest and uses and "elements" not in state.operand_types:
+            state.operand_types["elements"] = [dest[0].element_type] * len(uses)
+            return True
+        return False
+
+
+class LoadOp(VectorOp):
+    """Load a vector from a memref."""
+    __slots__ = ()
+    MNEMONIC = "load"
+    OPERANDS = (Operand("base", MEMREF), Operand("indices", INDEX, VARIADIC))
+    RESULTS = (Result("result", VECTOR),)
+    ATTRIBUTES = (Attr("nontemporal", "bool", optional=True),
+                  Attr("alignment", "i64", optional=True))
+    FORMAT = "$base `[` $indices `]` attr-dict `:` type($base) `,` type($result)"
+
+    def verify_op(self):
+        return _verify_memory_access(self, self.base.type, self.results[0].type,
+                                     "destination memref has lower rank than the result vector")
+
+
+class StoreOp(VectorOp):
+    """Store a vector to a memref."""
+    __slots__ = ()
+    MNEMONIC = "store"
+    OPERANDS = (Operand("valueToStore", VECTOR), Operand("base", MEMREF),
+                Operand("indices", INDEX, VARIADIC))
+    ATTRIBUTES = (Attr("nontemporal", "bool", optional=True),
+                  Attr("alignment", "i64", optional=True))
+    FORMAT = ("$valueToStore `,` $base `[` $indices `]` attr-dict `:` type($base) `,` "
+              "type($valueToStore)")
+
+    def verify_op(self):
+        return _verify_memory_access(self, self.base.type, self.valueToStore.type,
+                                     "source memref has lower rank than the vector to store")
+
+
+def _verify_memory_access(op, memref, vector, rank_message: str):
+    """vector.load / vector.store: the vector fits the memref's rank; one index per dim."""
+    rank = len(memref.shape)
+    if len(vector.shape) > rank:
+        return rank_message
+    if len(op.indices) != rank:
+        return f"requires {rank} indices"
+    return None
+
+
+class MaskedLoadOp(VectorOp):
+    """Load the enabled lanes, others from a pass-through vector."""
+    __slots__ = ()
+    MNEMONIC = "maskedload"
+    OPERANDS = (Operand("base", MEMREF), Operand("indices", INDEX, VARIADIC),
+                Operand("mask", MASK), Operand("pass_thru", VECTOR))
+    RESULTS = (Result("result", VECTOR),)
+    ATTRIBUTES = (Attr("alignment", "i64", optional=True),)
+    FORMAT = ("$base `[` $indices `]` `,` $mask `,` $pass_thru attr-dict `:` type($base) `,` "
+              "type($mask) `,` type($pass_thru) `into` type($result)")
+
+    def verify_op(self):
+        base = self.operands[0].type
+        result = self.results[0].type
+        if base.element_type != result.element_type:
+            return "base and result element type should match"
+        if self.mask.type.shape != result.shape:
+            return "expected result shape to match mask shape"
+        if len(self.indices) != len(base.shape):
+            return f"requires {len(base.shape)} indices"
+        if self.pass_thru.type != result:
+            return "expected pass_thru of same type as result type"
+        return None
+
+
+class MaskedStoreOp(VectorOp):
+    """Store the enabled lanes."""
+    __slots__ = ()
+    MNEMONIC = "maskedstore"
+    OPERANDS = (Operand("base", MEMREF), Operand("indices", INDEX, VARIADIC),
+                Operand("mask", MASK), Operand("valueToStore", VECTOR))
+    ATTRIBUTES = (Attr("alignment", "i64", optional=True),)
+    FORMAT = ("$base `[` $indices `]` `,` $mask `,` $valueToStore attr-dict `:` type($base) "
+              "`,` type($mask) `,` type($valueToStore)")
+
+    def verify_op(self):
+        base = self.operands[0].type
+        value = self.valueToStore.type
+        if base.element_type != value.element_type:
+            return "base and valueToStore element type should match"
+        if len(self.indices) != len(base.shape):
+            return f"requires {len(base.shape)} indices"
+        return None
+
+
+class ReductionOp(VectorOp):
+    """Reduce a 1-D vector with a combining kind (optional accumulator)."""
+    __slots__ = ()
+    MNEMONIC = "reduction"
+    OPERANDS = (Operand("vector", VECTOR), Operand("acc", ANY, OPTIONAL))
+    RESULTS = (Result("dest", ANY),)
+    ATTRIBUTES = (Attr("kind", "any"), Attr("fastmath", "any", default=syntax.FASTMATH_NONE))
+    TRAITS = (Pure,)
+    parse_custom = staticmethod(syntax.parse_reduction)
+    print_custom = staticmethod(syntax.print_reduction)
+
+    def verify_op(self):
+        vector = self.operands[0].type
+        if len(vector.shape) > 1:
+            return f"unsupported reduction rank: {len(vector.shape)}"
+        dest = self.results[0].type
+        if dest != vector.element_type:
+            return f"failed to verify that source operand and result have same element type"
+        kind = syntax.kind_of(self)
+        is_float = str(dest)[:1] in "fb"
+        if kind in ("minnumf", "maxnumf", "minimumf", "maximumf") and not is_float:
+            return f"unsupported reduction type ''{dest}'' for kind '{kind}'"
+        if kind in ("minui", "minsi", "maxui", "maxsi", "and", "or", "xor") and is_float:
+            return f"unsupported reduction type ''{dest}'' for kind '{kind}'"
+        return None
+
+
+class FMAOp(VectorOp):
+    """Elementwise fused multiply-add."""
+    __slots__ = ()
+    MNEMONIC = "fma"
+    OPERANDS = (Operand("lhs", VECTOR), Operand("rhs", VECTOR), Operand("acc", VECTOR))
+    RESULTS = (Result("result", VECTOR),)
+    TRAITS = (Pure, AllTypesMatch("lhs", "rhs", "acc", "result"))
+    FORMAT = "$lhs `,` $rhs `,` $acc attr-dict `:` type($lhs)"
+
+
+class ShuffleOp(VectorOp):
+    """Select lanes of two vectors by a mask of indices."""
+    __slots__ = ()
+    MNEMONIC = "shuffle"
+    OPERANDS = (Operand("v1", VECTOR), Operand("v2", VECTOR))
+    RESULTS = (Result("vector", VECTOR),)
+    ATTRIBUTES = (Attr("mask", "array_i64"),)
+    TRAITS = (Pure,)
+    parse_custom = staticmethod(syntax.parse_shuffle)
+    print_custom = staticmethod(syntax.print_shuffle)
+
+    def verify_op(self):
+        a, b = self.operands[0].type, self.operands[1].type
+        if len(a.shape) != len(b.shape):
+            return "rank mismatch"
+        for i in range(1, len(a.shape)):
+            if a.shape[i] != b.shape[i]:
+                return f"dimension mismatch"
+        total = (a.shape[0] if a.shape else 1) + (b.shape[0] if b.shape else 1)
+        for i, m in enumerate(self.attributes["mask"].value):
+            if m < -1 or m >= total:
+                return f"mask index #{i + 1} out of range"
+        return None
+
+
+class _VectorCast(VectorOp):
+    """Family of the vector-to-vector casts: ``%v : T to U``."""
+    __slots__ = ()
+    OPERANDS = (Operand("source", VECTOR),)
+    RESULTS = (Result("result", VECTOR),)
+    TRAITS = (Pure,)
+    FORMAT = "$source attr-dict `:` type($source) `to` type($result)"
+
+
+class BitCastOp(_VectorCast):
+    """Reinterpret the bits of the minor dimension."""
+    __slots__ = ()
+    MNEMONIC = "bitcast"
+
+    def verify_op(self):
+        a, b = self.operands[0].type, self.results[0].type
+        wa, wb = _bitwidth(a.element_type), _bitwidth(b.element_type)
+        if wa is not None and wb is not None and a.shape and b.shape \
+                and wa * a.shape[-1] != wb * b.shape[-1]:
+            return "source/result bitwidth of the minor 1-D vectors must be equal"
+        return None
+
+
+def _bitwidth(t):
+    import re
+    m = re.search(r"([0-9]+)", str(t))
+    return int(m.group(1)) if m and str(t)[:1] in "ifb" else None
+
+
+class ShapeCastOp(_VectorCast):
+    """The same elements in another shape."""
+    __slots__ = ()
+    MNEMONIC = "shape_cast"
+
+    def verify_op(self):
+        a, b = self.operands[0].type, self.results[0].type
+        if a.element_type != b.element_type:
+            return "has different source and result element types"
+        if a.num_elements != b.num_elements:
+            return (f"has different number of elements at source ({a.num_elements}) and "
+                    f"result ({b.num_elements})")
+        return None
+
+
+class ConstantMaskOp(VectorOp):
+    """A mask with a leading all-true hyper-rectangle of static sizes."""
+    __slots__ = ()
+    MNEMONIC = "constant_mask"
+    RESULTS = (Result("result", MASK),)
+    ATTRIBUTES = (Attr("mask_dim_sizes", "array_i64"),)
+    TRAITS = (Pure,)
+    parse_custom = staticmethod(syntax.parse_constant_mask)
+    print_custom = staticmethod(syntax.print_constant_mask)
+
+    def verify_op(self):
+        t = self.results[0].type
+        sizes = self.attributes["mask_dim_sizes"].value
+        rank = max(len(t.shape), 1)
+        if len(sizes) != rank:
+            return "must specify array attr of size equal vector result rank"
+        for i, s in enumerate(sizes):
+            dim = t.shape[i] if t.shape else 1
+            if s < 0 or s > dim:
+                return ("array attr of size out of bounds of vector result dimension size")
+        if 0 in sizes and any(sizes):
+            return ("expected all mask dim sizes to be zeros, as a result of conjunction with "
+                    "zero mask dim")
+        return None
+
+
+class CreateMaskOp(VectorOp):
+    """A mask with a leading all-true hyper-rectangle of dynamic sizes."""
+    __slots__ = ()
+    MNEMONIC = "create_mask"
+    OPERANDS = (Operand("operands", INDEX, VARIADIC),)
+    RESULTS = (Result("result", MASK),)
+    TRAITS = (Pure,)
+    FORMAT = "$operands attr-dict `:` type($result)"
+
+    def verify_op(self):
+        rank = max(len(self.results[0].type.shape), 1)
+        if len(self.operands) != rank:
+            return "must specify an operand for each result vector dimension"
+        return None
+
+
+class TransferReadOp(VectorOp):
+    """Read a vector from a memref/tensor (permutation map, padding, mask, bounds)."""
+    __slots__ = ()
+    MNEMONIC = "transfer_read"
+    ATTR_SIZED_OPERANDS = True
+    OPERANDS = (Operand("base", SHAPED), Operand("indices", INDEX, VARIADIC),
+                Operand("padding", ANY), Operand("mask", MASK, OPTIONAL))
+    RESULTS = (Result("vector", VECTOR),)
+    ATTRIBUTES = (Attr("permutation_map", "any"), Attr("in_bounds", "any"))
+    parse_custom = staticmethod(syntax.parse_transfer_read)
+    print_custom = staticmethod(syntax.print_transfer_read)
+
+    def verify_op(self):
+        return _verify_transfer(self, self.base.type, self.results[0].type)
+
+
+class TransferWriteOp(VectorOp):
+    """Write a vector to a memref/tensor (permutation map, mask, bounds)."""
+    __slots__ = ()
+    MNEMONIC = "transfer_write"
+    ATTR_SIZED_OPERANDS = True
+    OPERANDS = (Operand("valueToStore", VECTOR), Operand("base", SHAPED),
+                Operand("indices", INDEX, VARIADIC), Operand("mask", MASK, OPTIONAL))
+    RESULTS = (Result("result", ANY, OPTIONAL),)
+    ATTRIBUTES = (Attr("permutation_map", "any"), Attr("in_bounds", "any"))
+    parse_custom = staticmethod(syntax.parse_transfer_write)
+    print_custom = staticmethod(syntax.print_transfer_write)
+
+    def verify_op(self):
+        return _verify_transfer(self, self.base.type, self.valueToStore.type)
+
+
+def _verify_transfer(op, shaped, vector):
+    """The common checks of vector.transfer_read/write (MLIR's verifyTransferOp)."""
+    rank = len(shaped.shape)
+    if len(op.indices) != rank:
+        return "requires " + str(rank) + " indices"
+    perm = op.attributes["permutation_map"].value
+    if perm.n_dims != rank:
+        return "requires a permutation_map with input dims of the same rank as the source type"
+    if len(perm.results) != len(vector.shape):
+        return "requires a permutation_map with result dims of the same rank as the vector type"
+    if perm.n_symbols:
+        return "requires permutation_map without symbols"
+    bounds = op.attributes["in_bounds"].value
+    if len(bounds) != len(perm.results):
+        return ("expects the in_bounds attr of same rank as permutation_map results: "
+                f"{op.attributes['permutation_map']} vs inBounds of size: {len(bounds)}")
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Further ops with declarative syntax
+# ---------------------------------------------------------------------------------------------
+
+INDEX_VECTOR = Pred(lambda t: _is_vector(t) and len(t.shape) == 1
+                    and str(t.element_type) == "index", "vector of index values of ranks 1")
+
+
+class StepOp(VectorOp):
+    """The vector 0, 1, 2, ..."""
+    __slots__ = ()
+    MNEMONIC = "step"
+    RESULTS = (Result("result", INDEX_VECTOR),)
+    TRAITS = (Pure,)
+    FORMAT = "attr-dict `:` type($result)"
+
+
+class VectorScaleOp(VectorOp):
+    """The runtime multiple of scalable vector sizes."""
+    __slots__ = ()
+    MNEMONIC = "vscale"
+    RESULTS = (Result("res", INDEX),)
+    TRAITS = (Pure,)
+    FORMAT = "attr-dict"
+
+    def asm_result_names(self):
+        return ["vscale"]
+
+
+class TransposeOp(VectorOp):
+    """Permute the dimensions of a vector."""
+    __slots__ = ()
+    MNEMONIC = "transpose"
+    OPERANDS = (Operand("vector", VECTOR),)
+    RESULTS = (Result("result", VECTOR),)
+    ATTRIBUTES = (Attr("permutation", "array_i64"),)
+    TRAITS = (Pure,)
+    parse_custom = staticmethod(syntax.parse_transpose)
+    print_custom = staticmethod(syntax.print_transpose)
+
+    def verify_op(self):
+        a, b = self.operands[0].type, self.results[0].type
+        perm = self.attributes["permutation"].value
+        if len(a.shape) != len(b.shape):
+            return "vector result rank mismatch: " + str(len(b.shape))
+        if len(perm) != len(a.shape):
+            return "transposition length mismatch: " + str(len(perm))
+        seen: set = set()
+        for p in perm:
+            if p in seen:
+                return f"duplicate position index: {p}"
+            if not 0 <= p < len(perm):
+                return f"transposition index out of range: {p}"
+            seen.add(p)
+        for i, p in enumerate(perm):
+            if b.shape[i] != a.shape[p]:
+                return f"dimension size mismatch at: {i}"
+        return None
+
+
+class ExtractStridedSliceOp(VectorOp):
+    """A strided slice of a vector."""
+    __slots__ = ()
+    MNEMONIC = "extract_strided_slice"
+    OPERANDS = (Operand("source", VECTOR),)
+    RESULTS = (Result("result", VECTOR),)
+    ATTRIBUTES = (Attr("offsets", "any"), Attr("sizes", "any"), Attr("strides", "any"))
+    TRAITS = (Pure,)
+    FORMAT = "$source attr-dict `:` type($source) `to` type($result)"
+
+
+class InsertStridedSliceOp(VectorOp):
+    """Insert a vector as a strided slice of another."""
+    __slots__ = ()
+    MNEMONIC = "insert_strided_slice"
+    OPERANDS = (Operand("valueToStore", VECTOR), Operand("dest", VECTOR))
+    RESULTS = (Result("result", VECTOR),)
+    ATTRIBUTES = (Attr("offsets", "any"), Attr("strides", "any"))
+    TRAITS = (Pure, AllTypesMatch("dest", "result"))
+    FORMAT = ("$valueToStore `,` $dest attr-dict `:` type($valueToStore) `into` type($dest)")
+
+
+class GatherOp(VectorOp):
+    """Load lanes from base + offsets + index vector, masked."""
+    __slots__ = ()
+    MNEMONIC = "gather"
+    OPERANDS = (Operand("base", SHAPED), Operand("offsets", INDEX, VARIADIC),
+                Operand("indices", VECTOR), Operand("mask", MASK), Operand("pass_thru", VECTOR))
+    RESULTS = (Result("result", VECTOR),)
+    ATTRIBUTES = (Attr("alignment", "i64", optional=True),)
+    FORMAT = ("$base `[` $offsets `]` `[` $indices `]` `,` $mask `,` $pass_thru attr-dict `:` "
+              "type($base) `,` type($indices) `,` type($mask) `,` type($pass_thru) `into` "
+              "type($result)")
+
+
+class ScatterOp(VectorOp):
+    """Store lanes to base + offsets + index vector, masked."""
+    __slots__ = ()
+    MNEMONIC = "scatter"
+    OPERANDS = (Operand("base", SHAPED), Operand("offsets", INDEX, VARIADIC),
+                Operand("indices", VECTOR), Operand("mask", MASK),
+                Operand("valueToStore", VECTOR))
+    ATTRIBUTES = (Attr("alignment", "i64", optional=True),)
+    FORMAT = ("$base `[` $offsets `]` `[` $indices `]` `,` $mask `,` $valueToStore attr-dict "
+              "`:` type($base) `,` type($indices) `,` type($mask) `,` type($valueToStore)")
+
+
+class ExpandLoadOp(VectorOp):
+    """Load consecutive elements into the enabled lanes."""
+    __slots__ = ()
+    MNEMONIC = "expandload"
+    OPERANDS = (Operand("base", MEMREF), Operand("indices", INDEX, VARIADIC),
+                Operand("mask", MASK), Operand("pass_thru", VECTOR))
+    RESULTS = (Result("result", VECTOR),)
+    ATTRIBUTES = (Attr("alignment", "i64", optional=True),)
+    FORMAT = MaskedLoadOp.FORMAT
+
+
+class CompressStoreOp(VectorOp):
+    """Store the enabled lanes to consecutive elements."""
+    __slots__ = ()
+    MNEMONIC = "compressstore"
+    OPERANDS = (Operand("base", MEMREF), Operand("indices", INDEX, VARIADIC),
+                Operand("mask", MASK), Operand("valueToStore", VECTOR))
+    ATTRIBUTES = (Attr("alignment", "i64", optional=True),)
+    FORMAT = MaskedStoreOp.FORMAT
+
+
+class InterleaveOp(VectorOp):
+    """Interleave the lanes of two vectors."""
+    __slots__ = ()
+    MNEMONIC = "interleave"
+    OPERANDS = (Operand("lhs", VECTOR), Operand("rhs", VECTOR))
+    RESULTS = (Result("result", VECTOR),)
+    TRAITS = (Pure, AllTypesMatch("lhs", "rhs"))
+    FORMAT = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
+
+
+class DeinterleaveOp(VectorOp):
+    """Split the even and odd lanes of a vector."""
+    __slots__ = ()
+    MNEMONIC = "deinterleave"
+    OPERANDS = (Operand("source", VECTOR),)
+    RESULTS = (Result("res1", VECTOR), Result("res2", VECTOR))
+    TRAITS = (Pure, AllTypesMatch("res1", "res2"))
+    FORMAT = "$source attr-dict `:` type($source) `->` type($res1)"
+
+
+class ToElementsOp(VectorOp):
+    """The elements of a vector."""
+    __slots__ = ()
+    MNEMONIC = "to_elements"
+    OPERANDS = (Operand("source", VECTOR),)
+    RESULTS = (Result("elements", ANY, VARIADIC),)
+    TRAITS = (Pure,)
+    FORMAT = "$source attr-dict `:` type($source)"
+
+    @classmethod
+    def infer_parsed_types(cls, state) -> bool:
+        source = state.operand_types.get("source")
+        if source and "elements" not in state.result_types:
+            t = source[0]
+            state.result_types["elements"] = [t.element_type] * t.num_elements
+            return True
+        return False
+
+
+class OuterProductOp(VectorOp):
+    """Outer product (or AXPY with a scalar) with an optional accumulator."""
+    __slots__ = ()
+    MNEMONIC = "outerproduct"
+    OPERANDS = (Operand("lhs", VECTOR), Operand("rhs", ANY), Operand("acc", VECTOR, OPTIONAL))
+    RESULTS = (Result("result", VECTOR),)
+    ATTRIBUTES = (Attr("kind", "any"),)
+    TRAITS = (Pure,)
+    parse_custom = staticmethod(syntax.parse_outerproduct)
+    print_custom = staticmethod(syntax.print_outerproduct)
+
+    def verify_op(self):
+        lhs, rhs = self.operands[0].type, self.operands[1].type
+        result = self.results[0].type
+        if len(lhs.shape) != 1:
+            return "expected 1-d vector for operand #1"
+        if _is_vector(rhs):
+            if len(rhs.shape) != 1:
+                return "expected 1-d vector for operand #2"
+            if len(result.shape) != 2:
+                return "expected 2-d vector result"
+            if lhs.shape[0] != result.shape[0]:
+                return "expected #1 operand dim to match result dim #1"
+            if rhs.shape[0] != result.shape[1]:
+                return "expected #2 operand dim to match result dim #2"
+        elif len(result.shape) != 1:
+            return "expected 1-d vector result"
+        if self.acc is not None and self.acc.type != result:
+            return "expected operand #3 of same type as result type"
+        return None
+
+
+class PrintOp(VectorOp):
+    """Print a value, a string or punctuation (for debugging)."""
+    __slots__ = ()
+    MNEMONIC = "print"
+    OPERANDS = (Operand("source", ANY, OPTIONAL),)
+    ATTRIBUTES = (Attr("punctuation", "any", default=syntax.PUNCTUATION_NEWLINE),
+                  Attr("stringLiteral", "str", optional=True))
+    parse_custom = staticmethod(syntax.parse_print)
+    print_custom = staticmethod(syntax.print_print)

@@ -1,0 +1,405 @@
+"""Custom syntax of the vector ops whose MLIR parsers and printers are hand-written or use
+custom directives (positions, reduction kinds, transfers), as mlir-opt 22 prints them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...ir.attributes import ArrayAttr, DenseArrayAttr, IntegerAttr, OpaqueAttr
+from ...ir.core import Operation
+from ...ir.types import I1
+from ...text.parser import Parser
+from ..scf.common import INDEX_TYPE, type_list
+from ..memref.syntax import _bracket_mixed, _print_bracket_mixed
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...text.format import OpState
+    from ...text.printer import OpPrinter
+
+#: vector.kind values (CombiningKind)
+KINDS = ("add", "mul", "minui", "minsi", "minnumf", "maxui", "maxsi", "maxnumf", "and", "or",
+         "xor", "maximumf", "minimumf")
+from ..arith.attributes import FASTMATH_NONE, FastMathAttr, parse_flags  # noqa: E402
+
+
+def kind_attr(word: str) -> OpaqueAttr:
+    return OpaqueAttr(f"#vector.kind<{word}>")
+
+
+def kind_of(op: Operation) -> str:
+    text = op.attributes["kind"].text
+    return text[len("#vector.kind<"):-1]
+
+
+def _attrs(parser: Parser, state: "OpState") -> None:
+    if parser.tok == "{":
+        state.attrs.update(parser.parse_attr_dict_body())
+
+
+def _names(printer: "OpPrinter", values) -> str:
+    return ", ".join(printer.value_name(v) for v in values)
+
+
+def _indices(parser: Parser, state: "OpState", name: str) -> None:
+    parser.expect("[")
+    uses = parser.parse_comma_list(parser._parse_use, "]")
+    parser.expect("]")
+    state.operands[name] = uses
+    state.operand_types[name] = [INDEX_TYPE] * len(uses)
+
+
+# -- extract / insert ------------------------------------------------------------------------
+
+def _position(parser: Parser, state: "OpState") -> None:
+    """``[1, %i, ...]`` then the attribute dictionary."""
+    static, dynamic = _bracket_mixed(parser)
+    state.operands["dynamic_position"] = dynamic
+    state.operand_types["dynamic_position"] = [INDEX_TYPE] * len(dynamic)
+    state.attrs["static_position"] = DenseArrayAttr("i64", tuple(static))
+    _attrs(parser, state)
+
+
+def parse_extract(parser: Parser, state: "OpState") -> Operation:
+    state.operands["source"] = [parser._parse_use()]
+    _position(parser, state)
+    parser.expect(":")
+    state.result_types["result"] = [parser.parse_type()]
+    parser.expect_keyword("from")
+    state.operand_types["source"] = [parser.parse_type()]
+    return state.build()
+
+
+def print_extract(printer: "OpPrinter", op: Operation) -> str:
+    text = " " + printer.value_name(op.operands[0])
+    text += _print_bracket_mixed(printer, op, "dynamic_position", "static_position")
+    text += printer.attr_dict_text(op, {"static_position"})
+    return text + f" : {op.results[0].type} from {op.operands[0].type}"
+
+
+def parse_insert(parser: Parser, state: "OpState") -> Operation:
+    state.operands["valueToStore"] = [parser._parse_use()]
+    parser.expect(",")
+    state.operands["dest"] = [parser._parse_use()]
+    _position(parser, state)
+    parser.expect(":")
+    state.operand_types["valueToStore"] = [parser.parse_type()]
+    parser.expect_keyword("into")
+    dest = parser.parse_type()
+    state.operand_types["dest"] = [dest]
+    state.result_types["result"] = [dest]
+    return state.build()
+
+
+def print_insert(printer: "OpPrinter", op: Operation) -> str:
+    text = f" {printer.value_name(op.operands[0])}, {printer.value_name(op.operands[1])} "
+    text += _print_bracket_mixed(printer, op, "dynamic_position", "static_position")
+    text += printer.attr_dict_text(op, {"static_position"})
+    return text + f" : {op.operands[0].type} into {op.operands[1].type}"
+
+
+# -- reduction -------------------------------------------------------------------------------
+
+def parse_reduction(parser: Parser, state: "OpState") -> Operation:
+    parser.expect("<")
+    off = parser.offset
+    word = parser.parse_keyword()
+    if word not in KINDS:
+        raise parser.error(f"expected ::mlir::vector::CombiningKind to be one of: "
+                           f"{', '.join(KINDS)}", off)
+    parser.expect(">")
+    state.attrs["kind"] = kind_attr(word)
+    parser.expect(",")
+    state.operands["vector"] = [parser._parse_use()]
+    if parser.consume(","):
+        state.operands["acc"] = [parser._parse_use()]
+    state.attrs["fastmath"] = FASTMATH_NONE
+    if parser.tok == "fastmath" and parser.peek() == "<":
+        # ``fastmath<flags>``: arith's attribute without its dialect prefix
+        parser.i += 1
+        state.attrs["fastmath"] = parse_flags(parser, FastMathAttr)
+    _attrs(parser, state)
+    parser.expect(":")
+    state.operand_types["vector"] = [parser.parse_type()]
+    parser.expect_keyword("into")
+    result = parser.parse_type()
+    state.result_types["dest"] = [result]
+    if state.operands.get("acc"):
+        state.operand_types["acc"] = [result]
+    return state.build()
+
+
+def print_reduction(printer: "OpPrinter", op: Operation) -> str:
+    text = f" <{kind_of(op)}>, " + _names(printer, op.operands)
+    fm = op.attributes.get("fastmath")
+    if fm is not None and fm != FASTMATH_NONE:
+        text += " fastmath" + str(fm)[len("#arith.fastmath"):]
+    text += printer.attr_dict_text(op, {"kind", "fastmath"})
+    return text + f" : {op.operands[0].type} into {op.results[0].type}"
+
+
+# -- transfer_read / transfer_write ------------------------------------------------------------
+
+def minor_identity(rank: int, n_results: int):
+    """``(d0, ..., d{rank-1}) -> (d{rank-n}, ..., d{rank-1})`` as an affine-map attribute."""
+    from ..builtin.affine import AffineDim, AffineMap, AffineMapAttr
+    return AffineMapAttr(AffineMap(rank, 0, tuple(AffineDim(i)
+                                                  for i in range(rank - n_results, rank))))
+
+
+def _vector_rank(t) -> int:
+    return len(getattr(t, "shape", ()))
+
+
+def _shaped_rank(t) -> int:
+    return len(getattr(t, "shape", ()))
+
+
+def _fill_transfer_defaults(state: "OpState", source_type, vector_type) -> None:
+    rank = _shaped_rank(source_type)
+    vrank = _vector_rank(vector_type)
+    if "permutation_map" not in state.attrs:
+        state.attrs["permutation_map"] = minor_identity(rank, vrank)
+    if "in_bounds" not in state.attrs:
+        state.attrs["in_bounds"] = ArrayAttr(tuple(IntegerAttr(0, I1) for _ in range(vrank)))
+
+
+def parse_transfer_read(parser: Parser, state: "OpState") -> Operation:
+    state.operands["base"] = [parser._parse_use()]
+    _indices(parser, state, "indices")
+    parser.expect(",")
+    state.operands["padding"] = [parser._parse_use()]
+    if parser.consume(","):
+        state.operands["mask"] = [parser._parse_use()]
+    _attrs(parser, state)
+    parser.expect(":")
+    source = parser.parse_type()
+    parser.expect(",")
+    vector = parser.parse_type()
+    state.operand_types["base"] = [source]
+    state.operand_types["padding"] = [getattr(source, "element_type", source)]
+    state.result_types["vector"] = [vector]
+    _fill_transfer_defaults(state, source, vector)
+    if state.operands.get("mask"):
+        state.operand_types["mask"] = [mask_type_for(state.attrs["permutation_map"], vector)]
+    return state.build()
+
+
+def mask_type_for(perm, vector):
+    """The mask type of a transfer: the vector's shape, permuted back to the source order."""
+    from ..builtin.types import VectorType
+    from ..builtin.affine import AffineDim
+    results = perm.value.results
+    dims = [r.position for r in results if isinstance(r, AffineDim)]
+    shape = list(vector.shape)
+    scalable = list(vector.scalable)
+    if len(dims) == len(results):
+        order = sorted(range(len(dims)), key=lambda i: dims[i])
+        shape = [vector.shape[i] for i in order]
+        scalable = [vector.scalable[i] for i in order]
+    return VectorType(shape, I1, scalable)
+
+
+def _elided_transfer_attrs(op: Operation, source_type, vector_type) -> set:
+    elided = {"operandSegmentSizes"}
+    perm = op.attributes.get("permutation_map")
+    if perm == minor_identity(_shaped_rank(source_type), _vector_rank(vector_type)):
+        elided.add("permutation_map")
+    bounds = op.attributes.get("in_bounds")
+    if bounds is not None and not any(b.value for b in bounds.value):
+        elided.add("in_bounds")
+    return elided
+
+
+def print_transfer_read(printer: "OpPrinter", op: Operation) -> str:
+    base = op.base
+    text = (f" {printer.value_name(base)}[{_names(printer, op.indices)}], "
+            f"{printer.value_name(op.padding)}")
+    if op.mask is not None:
+        text += ", " + printer.value_name(op.mask)
+    vector = op.results[0].type
+    text += printer.attr_dict_text(op, _elided_transfer_attrs(op, base.type, vector))
+    return text + f" : {base.type}, {vector}"
+
+
+def parse_transfer_write(parser: Parser, state: "OpState") -> Operation:
+    state.operands["valueToStore"] = [parser._parse_use()]
+    parser.expect(",")
+    state.operands["base"] = [parser._parse_use()]
+    _indices(parser, state, "indices")
+    if parser.consume(","):
+        state.operands["mask"] = [parser._parse_use()]
+    _attrs(parser, state)
+    parser.expect(":")
+    vector = parser.parse_type()
+    parser.expect(",")
+    source = parser.parse_type()
+    state.operand_types["valueToStore"] = [vector]
+    state.operand_types["base"] = [source]
+    state.result_types["result"] = [source] if str(source).startswith("tensor") else []
+    _fill_transfer_defaults(state, source, vector)
+    if state.operands.get("mask"):
+        state.operand_types["mask"] = [mask_type_for(state.attrs["permutation_map"], vector)]
+    return state.build()
+
+
+def print_transfer_write(printer: "OpPrinter", op: Operation) -> str:
+    value, base = op.valueToStore, op.base
+    text = (f" {printer.value_name(value)}, {printer.value_name(base)}"
+            f"[{_names(printer, op.indices)}]")
+    if op.mask is not None:
+        text += ", " + printer.value_name(op.mask)
+    text += printer.attr_dict_text(op, _elided_transfer_attrs(op, base.type, value.type))
+    return text + f" : {value.type}, {base.type}"
+
+
+# -- shuffle / constant_mask -----------------------------------------------------------------
+
+def parse_shuffle(parser: Parser, state: "OpState") -> Operation:
+    state.operands["v1"] = [parser._parse_use()]
+    parser.expect(",")
+    state.operands["v2"] = [parser._parse_use()]
+    state.attrs["mask"] = _int_list(parser)
+    _attrs(parser, state)
+    parser.expect(":")
+    a = parser.parse_type()
+    parser.expect(",")
+    b = parser.parse_type()
+    state.operand_types.update(v1=[a], v2=[b])
+    state.result_types["vector"] = [shuffle_result(a, len(state.attrs["mask"].value))]
+    return state.build()
+
+
+def _int_list(parser: Parser) -> DenseArrayAttr:
+    parser.expect("[")
+    values = parser.parse_comma_list(parser.parse_integer, "]")
+    parser.expect("]")
+    return DenseArrayAttr("i64", tuple(values))
+
+
+def shuffle_result(a, n: int):
+    from ..builtin.types import VectorType
+    shape = getattr(a, "shape", ())
+    element = getattr(a, "element_type", a)
+    return VectorType((n, *shape[1:]), element)
+
+
+def print_shuffle(printer: "OpPrinter", op: Operation) -> str:
+    mask = ", ".join(str(v) for v in op.attributes["mask"].value)
+    text = f" {_names(printer, op.operands)} [{mask}]" + printer.attr_dict_text(op, {"mask"})
+    return text + f" : {type_list(v.type for v in op.operands)}"
+
+
+def parse_constant_mask(parser: Parser, state: "OpState") -> Operation:
+    state.attrs["mask_dim_sizes"] = _int_list(parser)
+    _attrs(parser, state)
+    parser.expect(":")
+    state.result_types["result"] = [parser.parse_type()]
+    return state.build()
+
+
+def print_constant_mask(printer: "OpPrinter", op: Operation) -> str:
+    sizes = ", ".join(str(v) for v in op.attributes["mask_dim_sizes"].value)
+    return (f" [{sizes}]" + printer.attr_dict_text(op, {"mask_dim_sizes"}) +
+            f" : {op.results[0].type}")
+
+
+
+
+def parse_transpose(parser: Parser, state: "OpState") -> Operation:
+    state.operands["vector"] = [parser._parse_use()]
+    parser.expect(",")
+    state.attrs["permutation"] = _int_list(parser)
+    _attrs(parser, state)
+    parser.expect(":")
+    state.operand_types["vector"] = [parser.parse_type()]
+    parser.expect_keyword("to")
+    state.result_types["result"] = [parser.parse_type()]
+    return state.build()
+
+
+def print_transpose(printer: "OpPrinter", op: Operation) -> str:
+    perm = ", ".join(str(v) for v in op.attributes["permutation"].value)
+    return (f" {printer.value_name(op.operands[0])}, [{perm}]"
+            + printer.attr_dict_text(op, {"permutation"})
+            + f" : {op.operands[0].type} to {op.results[0].type}")
+
+
+
+# -- outerproduct / print --------------------------------------------------------------------
+
+#: vector.print's default punctuation
+PUNCTUATION_NEWLINE = OpaqueAttr("#vector.punctuation<newline>")
+PUNCTUATIONS = ("no_punctuation", "newline", "comma", "open", "close")
+
+
+def parse_outerproduct(parser: Parser, state: "OpState") -> Operation:
+    from ..builtin.types import VectorType
+    uses = parser.parse_comma_list(parser._parse_use)
+    _attrs(parser, state)
+    parser.expect(":")
+    off = parser.offset
+    lhs = parser.parse_type()
+    parser.expect(",")
+    rhs = parser.parse_type()
+    if len(uses) not in (2, 3):
+        raise parser.error("expected at least 2 operands", off)
+    if str(rhs).startswith("vector<"):
+        result = VectorType((lhs.shape[0], rhs.shape[0]), lhs.element_type,
+                            (lhs.scalable[0], rhs.scalable[0]))
+    else:
+        result = lhs
+    state.operands.update(lhs=[uses[0]], rhs=[uses[1]], acc=uses[2:])
+    state.operand_types.update(lhs=[lhs], rhs=[rhs], acc=[result] * len(uses[2:]))
+    state.result_types["result"] = [result]
+    state.attrs.setdefault("kind", kind_attr("add"))
+    return state.build()
+
+
+def print_outerproduct(printer: "OpPrinter", op: Operation) -> str:
+    # (MLIR prints the attribute dictionary only together with an accumulator)
+    text = f" {_names(printer, op.operands[:2])}"
+    if len(op.operands) > 2:
+        text += ", " + printer.value_name(op.operands[2]) + printer.attr_dict_text(op, set())
+    return text + f" : {op.operands[0].type}, {op.operands[1].type}"
+
+
+def parse_print(parser: Parser, state: "OpState") -> Operation:
+    t = parser.tok
+    if t and t[0] == "%":
+        state.operands["source"] = [parser._parse_use()]
+        parser.expect(":")
+        state.operand_types["source"] = [parser.parse_type()]
+    while parser.tok in ("str", "punctuation"):
+        if parser.tok == "str":
+            parser.i += 1
+            from ...ir.attributes import StringAttr
+            state.attrs["stringLiteral"] = StringAttr(parser.parse_string())
+        else:
+            parser.i += 1
+            parser.expect("<")
+            off = parser.offset
+            word = parser.parse_keyword()
+            if word not in PUNCTUATIONS:
+                raise parser.error("expected ::mlir::vector::PrintPunctuation to be one of: "
+                                   + ", ".join(PUNCTUATIONS), off)
+            parser.expect(">")
+            state.attrs["punctuation"] = OpaqueAttr(f"#vector.punctuation<{word}>")
+    _attrs(parser, state)
+    return state.build()
+
+
+def print_print(printer: "OpPrinter", op: Operation) -> str:
+    from ...ir.attributes import quote_string
+    text = ""
+    if op.operands:
+        text += f" {printer.value_name(op.operands[0])} : {op.operands[0].type}"
+    literal = op.attributes.get("stringLiteral")
+    if literal is not None:
+        text += " str " + quote_string(literal.value)
+    punctuation = op.attributes.get("punctuation")
+    if punctuation is not None and punctuation != PUNCTUATION_NEWLINE:
+        text += " punctuation <" + punctuation.text[len("#vector.punctuation<"):]
+    return text + printer.attr_dict_text(op, {"punctuation", "stringLiteral"})
+
+
+__all__ = [n for n in dir() if n.startswith(("parse_", "print_"))] + ["KINDS", "kind_of"]

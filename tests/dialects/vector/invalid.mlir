@@ -1,0 +1,343 @@
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.broadcast' op source rank higher than destination rank}}
+%b = vector.broadcast %v23 : vector<2x3xf32> to vector<3xf32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.broadcast' op dimension mismatch (4 vs. 3)}}
+%b = vector.broadcast %v4 : vector<4xf32> to vector<2x3xf32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.broadcast' op failed to verify that source operand and result have same element type}}
+%b = vector.broadcast %x : i32 to vector<4xf32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.extract' op expected position attribute #1 to be a non-negative integer smaller than the corresponding vector dimension or poison (-1)}}
+%e = vector.extract %v23[2] : vector<3xf32> from vector<2x3xf32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.extract' op expected position attribute of rank no greater than vector rank}}
+%e = vector.extract %v23[0, 0, 0] : f32 from vector<2x3xf32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.insert' op expected position attribute #2 to be a non-negative integer smaller than the corresponding dest vector dimension}}
+%e = vector.insert %f, %v23[0, 5] : f32 into vector<2x3xf32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.load' op requires 2 indices}}
+%l = vector.load %m[%i] : memref<8x8xf32>, vector<4xf32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.store' op requires 2 indices}}
+vector.store %v4, %m[%i] : memref<8x8xf32>, vector<4xf32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.maskedload' op base and result element type should match}}
+%l = vector.maskedload %m[%i, %i], %mk, %vi : memref<8x8xf32>, vector<4xi1>, vector<4xi32> into vector<4xi32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.maskedload' op expected result shape to match mask shape}}
+%l = vector.maskedload %m[%i, %i], %mk, %v4 : memref<8x8xf32>, vector<4xi1>, vector<4xf32> into vector<8xf32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.maskedstore' op base and valueToStore element type should match}}
+vector.maskedstore %m[%i, %i], %mk, %vi : memref<8x8xf32>, vector<4xi1>, vector<4xi32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.reduction' op unsupported reduction rank: 2}}
+%r = vector.reduction <add>, %v23 : vector<2x3xf32> into f32
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.reduction' op failed to verify that source operand and result have same element type}}
+%r = vector.reduction <add>, %v4 : vector<4xf32> into i32
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.reduction' op unsupported reduction type ''f32'' for kind 'xor'}}
+%r = vector.reduction <xor>, %v4 : vector<4xf32> into f32
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.reduction' op unsupported reduction type ''i32'' for kind 'maxnumf'}}
+%r = vector.reduction <maxnumf>, %vi : vector<4xi32> into i32
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+// expected-note @+1 {{prior use here}}
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{use of value '%v23' expects different type than prior uses: 'vector<4xf32>' vs 'vector<2x3xf32>'}}
+%r = vector.fma %v4, %v4, %v23 : vector<4xf32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.shuffle' op rank mismatch}}
+%s = vector.shuffle %v4, %v23 [0] : vector<4xf32>, vector<2x3xf32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.shuffle' op mask index #2 out of range}}
+%s = vector.shuffle %v4, %v4 [0, 9] : vector<4xf32>, vector<4xf32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.bitcast' op source/result bitwidth of the minor 1-D vectors must be equal}}
+%b = vector.bitcast %v4 : vector<4xf32> to vector<3xf16>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.shape_cast' op has different number of elements at source (6) and result (5)}}
+%s = vector.shape_cast %v23 : vector<2x3xf32> to vector<5xf32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.shape_cast' op has different source and result element types}}
+%s = vector.shape_cast %v23 : vector<2x3xf32> to vector<6xi32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.constant_mask' op must specify array attr of size equal vector result rank}}
+%c = vector.constant_mask [2] : vector<4x5xi1>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.constant_mask' op array attr of size out of bounds of vector result dimension size}}
+%c = vector.constant_mask [2, 7] : vector<4x5xi1>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.create_mask' op must specify an operand for each result vector dimension}}
+%c = vector.create_mask %i : vector<4x5xi1>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.transfer_read' op requires 2 indices}}
+%t = vector.transfer_read %m[%i], %f : memref<8x8xf32>, vector<4xf32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.transfer_read' op requires a permutation_map with input dims of the same rank as the source type}}
+%t = vector.transfer_read %m[%i, %i], %f {permutation_map = affine_map<(d0) -> (d0)>} : memref<8x8xf32>, vector<4xf32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.transfer_read' op expects the in_bounds attr of same rank as permutation_map results: affine_map<(d0, d1) -> (d1)> vs inBounds of size: 2}}
+%t = vector.transfer_read %m[%i, %i], %f {in_bounds = [true, false]} : memref<8x8xf32>, vector<4xf32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+// expected-note @+1 {{prior use here}}
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{use of value '%x' expects different type than prior uses: 'f32' vs 'i32'}}
+%t = vector.transfer_read %m[%i, %i], %x : memref<8x8xf32>, vector<4xf32>
+// -----
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%x = "test.v"() : () -> i32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%vi = "test.v"() : () -> vector<4xi32>
+// expected-error @+1 {{'vector.transfer_write' op requires 2 indices}}
+vector.transfer_write %v4, %m[%i] : vector<4xf32>, memref<8x8xf32>
+// -----
+%v23 = "test.v"() : () -> vector<2x3xf32>
+// expected-error @+1 {{'vector.transpose' op dimension size mismatch at: 0}}
+%t = vector.transpose %v23, [0, 1] : vector<2x3xf32> to vector<3x2xf32>
+// -----
+%v23 = "test.v"() : () -> vector<2x3xf32>
+// expected-error @+1 {{'vector.transpose' op transposition length mismatch: 1}}
+%t = vector.transpose %v23, [0] : vector<2x3xf32> to vector<2x3xf32>
+// -----
+%v23 = "test.v"() : () -> vector<2x3xf32>
+// expected-error @+1 {{'vector.transpose' op duplicate position index: 0}}
+%t = vector.transpose %v23, [0, 0] : vector<2x3xf32> to vector<2x2xf32>
+// -----
+%v = "test.v"() : () -> vector<4xf32>
+// expected-error @+1 {{'vector.step' op result #0 must be vector of index values of ranks 1, but got 'vector<4xi32>'}}
+%t = vector.step : vector<4xi32>
+// -----
+%v4 = "test.v"() : () -> vector<4xf32>
+%v8 = "test.v"() : () -> vector<8xf32>
+// expected-note @+1 {{prior use here}}
+%a = "test.v"() : () -> vector<8x4xf32>
+// expected-error @+1 {{use of value '%a' expects different type than prior uses: 'vector<4x8xf32>' vs 'vector<8x4xf32>'}}
+%o2 = vector.outerproduct %v4, %v8, %a : vector<4xf32>, vector<8xf32>
