@@ -1,6 +1,7 @@
 """Text-format benchmark: parse, verify and print throughput on a 50,000-op module.
 
     python benchmarks/parse_bench.py [--ops N] [--repeat R] [--profile parse|print|verify]
+    python benchmarks/parse_bench.py --gpu [--ops N]   (MLIR gpu/arith/memref/scf module)
 
 The module is built with the builder API (``tileir.dialects.cuda_tile.builder``): entries of ~1,000 ops each
 mixing splat constants, iota, integer and float arithmetic, comparisons, selects, assumes,
@@ -149,12 +150,84 @@ def xdsl_parser():
     return parse
 
 
+def gpu_module_text(n_ops: int, per_kernel: int = 1000) -> str:
+    """A gpu/arith/memref/scf module of about ``n_ops`` ops: kernels in a ``gpu.module`` whose
+    bodies repeat ids, index arithmetic, a load, a subgroup reduction, a guarded store and a
+    barrier (13 ops an iteration, scf.if's implicit yield included)."""
+    per_iteration = 13
+    lines = ["module attributes {gpu.container_module} {", "  gpu.module @kernels {"]
+    total = k = 0
+    while total < n_ops:
+        iterations = max(1, min(per_kernel, n_ops - total) // per_iteration)
+        lines.append(f"    gpu.func @k{k}(%arg0: memref<?xf32>, %arg1: memref<?xf32>, "
+                     "%arg2: f32, %arg3: index) kernel {")
+        for i in range(iterations):
+            lines += [
+                f"      %tid{i} = gpu.thread_id x", f"      %bid{i} = gpu.block_id x",
+                f"      %bd{i} = gpu.block_dim x",
+                f"      %m{i} = arith.muli %bid{i}, %bd{i} : index",
+                f"      %g{i} = arith.addi %m{i}, %tid{i} : index",
+                f"      %v{i} = memref.load %arg0[%g{i}] : memref<?xf32>",
+                f"      %s{i} = arith.mulf %v{i}, %arg2 : f32",
+                f"      %r{i} = gpu.subgroup_reduce add %s{i} : (f32) -> f32",
+                f"      %c{i} = arith.cmpi slt, %g{i}, %arg3 : index",
+                f"      scf.if %c{i} {{",
+                f"        memref.store %r{i}, %arg1[%g{i}] : memref<?xf32>",
+                "      }", "      gpu.barrier"]
+        lines += ["      gpu.return", "    }"]
+        total += iterations * per_iteration + 2
+        k += 1
+    return "\n".join(lines + ["  }", "}"]) + "\n"
+
+
+def gpu_main(args) -> int:
+    """``--gpu``: the MLIR-dialect benchmark (targets: parse >= 100k ops/s, verify and print
+    >= 200k ops/s).  Writes the module to ``--write`` (default /tmp/gpu_bench.mlir) for a
+    whole-process comparison with mlir-opt 22 (the ``farm-bench`` command is printed)."""
+    text = gpu_module_text(args.ops)
+    module = parse_module(text)
+    n = _count(module)
+    generic = print_op(module, generic=True)
+    Path(args.write).write_text(text)
+    print(f"gpu module: {n} ops, {len(text) / 1e6:.1f} MB custom text -> {args.write}")
+    jobs = {"parse": lambda: parse_module(text), "parse-generic": lambda: parse_module(generic),
+            "verify": lambda: verify_op_tree(module), "print": lambda: print_op(module),
+            "print-generic": lambda: print_op(module, generic=True)}
+    results = {}
+    for name, fn in jobs.items():
+        secs, out = best_of(fn, args.repeat)
+        results[name] = n / secs
+        if name == "verify" and out:
+            print(f"  (verifier reported {len(out)} diagnostics, first: {out[0]})")
+        print(f"{name:14s} {secs:8.3f} s  {n / secs / 1e3:8.1f} k ops/s")
+    xparse = xdsl_parser()
+    if xparse is not None:
+        try:
+            secs, _ = best_of(lambda: xparse(generic), 1)
+            print(f"{'xdsl-generic':14s} {secs:8.3f} s  {n / secs / 1e3:8.1f} k ops/s "
+                  f"(ratio parse-generic / xdsl: {results['parse-generic'] * secs / n:.2f}x)")
+        except Exception as exc:  # pragma: no cover - depends on the xDSL version
+            print(f"xDSL could not parse the generic text: {type(exc).__name__}: {exc}"[:300])
+    for name, target in {"parse": 100e3, "print": 200e3, "verify": 200e3}.items():
+        status = "ok" if results[name] >= target else "BELOW TARGET"
+        print(f"target {name:7s} >= {target / 1e3:.0f}k ops/s: {results[name] / 1e3:.1f}k {status}")
+    print("whole process vs mlir-opt 22: farm-bench --vs '/usr/lib/llvm-22/bin/mlir-opt "
+          f"{args.write} -o /dev/null' -- tileir-opt {args.write} -o /dev/null")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ops", type=int, default=50_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--profile", choices=["parse", "parse-generic", "print", "verify", "build"])
+    ap.add_argument("--gpu", action="store_true",
+                    help="benchmark a gpu/arith/memref/scf module instead (MLIR dialects)")
+    ap.add_argument("--write", default="/tmp/gpu_bench.mlir",
+                    help="where --gpu writes its module (for farm-bench against mlir-opt)")
     args = ap.parse_args(argv)
+    if args.gpu:
+        return gpu_main(args)
 
     t = time.perf_counter()
     module = build_module(args.ops)

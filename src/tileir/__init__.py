@@ -12,6 +12,7 @@ from __future__ import annotations
 from .dialects import builtin as _builtin  # noqa: F401  (registers the dialects)
 from .dialects.cuda_tile import ops as _ops  # noqa: F401
 from .dialects import arith as _arith, cf as _cf, func as _func, index as _index, math as _math  # noqa: F401,E501  (issue-09-up1)
+from .dialects import gpu as _gpu, llvm as _llvm  # noqa: F401  (issue-09-gpu)
 from .dialects import scf as _scf  # noqa: F401  (issue-09-up2)
 from .dialects import memref as _memref  # noqa: F401  (issue-09-up2)
 from .dialects import vector as _vector  # noqa: F401  (issue-09-up2)

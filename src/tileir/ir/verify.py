@@ -297,14 +297,16 @@ class _Verifier:
 
     def verify_entrance(self, op: Operation, spec: OpSpec, plan: _Plan) -> bool:
         report = self.report
+        # MLIR checks the operand/result/region counts (AtLeastNOperands...) before the
+        # operand segments (part of the invariants)
+        msg = _count_message(op, plan)
+        if msg is not None:
+            return not report(op, msg)
         if spec.attr_sized_operands and report(op, _segment_check(op, spec)):
             return False
         if self.options.target is not None:
             if report(op, self.version_check(op, spec)):
                 return False
-        msg = _count_message(op, plan)
-        if msg is not None:
-            return not report(op, msg)
         for check in plan.structural:
             r = check(op)
             if r is not None and report(op, r):

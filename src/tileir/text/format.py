@@ -445,6 +445,7 @@ def print_attr_value(decl: Attr, value: Attribute) -> str:
 def parse_custom_op(parser: "Parser", spec: OpSpec, names, start: int) -> Operation:
     """Parse the custom form of a registered op (after its name)."""
     state = OpState(parser, spec, start)
+    state.result_names = names
     custom = spec.cls.parse_custom
     if custom is not None:
         result = custom(parser, state)

@@ -1037,7 +1037,14 @@ class Parser:
     def parse_dense_array(self) -> DenseArrayAttr:
         self.expect_keyword("array")
         self.expect("<")
+        elt_offset = self.offset
         elt = self.parse_keyword("element type")
+        bits = elt.lstrip("su")[1:] if elt.lstrip("su").startswith("i") else ""
+        if bits.isdigit():  # MLIR's integer-width limits (before any value is range-checked)
+            if int(bits) >= 1 << 32:
+                raise self.error("invalid integer width", elt_offset)
+            if int(bits) > 16777215:
+                raise self.error("integer bitwidth is limited to 16777215 bits", elt_offset)
         values: list = []
         if self.consume(":"):
             def one():
