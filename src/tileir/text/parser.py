@@ -1244,6 +1244,8 @@ class Parser:
             elif c == '"':
                 j = i + 1
                 while j < n and src[j] != '"':
+                    if src[j] in "\n\r":  # as MLIR's lexer: strings do not span lines
+                        raise self.error("expected '\"' in string literal", j)
                     j += 2 if src[j] == "\\" else 1
                 i = j
             i += 1
