@@ -258,3 +258,13 @@ def test_string_in_an_opaque_type_body_does_not_span_lines():
     ok = '"use_type"() : () -> !foo.bar<"a>b\\"c">\n'
     module = tileir.parse(ok, "t.mlir", allow_unregistered=True)
     check_module(module)
+
+
+def test_a_location_alias_must_name_a_location():
+    """Fuzzer finding: ``loc(#a)`` where ``#a`` is a non-location attribute was accepted and
+    crashed the printer with debug info.  mlir-opt 22: ``2:15: error: expected location, but
+    found '#c.x<>'``."""
+    text = '#foo = #c.x<>\nmodule {} loc(#foo)\n'
+    with pytest.raises(tileir.DiagnosticError, match=r":2:15: error: expected location, but "
+                                                     r"found '#c.x<>'"):
+        tileir.parse(text, "t.mlir", allow_unregistered=True)

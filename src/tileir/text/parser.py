@@ -608,8 +608,10 @@ class Parser:
             alias = self.attr_aliases.get(t)
             if alias is None:
                 self.deferred_locs.append((target, t, self.offs[self.i - 1]))
-            else:
+            elif isinstance(alias, Location):
                 target.loc = alias
+            else:
+                raise self.error(f"expected location, but found '{alias}'", self.offs[self.i - 1])
             self.expect(")")
             return
         target.loc = self.parse_location_body()
