@@ -149,37 +149,28 @@ def _plan(spec: OpSpec) -> _Plan:
     return p
 
 
+def _count_error(noun: str, want: int, n: int, dynamic: bool, exactly_one: str,
+                 show_found: bool = False) -> Optional[str]:
+    """One counting trait's message for ``n`` regions/results/operands where ``want`` (or, when
+    ``dynamic``, at least ``want``) are expected; None when the count is right."""
+    found = f", but found {n}" if show_found else ""
+    if dynamic:
+        return f"expected {want} or more {noun}s{found}" if n < want else None
+    if n == want:
+        return None
+    if want == 0:
+        return f"requires zero {noun}s"
+    return exactly_one if want == 1 else f"expected {want} {noun}s{found}"
+
+
 def _count_message(op: Operation, plan: _Plan) -> Optional[str]:
     """ODS's region/result/operand counting traits (ZeroRegions, OneResult, NOperands...)."""
-    want = plan.nregions
-    n = len(op.regions)
-    if plan.regions_dynamic:
-        if n < want:
-            return f"expected {want} or more regions"
-    elif n != want:
-        if want == 0:
-            return "requires zero regions"
-        return "requires one region" if want == 1 else f"expected {want} regions"
-    want = plan.nresults
-    n = len(op.results)
-    if plan.results_dynamic:
-        if n < want:
-            return f"expected {want} or more results"
-    elif n != want:
-        if want == 0:
-            return "requires zero results"
-        return "requires one result" if want == 1 else f"expected {want} results"
-    want = plan.noperands
-    n = len(op.operands)
-    if plan.operands_dynamic:
-        if n < want:
-            return f"expected {want} or more operands, but found {n}"
-    elif n != want:
-        if want == 0:
-            return "requires zero operands"
-        return "requires a single operand" if want == 1 else \
-            f"expected {want} operands, but found {n}"
-    return None
+    return (_count_error("region", plan.nregions, len(op.regions), plan.regions_dynamic,
+                         "requires one region")
+            or _count_error("result", plan.nresults, len(op.results), plan.results_dynamic,
+                            "requires one result")
+            or _count_error("operand", plan.noperands, len(op.operands), plan.operands_dynamic,
+                            "requires a single operand", show_found=True))
 
 
 # ---------------------------------------------------------------------------------------------
