@@ -598,6 +598,19 @@ class Parser:
         block.append(op)
         return op
 
+    def parse_argument_suffix(self) -> tuple:
+        """What may follow a function argument's type: an optional attribute dictionary and an
+        optional ``loc(...)``: ``(DictionaryAttr, location or None)``."""
+        attrs = DictionaryAttr(())
+        if self.toks[self.i] == "{":
+            attrs = DictionaryAttr.of(self.parse_attr_dict_body())
+        loc = None
+        if self.toks[self.i] == "loc":
+            holder = _LocHolder()
+            self.parse_trailing_location(holder)
+            loc = holder.loc
+        return attrs, loc
+
     def parse_trailing_location(self, target) -> None:
         off = self.offset
         self.expect_keyword("loc")

@@ -66,15 +66,7 @@ def parse_func(parser: "Parser", state: "OpState"):
         else:
             tok = ""
         typ = parser.parse_type()
-        attrs = DictionaryAttr(())
-        if parser.tok == "{":
-            attrs = DictionaryAttr.of(parser.parse_attr_dict_body())
-        loc = None
-        if parser.tok == "loc":
-            from ...text.parser import _LocHolder
-            holder = _LocHolder()
-            parser.parse_trailing_location(holder)
-            loc = holder.loc
+        attrs, loc = parser.parse_argument_suffix()
         args.append((tok, typ, off, loc))
         arg_attrs.append(attrs)
     if parser.tok != ")":

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
-from ..attributes import (ArrayAttr, DictionaryAttr, OptimizationHintsAttr, StringAttr, TypeAttr,
+from ..attributes import (ArrayAttr, OptimizationHintsAttr, StringAttr, TypeAttr,
                           format_symbol)
 from ....ir.core import Operation, Region
 from ....ir.opdef import Attr, RegionDef
@@ -54,15 +54,7 @@ def parse_function(parser: "Parser", state: "OpState", *, allow_hints: bool) -> 
             named = False
             t = ""
             typ = parser.parse_type()
-        attrs = DictionaryAttr(())
-        if parser.tok == "{":
-            attrs = DictionaryAttr.of(parser.parse_attr_dict_body())
-        loc = None
-        if parser.tok == "loc":
-            from ....text.parser import _LocHolder
-            holder = _LocHolder()
-            parser.parse_trailing_location(holder)
-            loc = holder.loc
+        attrs, loc = parser.parse_argument_suffix()
         args.append((t, typ, off, loc))
         arg_attrs.append(attrs)
     parser.parse_comma_list(one, ")")
