@@ -1,0 +1,77 @@
+"""The MLIR gpu dialect on the CPU: host runtime and SIMT kernels, threads as array lanes.
+
+::
+
+    from tileir import gpu
+    results = gpu.run(module, "main", args=[a, b, c, n])          # call a host func.func
+    gpu.launch(module, "kernels::vadd", grid=(4096,), block=(256,), args=[a, b, c, n])
+
+Design (see :mod:`.lanes`, :mod:`.interp`, :mod:`.kernel`): every thread of a launch is a lane
+of NumPy arrays (all blocks at once, or chunks of blocks); divergent control flow runs under lane
+subsets and reconverges; memory is checked (:mod:`.memory`); ``racecheck=True`` reports
+unsynchronised conflicting accesses of one block's threads.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+from ..errors import ArgumentError
+from . import ops as _ops  # noqa: F401  (registers the lowerings)
+from .host import HostExecutor, Program, bind_argument, lookup_kernel, to_python
+from .kernel import DataRaceError, Geometry, MAX_LANES, SUBGROUP_SIZE
+
+__all__ = ["run", "launch", "Program", "DataRaceError", "SUBGROUP_SIZE"]
+
+
+def _program(module: Any) -> Program:
+    if isinstance(module, Program):
+        return module
+    if isinstance(module, str):
+        from ... import parse
+        module = parse(module)
+    return Program(module)
+
+
+def run(module: Any, func: str, args: Sequence[Any] = (), *, stdout: Optional[Any] = None,
+        racecheck: bool = False, max_lanes: int = MAX_LANES) -> list:
+    """Call the host ``func.func`` ``func`` of ``module`` (IR, text or a :class:`Program`) with
+    ``args`` (NumPy arrays for memrefs, written in place; numbers for scalars) and return its
+    results (memrefs as NumPy arrays).  ``gpu.printf`` output goes to ``stdout`` (default
+    ``sys.stdout``)."""
+    program = _program(module)
+    f = program.funcs.get(func.lstrip("@"))
+    if f is None:
+        known = ", ".join(sorted(program.funcs)) or "none"
+        raise ArgumentError(f"no func.func '@{func.lstrip('@')}' in the module (functions: "
+                            f"{known})")
+    ex = HostExecutor(program, racecheck=racecheck, stdout=stdout, max_lanes=max_lanes)
+    ftype = f.attributes["function_type"].value
+    if len(args) != len(ftype.inputs):
+        raise ArgumentError(f"'@{func.lstrip('@')}' takes {len(ftype.inputs)} arguments, got "
+                            f"{len(args)}")
+    values = [bind_argument(a, t, f"argument #{i}", ex.root)
+              for i, (a, t) in enumerate(zip(args, ftype.inputs))]
+    out = ex.call(f, values)
+    ex.finish()
+    return [to_python(v, t) for v, t in zip(out, ftype.results)]
+
+
+def launch(module: Any, kernel: str, grid: Any = (1,), block: Any = (1,),
+           args: Sequence[Any] = (), *, dynamic_shared_memory: int = 0,
+           cluster: Optional[Any] = None, stdout: Optional[Any] = None, racecheck: bool = False,
+           max_lanes: int = MAX_LANES) -> None:
+    """Launch the ``gpu.func`` ``kernel`` (``"module::func"``) of ``module`` directly over
+    ``grid`` x ``block`` threads with ``args``."""
+    program = _program(module)
+    k = lookup_kernel(program, kernel)
+    ex = HostExecutor(program, racecheck=racecheck, stdout=stdout, max_lanes=max_lanes)
+    ftype = k.attributes["function_type"].value
+    if len(args) != len(ftype.inputs):
+        raise ArgumentError(f"kernel '{kernel}' takes {len(ftype.inputs)} arguments, got "
+                            f"{len(args)}")
+    values = [bind_argument(a, t, f"argument #{i}", ex.root)
+              for i, (a, t) in enumerate(zip(args, ftype.inputs))]
+    geo = Geometry(grid, block, cluster, dynamic_shared_memory)
+    ex.launch(k, geo, values)
+

@@ -1,0 +1,239 @@
+"""The host side: calling ``func.func``s, binding NumPy arguments, launching kernels.
+
+Host code runs in the same engine as kernels, as a single lane (every value uniform), so arith,
+math, scf, memref and vector ops have one definition.  ``gpu.launch_func`` and ``gpu.launch``
+start :func:`~.kernel.run_kernel`; the async ops of :mod:`.ops.gpu_host` keep tokens.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from ...ir.core import Operation
+from ..errors import ArgumentError, LaunchError, UnsupportedError
+from .interp import Compiler, Executor, Frame, loc_text
+from .kernel import Geometry, KernelExecutor, MAX_LANES, run_kernel
+from .lanes import BoxSpace, ROOT_NDIM
+from .memory import Buffer, MemRef
+from .values import Token, storage, vector_shape
+
+__all__ = ["HostExecutor", "Program", "bind_argument", "to_python", "lookup_kernel",
+           "memref_from_array"]
+
+
+class Program:
+    """A module prepared for running: its plans (compiled once) and symbol tables."""
+
+    def __init__(self, module: Operation) -> None:
+        if module.name == "builtin.module" or not module.regions:
+            self.module = module
+        else:
+            self.module = module
+        self.compiler = Compiler(self.module)
+        self.funcs: dict[str, Operation] = {}
+        self.kernels: dict[str, Operation] = {}
+        self.globals: dict[str, Operation] = {}
+        for op in _top_ops(self.module):
+            name = op.attributes.get("sym_name")
+            if name is None:
+                continue
+            if op.name == "func.func":
+                self.funcs[name.value] = op
+            elif op.name == "gpu.module":
+                for inner in op.regions[0].blocks[0].ops:
+                    sym = inner.attributes.get("sym_name")
+                    if inner.name == "gpu.func" and sym is not None:
+                        self.kernels[f"{name.value}::{sym.value}"] = inner
+            elif op.name == "memref.global":
+                self.globals[name.value] = op
+        self.global_buffers: dict[str, MemRef] = {}
+
+
+def _top_ops(module: Operation) -> list[Operation]:
+    if not module.regions or not module.regions[0].blocks:
+        return []
+    return list(module.regions[0].blocks[0].ops)
+
+
+def lookup_kernel(program: Program, name: str) -> Operation:
+    """``"mod::k"`` (or ``"@mod::@k"``) -> the ``gpu.func``."""
+    key = name.replace("@", "")
+    k = program.kernels.get(key)
+    if k is None:
+        known = ", ".join(sorted(program.kernels)) or "none"
+        raise ArgumentError(f"no gpu.func '{name}' in the module (kernels: {known})")
+    return k
+
+
+def memref_from_array(array: np.ndarray, type_, name: str) -> MemRef:
+    """A memref descriptor over a NumPy array's memory (in place; strided arrays keep their
+    strides)."""
+    dtype = storage(type_)
+    arr = array
+    if arr.dtype != dtype:
+        if arr.dtype.itemsize == dtype.itemsize and arr.dtype.kind in "iub" and dtype.kind in "iub":
+            arr = arr.view(dtype)
+        else:
+            raise ArgumentError(f"{name}: array of dtype {array.dtype} for {type_} (expects "
+                                f"{dtype})")
+    item = arr.itemsize
+    if any(s % item for s in arr.strides):
+        raise ArgumentError(f"{name}: array strides {arr.strides} are not multiples of the "
+                            f"element size {item}")
+    strides = [s // item for s in arr.strides]
+    if arr.size == 0:
+        buf = Buffer(np.zeros(0, dtype=dtype), "host", name)
+        return MemRef(buf, 0, list(arr.shape), strides, type_)
+    lo = sum(min(0, (n - 1) * s) for n, s in zip(arr.shape, strides))
+    hi = sum(max(0, (n - 1) * s) for n, s in zip(arr.shape, strides))
+    span = hi - lo + 1
+    # ``base`` starts at the lowest address the array touches
+    low_view = _lowest_view(arr, strides)
+    base = np.lib.stride_tricks.as_strided(low_view, shape=(span,), strides=(item,))
+    buf = Buffer(base, "host", name, read_only=not arr.flags.writeable)
+    return MemRef(buf, -lo, list(arr.shape), strides, type_)
+
+
+def _lowest_view(arr: np.ndarray, strides: Sequence[int]) -> np.ndarray:
+    idx = tuple((n - 1) if s < 0 else 0 for n, s in zip(arr.shape, strides))
+    return arr[idx + (None,)] if arr.ndim else arr.reshape(1)
+
+
+def bind_argument(value: Any, type_, name: str, space) -> Any:
+    """A Python/NumPy argument as a runtime value of ``type_``."""
+    tname = type(type_).__name__
+    if tname == "MemRefType":
+        if isinstance(value, MemRef):
+            return value
+        if not isinstance(value, np.ndarray):
+            raise ArgumentError(f"{name}: expected a NumPy array for {type_}, got "
+                                f"{type(value).__name__}")
+        shape = tuple(type_.shape)
+        if len(shape) != value.ndim:
+            raise ArgumentError(f"{name}: array of rank {value.ndim} for {type_}")
+        for k, (want, got) in enumerate(zip(shape, value.shape)):
+            if want is not None and want != got:
+                raise ArgumentError(f"{name}: dimension {k} is {got}, {type_} expects {want}")
+        ref = memref_from_array(value, type_, name)
+        strides, offset = type_.strides_and_offset()
+        for k, (want, got) in enumerate(zip(strides, ref.strides)):
+            if want is not None and want != got and value.shape[k] > 1:
+                raise ArgumentError(f"{name}: stride {got} of dimension {k} does not match "
+                                    f"{type_}")
+        return ref
+    if tname in ("IntegerType", "IndexType", "FloatType") or hasattr(type_, "width") or \
+            str(type_) == "index":
+        dtype = storage(type_)
+        try:
+            if dtype.kind in "iu" and not isinstance(value, (bool, np.bool_)):
+                iv = int(value)
+                bits = dtype.itemsize * 8
+                if not -(1 << (bits - 1)) <= iv < (1 << bits):
+                    raise ArgumentError(f"{name}: {value} does not fit {type_}")
+                arr = np.asarray(iv & ((1 << bits) - 1)).astype(np.uint64).astype(dtype) \
+                    if iv >= 0 else np.asarray(iv, dtype=dtype)
+            else:
+                arr = np.asarray(value).astype(dtype)
+        except (TypeError, ValueError) as e:
+            raise ArgumentError(f"{name}: cannot pass {value!r} as {type_}: {e}") from None
+        return space.uniform(arr, dtype)
+    if tname == "VectorType":
+        arr = np.asarray(value, dtype=storage(type_))
+        if arr.shape != tuple(type_.shape):
+            raise ArgumentError(f"{name}: vector of shape {arr.shape} for {type_}")
+        return space.uniform(arr, arr.dtype, arr.shape)
+    return value
+
+
+def to_python(value: Any, type_) -> Any:
+    """A host runtime value as what ``gpu.run`` returns."""
+    if isinstance(value, MemRef):
+        return np.array(value.to_numpy())
+    if isinstance(value, np.ndarray):
+        vshape = vector_shape(type_)
+        arr = value.reshape(value.shape[value.ndim - len(vshape):] if vshape else ())
+        return np.array(arr) if vshape else arr[()]
+    return value
+
+
+class HostExecutor(Executor):
+    """Runs host functions: one lane; kernel launches go to :func:`run_kernel`."""
+
+    kind = "host"
+
+    def __init__(self, program: Program, *, racecheck: bool = False,
+                 stdout: Optional[Any] = None, max_lanes: int = MAX_LANES) -> None:
+        super().__init__(program.compiler)
+        self.program = program
+        self.root = BoxSpace((0,) * ROOT_NDIM, (1,) * ROOT_NDIM)
+        self.racecheck = racecheck
+        self.stdout = stdout
+        self.max_lanes = max_lanes
+        self.depth = 0
+
+    def call(self, func: Operation, args: Sequence[Any]) -> list:
+        """Run ``func`` with runtime values ``args``; returns its results' runtime values."""
+        body = func.regions[0]
+        if not body.blocks:
+            raise UnsupportedError(f"function '{func.attributes['sym_name'].value}' has no body")
+        self.depth += 1
+        if self.depth > 256:
+            raise LaunchError("call depth exceeds 256 (unbounded recursion?)",
+                              op="func.call", loc=loc_text(func))
+        try:
+            self.compiler.region(body)
+            frame = Frame(self.root)
+            return self.run_single(body, frame, args).values
+        finally:
+            self.depth -= 1
+
+    def launch(self, kernel: Operation, geo: Geometry, args: Sequence[Any],
+               launch_op: Optional[Operation] = None) -> None:
+        """Run a ``gpu.func`` over ``geo`` with runtime argument values ``args``."""
+        body = kernel.regions[0]
+        ftype = kernel.attributes["function_type"].value
+        n_in = len(ftype.inputs)
+        if len(args) != n_in:
+            raise ArgumentError(f"kernel '{kernel.attributes['sym_name'].value}' takes {n_in} "
+                                f"arguments, got {len(args)}", op=launch_op.name if launch_op
+                                else None, loc=loc_text(launch_op) if launch_op else "")
+        n_wg = int(kernel.attributes["workgroup_attributions"].value) \
+            if "workgroup_attributions" in kernel.attributes else 0
+        entry = body.blocks[0]
+        wg_args = entry.args[n_in:n_in + n_wg]
+        priv_args = entry.args[n_in + n_wg:]
+
+        def bind(ex: KernelExecutor, frame: Frame) -> list:
+            values = [_kernel_value(ex, a) for a in args]
+            values += [ex.allocate("workgroup", a.type.element, a.type.shape,
+                                   f"workgroup attribution #{i}") for i, a in enumerate(wg_args)]
+            values += [ex.allocate("private", a.type.element, a.type.shape,
+                                   f"private attribution #{i}") for i, a in enumerate(priv_args)]
+            return values
+        text = run_kernel(self.compiler, body, geo, bind, racecheck=self.racecheck,
+                          max_lanes=self.max_lanes)
+        self.emit(text)
+
+    def finish(self) -> None:
+        """End of the program (hook for the async runtime's checks)."""
+
+    def emit(self, text: str) -> None:
+        if not text:
+            return
+        if self.stdout is None:
+            import sys
+            sys.stdout.write(text)
+        else:
+            self.stdout.write(text)
+
+
+def _kernel_value(ex: KernelExecutor, value: Any) -> Any:
+    """A host value as a uniform value of the kernel's root space."""
+    if isinstance(value, np.ndarray) and value.ndim >= ROOT_NDIM:
+        return value.reshape((1,) * ROOT_NDIM + value.shape[ROOT_NDIM:])
+    if isinstance(value, Token):
+        return value
+    return value
+

@@ -1,0 +1,471 @@
+"""The SIMT interpreter: plans, frames, regions and structured / unstructured control flow.
+
+A function is compiled once into a :class:`Plan` (one :class:`BlockPlan` per block: the steps
+its ops lower to, see :mod:`.registry`).  Running a region binds values in a :class:`Frame`; a
+frame belongs to a lane space (:mod:`.lanes`) and looks values it does not hold up in its parent
+frame, converting them into its space.
+
+Divergence: an ``scf.if`` whose condition differs between lanes runs each branch on the lanes
+taking it (a narrower space) and merges the results; ``scf.for`` with per-lane bounds and
+``scf.while`` with a per-lane condition keep iterating on the lanes still looping, and collect
+each lane's results when it leaves; ``cf`` branches split the lanes into paths that run on
+independently until the region ends.  Every lane executes exactly the ops its thread would.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional, Sequence
+
+import numpy as np
+
+from ...ir.core import Block, Operation, Region, Value
+from ..errors import LaunchError, UndefinedBehaviorError, UnsupportedError
+from .faults import LaneFault
+from .lanes import Aff, BoxSpace, ListSpace, Space, ROOT_NDIM
+from .registry import LOWERINGS
+from .values import storage, vector_shape
+
+__all__ = ["Frame", "Plan", "Compiler", "Executor", "loc_text", "Exit"]
+
+MAX_LOOP_ITERATIONS_DEFAULT = 1 << 26
+
+
+def loc_text(op: Operation) -> str:
+    """``file:line:col`` of an op (or ``""``)."""
+    loc = op.loc.file_line_col() if op.loc is not None else None
+    return f"{loc.file}:{loc.line}:{loc.col}" if loc is not None else ""
+
+
+class Frame:
+    """The values of one region activation, in lane space ``space``."""
+
+    __slots__ = ("space", "vals", "parent")
+
+    def __init__(self, space: Space, parent: Optional["Frame"] = None) -> None:
+        self.space = space
+        self.vals: dict[Value, Any] = {}
+        self.parent = parent
+
+    def get(self, v: Value) -> Any:
+        vals = self.vals
+        if v in vals:
+            return vals[v]
+        chain = [self]
+        f = self.parent
+        while f is not None and v not in f.vals:
+            chain.append(f)
+            f = f.parent
+        if f is None:
+            raise UnsupportedError(f"value {v!r} used outside the region that defines it")
+        x = f.vals[v]
+        src = f.space
+        for g in reversed(chain):
+            if g.space is not src:
+                x = convert(x, src, g.space)
+                src = g.space
+            g.vals[v] = x
+        return x
+
+
+def convert(value: Any, src: Space, dst: Space) -> Any:
+    """A value of space ``src`` as a value of ``dst`` (whose lanes are all lanes of ``src``)."""
+    if dst.parent is src:
+        return dst.enter(value)
+    if dst.root is not src.root:
+        return _across_roots(value, src, dst)
+    if not isinstance(value, (np.ndarray, Aff)) and not hasattr(value, "enter_space"):
+        return value
+    if isinstance(value, Aff) and isinstance(dst, BoxSpace):
+        return value
+    if hasattr(value, "enter_space"):
+        return value.enter_space(_Reindex(src, dst))
+    return _Reindex(src, dst).enter(value)
+
+
+def _across_roots(value: Any, src: Space, dst: Space) -> Any:
+    """A value captured from another launch's space (host values inside ``gpu.launch``): it
+    must be uniform and is reshaped to ``dst``'s layout."""
+    if isinstance(value, Aff):
+        if not value.is_constant:
+            raise UnsupportedError("a per-thread value captured across a launch")
+        return value
+    if isinstance(value, np.ndarray) and value.ndim >= src.ndim:
+        lane = value.shape[:src.ndim]
+        if any(s != 1 for s in lane):
+            raise UnsupportedError("a per-lane value captured across a launch")
+        return value.reshape((1,) * dst.ndim + value.shape[src.ndim:])
+    return value
+
+
+class _Reindex:
+    """Conversion between two spaces of one root that are not parent and child."""
+
+    def __init__(self, src: Space, dst: Space) -> None:
+        self.src, self.dst = src, dst
+        root = dst.root
+        self.pos = np.searchsorted(flat_in(src, root), flat_in(dst, root))
+
+    def enter(self, value: Any) -> Any:
+        src = self.src
+        if isinstance(value, Aff):
+            value = src.array(value)
+        if not isinstance(value, np.ndarray) or value.ndim < src.ndim:
+            return value
+        lane = value.shape[:src.ndim]
+        vshape = value.shape[src.ndim:]
+        if all(s == 1 for s in lane):
+            return value.reshape((1,) * self.dst.ndim + vshape)
+        full = np.broadcast_to(value, src.shape + vshape).reshape((-1,) + vshape)
+        out = full[self.pos]
+        if isinstance(self.dst, BoxSpace):
+            return out.reshape(self.dst.shape + vshape)
+        return out
+
+
+def flat_in(space: Space, ancestor: Space) -> np.ndarray:
+    """The lanes of ``space`` as flat positions in ``ancestor``'s full shape (lane order)."""
+    if space is ancestor:
+        return np.arange(space.size, dtype=np.int64)
+    if isinstance(space, BoxSpace) and isinstance(ancestor, BoxSpace):
+        coords = [c - l0 for c, l0 in zip(space.coords(), ancestor.lo)]
+        flat = np.zeros((1,) * ROOT_NDIM, dtype=np.int64)
+        mult = 1
+        for d in range(ROOT_NDIM - 1, -1, -1):
+            flat = flat + coords[d] * mult
+            mult *= ancestor.shape[d]
+        return np.broadcast_to(flat, space.shape).reshape(-1)
+    if isinstance(space, ListSpace):
+        parent_flat = flat_in(space.parent, ancestor)
+        mine = np.ravel_multi_index(space.index, space.parent.shape) if space.parent.ndim > 1 \
+            else space.index[0]
+        return parent_flat[mine]
+    # a box below a list space cannot be built
+    raise AssertionError("unexpected space nesting")
+
+
+def narrow(space: Space, mask: Any, under: Space) -> tuple[Optional[Space], Callable]:
+    """The lanes of ``space`` where ``mask`` holds, as a child of ``under`` (an ancestor of
+    ``space``, or ``space`` itself), and a function converting ``space``'s values into it."""
+    sub = space.restrict(mask)
+    if sub is None:
+        return None, lambda v: v
+    if sub is space:
+        conv = (lambda v: v)
+    else:
+        conv = sub.enter
+    if sub.parent is under or sub is under:
+        return sub, conv
+    if isinstance(sub, BoxSpace) and isinstance(under, BoxSpace):
+        new = BoxSpace(sub.lo, sub.shape, under)
+        if sub is space:
+            return new, (lambda v: v)
+        return new, conv
+    flat = flat_in(sub, under)
+    new = ListSpace(under, np.unravel_index(flat, under.shape))
+    if isinstance(sub, BoxSpace):
+        return new, (lambda v, _s=sub: _to_list(v, _s))
+    return new, conv
+
+
+def _to_list(value: Any, box: BoxSpace) -> Any:
+    if isinstance(value, Aff):
+        value = box.array(value)
+    if isinstance(value, np.ndarray) and value.ndim >= ROOT_NDIM:
+        vshape = value.shape[ROOT_NDIM:]
+        if all(s == 1 for s in value.shape[:ROOT_NDIM]):
+            return value.reshape((1,) + vshape)
+        return np.broadcast_to(value, box.shape + vshape).reshape((-1,) + vshape)
+    if hasattr(value, "enter_space"):
+        return value.enter_space(_BoxToList(box))
+    return value
+
+
+class _BoxToList:
+    def __init__(self, box: BoxSpace) -> None:
+        self.box = box
+
+    def enter(self, value: Any) -> Any:
+        return _to_list(value, self.box)
+
+
+def merge(space: Space, parts: Sequence[tuple[Space, Any]], type_) -> Any:
+    """One value of ``space`` from values of disjoint descendant spaces covering its lanes."""
+    parts = [(s, v) for s, v in parts if s is not None]
+    if len(parts) == 1 and parts[0][0] is space:
+        return parts[0][1]
+    sample = next((v for _, v in parts if not isinstance(v, (np.ndarray, Aff))), None)
+    if sample is not None:
+        first = parts[0][1]
+        if all(v is first for _, v in parts):
+            return first
+        raise UnsupportedError(f"lanes diverge on a value of type {type_} the engine cannot "
+                               "merge per lane")
+    vshape = vector_shape(type_)
+    dtype = storage(type_)
+    out = np.zeros(space.shape + vshape, dtype=dtype)
+    flat = out.reshape((-1,) + vshape)
+    for s, v in parts:
+        arr = s.array(v) if isinstance(v, Aff) else np.asarray(v)
+        if s is space:
+            out[...] = arr
+            continue
+        if s.parent is space:
+            s.scatter(out, arr)
+            continue
+        pos = flat_in(s, space)
+        flat[pos] = np.broadcast_to(arr, s.shape + vshape).reshape((-1,) + vshape)
+    return out
+
+
+# -- plans ---------------------------------------------------------------------------------------
+
+class BlockPlan:
+    """The steps of one block: ``(step, operands, results, op)``, then its terminator."""
+
+    __slots__ = ("block", "steps", "term", "term_operands")
+
+    def __init__(self, block: Block) -> None:
+        self.block = block
+        self.steps: list[tuple] = []
+        self.term: Optional[Operation] = None
+        self.term_operands: list[Value] = []
+
+
+#: terminators the interpreter handles itself (they end a block rather than run as a step)
+TERMINATORS = {"scf.yield", "scf.condition", "gpu.yield", "gpu.return", "func.return",
+               "cf.br", "cf.cond_br", "cf.switch", "gpu.terminator", "scf.reduce",
+               "memref.atomic_yield", "vector.yield", "scf.forall.in_parallel",
+               "gpu.all_reduce_yield"}
+
+
+class Compiler:
+    """Lowers ops to steps once; ``block(b)`` returns the cached :class:`BlockPlan`."""
+
+    def __init__(self, module: Operation) -> None:
+        self.module = module
+        self.plans: dict[Block, BlockPlan] = {}
+        self.cache: dict[Any, Any] = {}
+
+    def block(self, block: Block) -> BlockPlan:
+        plan = self.plans.get(block)
+        if plan is None:
+            plan = self._compile(block)
+            self.plans[block] = plan
+        return plan
+
+    def _compile(self, block: Block) -> BlockPlan:
+        plan = BlockPlan(block)
+        for op in block.ops:
+            if op.name in TERMINATORS and op is block.ops[-1]:
+                plan.term = op
+                plan.term_operands = list(op.operands)
+                continue
+            lower = LOWERINGS.get(op.name)
+            if lower is None:
+                raise UnsupportedError(f"the CPU engine cannot run '{op.name}' yet",
+                                       op=op.name, loc=loc_text(op))
+            step = lower(op, self)
+            if not getattr(step, "affine", False):
+                step = _materializing(step)
+            plan.steps.append((step, list(op.operands), list(op.results), op))
+        return plan
+
+    def region(self, region: Region) -> None:
+        """Compile every block of ``region`` and the regions nested in it (reports unsupported
+        ops before anything runs)."""
+        for b in region.blocks:
+            plan = self.block(b)
+            for _, _, _, op in plan.steps:
+                for r in op.regions:
+                    self.region(r)
+            if plan.term is not None:
+                for r in plan.term.regions:
+                    self.region(r)
+
+
+def _materializing(step: Callable) -> Callable:
+    def run(ex, frame, args):
+        if any(type(a) is Aff for a in args):
+            space = frame.space
+            args = [space.array(a) if type(a) is Aff else a for a in args]
+        return step(ex, frame, args)
+    run.inner = step
+    return run
+
+
+def affine(step: Callable) -> Callable:
+    """Mark a step as taking :class:`Aff` arguments as they are (else they arrive as arrays)."""
+    step.affine = True
+    return step
+
+
+class Exit:
+    """How a block ended: ``kind`` is the terminator's name, ``values`` its operands' values,
+    ``op`` the terminator, ``frame`` the frame it ran in."""
+
+    __slots__ = ("kind", "values", "op", "frame")
+
+    def __init__(self, kind: str, values: list, op: Optional[Operation], frame: Frame) -> None:
+        self.kind, self.values, self.op, self.frame = kind, values, op, frame
+
+
+class Executor:
+    """Runs plans.  Subclassed by the kernel and host runtimes, which add their state (launch
+    geometry, memory, streams); ops reach it as the ``ex`` argument of their steps."""
+
+    max_loop_iterations = MAX_LOOP_ITERATIONS_DEFAULT
+
+    def __init__(self, compiler: Compiler) -> None:
+        self.compiler = compiler
+
+    # -- running blocks and regions ------------------------------------------------------------
+
+    def run_block(self, block: Block, frame: Frame) -> Exit:
+        plan = self.compiler.block(block)
+        vals = frame.vals
+        get = frame.get
+        for step, operands, results, op in plan.steps:
+            args = [vals[v] if v in vals else get(v) for v in operands]
+            try:
+                out = step(self, frame, args)
+            except LaneFault as fault:
+                raise self.fault_error(op, frame.space, fault) from None
+            except (LaunchError, KeyboardInterrupt):
+                raise
+            except FloatingPointError as e:  # pragma: no cover - numerics run with errstate
+                raise self.fault_error(op, frame.space, LaneFault(str(e))) from None
+            if results:
+                for r, o in zip(results, out):
+                    vals[r] = o
+        term = plan.term
+        if term is None:
+            return Exit("", [], None, frame)
+        return Exit(term.name, [get(v) for v in plan.term_operands], term, frame)
+
+    def run_region(self, region: Region, frame: Frame, args: Sequence[Any] = (),
+                   space: Optional[Space] = None) -> list[tuple[Space, Exit]]:
+        """Run ``region`` with entry block arguments ``args``; returns the exits of its lane
+        paths, ``(space, exit)`` (one unless ``cf`` branches diverged)."""
+        space = space or frame.space
+        entry = region.blocks[0]
+        child = Frame(space, frame)
+        for a, v in zip(entry.args, args):
+            child.vals[a] = v
+        if len(region.blocks) == 1:
+            return [(space, self.run_block(entry, child))]
+        return self._run_cfg(entry, child)
+
+    def run_single(self, region: Region, frame: Frame, args: Sequence[Any] = (),
+                   space: Optional[Space] = None) -> Exit:
+        """Run a region whose lanes must leave it together (merging ``cf`` paths)."""
+        exits = self.run_region(region, frame, args, space)
+        if len(exits) == 1:
+            return exits[0][1]
+        target = space or frame.space
+        op = exits[0][1].op
+        types = [v.type for v in op.operands] if op is not None else []
+        values = [merge(target, [(s, e.values[i]) for s, e in exits], types[i])
+                  for i in range(len(types))]
+        return Exit(exits[0][1].kind, values, op, Frame(target, frame))
+
+    def _run_cfg(self, entry: Block, frame: Frame) -> list[tuple[Space, Exit]]:
+        done: list[tuple[Space, Exit]] = []
+        work: list[tuple[Block, Frame]] = [(entry, frame)]
+        under = frame.space
+        visits = 0
+        while work:
+            block, fr = work.pop()
+            visits += 1
+            if visits > self.max_loop_iterations:
+                raise UndefinedBehaviorError("branches ran more than "
+                                             f"{self.max_loop_iterations} blocks (runaway loop?)")
+            ex = self.run_block(block, fr)
+            kind = ex.kind
+            if kind == "cf.br":
+                nxt = Frame(fr.space, fr)
+                _bind(nxt, ex.op.successors[0], ex.values)
+                work.append((ex.op.successors[0], nxt))
+                continue
+            if kind in ("cf.cond_br", "cf.switch"):
+                for succ, mask, args in self._branch_targets(ex):
+                    sub, conv = narrow(fr.space, mask, under) if mask is not None \
+                        else (fr.space, (lambda v: v))
+                    if sub is None:
+                        continue
+                    nxt = Frame(sub, fr)
+                    _bind(nxt, succ, [conv(a) for a in args])
+                    work.append((succ, nxt))
+                continue
+            done.append((fr.space, ex))
+        return done
+
+    def _branch_targets(self, ex: Exit) -> list[tuple[Block, Any, list]]:
+        op = ex.op
+        space = ex.frame.space
+        if op.name == "cf.cond_br":
+            cond = space.array(ex.values[0])
+            seg = op.segments or (1, 0, 0)
+            t_args = ex.values[1:1 + seg[1]]
+            f_args = ex.values[1 + seg[1]:]
+            if cond.size == 1:
+                taken = bool(cond.reshape(-1)[0])
+                return [(op.successors[0] if taken else op.successors[1], None,
+                         t_args if taken else f_args)]
+            return [(op.successors[0], cond, t_args), (op.successors[1], ~cond, f_args)]
+        # cf.switch
+        flag = space.array(ex.values[0])
+        seg = op.segments
+        default_n = seg[1] if seg else 0
+        default_args = ex.values[1:1 + default_n]
+        case_args_flat = ex.values[1 + default_n:]
+        cases = op.attributes.get("case_values")
+        case_list = [int(x) for x in (cases.values if cases is not None else [])]
+        sizes_attr = op.attributes.get("case_operand_segments")
+        sizes = [int(x) for x in sizes_attr.values] if sizes_attr is not None else \
+            [0] * len(case_list)
+        out = []
+        covered = np.zeros(flag.shape, dtype=bool)
+        start = 0
+        for k, value in enumerate(case_list):
+            args = case_args_flat[start:start + sizes[k]]
+            start += sizes[k]
+            hit = (flag == value) & ~covered
+            covered = covered | hit
+            out.append((op.successors[k + 1], hit, args))
+        out.insert(0, (op.successors[0], ~covered, default_args))
+        if flag.size == 1:
+            for succ, mask, args in out:
+                if bool(np.asarray(mask).reshape(-1)[0]):
+                    return [(succ, None, args)]
+        return out
+
+    # -- errors --------------------------------------------------------------------------------
+
+    def describe_lane(self, space: Space, lane: Optional[tuple]) -> str:
+        """Where a lane is, for diagnostics (overridden by the kernel runtime)."""
+        return ""
+
+    def fault_error(self, op: Operation, space: Space, fault: LaneFault) -> LaunchError:
+        lane = fault.lane
+        if lane is None and fault.bad is not None:
+            bad = np.asarray(fault.bad, dtype=bool)
+            if bad.ndim > space.ndim:
+                bad = bad.any(axis=tuple(range(space.ndim, bad.ndim)))
+            if bad.ndim < space.ndim:
+                bad = bad.reshape((1,) * (space.ndim - bad.ndim) + bad.shape)
+            hits = np.flatnonzero(np.broadcast_to(bad, space.shape))
+            if hits.size:
+                lane = np.unravel_index(int(hits[0]), space.shape)
+        where = self.describe_lane(space, lane) if lane is not None else ""
+        message = fault.message
+        if fault.index is not None:
+            message += " (index [" + ", ".join(str(int(i)) for i in fault.index) + "])"
+        if where:
+            message += "; " + where
+        kind = fault.kind
+        return kind(message, op=op.name, loc=loc_text(op))
+
+
+def _bind(frame: Frame, block: Block, values: Sequence[Any]) -> None:
+    for a, v in zip(block.args, values):
+        frame.vals[a] = v

@@ -1,0 +1,248 @@
+"""Launching a SIMT kernel: grids, chunks of blocks, attributions, racecheck, diagnostics.
+
+:func:`run_kernel` runs one ``gpu.func`` (or the body of a ``gpu.launch``) over a grid.  All
+blocks run at once as lanes of one :class:`~.lanes.BoxSpace` when they fit in
+``max_lanes`` (4M threads by default), else in chunks of whole blocks (z planes, then y rows,
+then x runs), one chunk after another -- a legal schedule, since blocks do not synchronise.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any, Callable, Iterator, Optional, Sequence
+
+import numpy as np
+
+from ...ir.core import Operation, Region
+from ..errors import GridError, LaunchError, UndefinedBehaviorError
+from .interp import Compiler, Executor, Frame, loc_text
+from .lanes import Aff, BoxSpace, Space, ROOT_NDIM
+from .memory import Buffer, MemRef, RaceLog
+from .values import storage
+
+__all__ = ["KernelExecutor", "run_kernel", "DataRaceError", "SUBGROUP_SIZE", "Geometry"]
+
+#: threads per subgroup (warp)
+SUBGROUP_SIZE = 32
+#: most threads run as lanes of one NumPy program
+MAX_LANES = 1 << 22
+
+
+class DataRaceError(LaunchError):
+    """``racecheck=True``: two threads of one block touched one element between two barriers,
+    at least one of them writing."""
+
+
+class Geometry:
+    """A launch's grid, block and cluster extents, each ``(x, y, z)``."""
+
+    def __init__(self, grid: Sequence[int], block: Sequence[int],
+                 cluster: Optional[Sequence[int]] = None, dynamic_shared_memory: int = 0) -> None:
+        self.grid = _dims(grid, "grid")
+        self.block = _dims(block, "block")
+        self.cluster = _dims(cluster, "cluster") if cluster is not None else None
+        if self.cluster is not None:
+            for g, c, d in zip(self.grid, self.cluster, "xyz"):
+                if g % c:
+                    raise GridError(f"grid size {g} along {d} is not a multiple of the cluster "
+                                    f"size {c}")
+        if int(dynamic_shared_memory) < 0:
+            raise GridError(f"dynamic shared memory size {dynamic_shared_memory} is negative")
+        self.dynamic_shared_memory = int(dynamic_shared_memory)
+        self.threads = self.block[0] * self.block[1] * self.block[2]
+        if self.threads > 1024:
+            raise GridError(f"block of {self.threads} threads exceeds the 1024 threads a block "
+                            "may have")
+
+
+def _dims(dims: Any, what: str) -> tuple[int, int, int]:
+    if isinstance(dims, (int, np.integer)):
+        dims = (int(dims),)
+    dims = tuple(int(d) for d in dims)
+    if not 1 <= len(dims) <= 3:
+        raise GridError(f"{what} must have 1 to 3 extents, got {len(dims)}")
+    dims = dims + (1,) * (3 - len(dims))
+    for d in dims:
+        if d < 1:
+            raise GridError(f"{what} extent {d} is not positive")
+    if what == "grid" and (dims[0] >= 1 << 31 or dims[1] >= 1 << 16 or dims[2] >= 1 << 16):
+        raise GridError(f"grid {dims} exceeds the CUDA limits (2^31-1, 65535, 65535)")
+    return dims  # type: ignore[return-value]
+
+
+def chunks(geo: Geometry, max_lanes: int) -> Iterator[tuple[tuple[int, int, int],
+                                                           tuple[int, int, int]]]:
+    """``(offset (z, y, x), extent (z, y, x))`` of the block chunks of a launch."""
+    gx, gy, gz = geo.grid
+    per = max(1, max_lanes // geo.threads)
+    if per >= gx * gy:
+        nz = max(1, min(gz, per // (gx * gy)))
+        for z in range(0, gz, nz):
+            yield (z, 0, 0), (min(nz, gz - z), gy, gx)
+    elif per >= gx:
+        ny = per // gx
+        for z in range(gz):
+            for y in range(0, gy, ny):
+                yield (z, y, 0), (1, min(ny, gy - y), gx)
+    else:
+        for z in range(gz):
+            for y in range(gy):
+                for x in range(0, gx, per):
+                    yield (z, y, x), (1, 1, min(per, gx - x))
+
+
+class KernelExecutor(Executor):
+    """The state of one chunk of a launch, reached by kernel ops as ``ex``."""
+
+    kind = "kernel"
+
+    def __init__(self, compiler: Compiler, geo: Geometry, offset: tuple[int, int, int],
+                 extent: tuple[int, int, int], racecheck: bool, out: io.StringIO) -> None:
+        super().__init__(compiler)
+        self.geo = geo
+        self.offset = offset            # (z, y, x) of the chunk's first block
+        self.extent = extent            # (z, y, x) blocks in the chunk
+        bx, by, bz = geo.block
+        self.root = BoxSpace((0,) * ROOT_NDIM, extent + (bz, by, bx))
+        nz, ny, nx = extent
+        idx = np.dtype(np.int64)
+        self.block_linear = Aff(0, (ny * nx, nx, 1, 0, 0, 0), idx)     # within the chunk
+        self.thread_linear = Aff(0, (0, 0, 0, by * bx, bx, 1), idx)    # within the block
+        self.lane_linear = self.block_linear.times(geo.threads).plus(self.thread_linear)
+        self.n_blocks = nz * ny * nx
+        self.racelog = RaceLog() if racecheck else None
+        self.out = out
+        self.dynamic_shared: dict = {}
+
+    # -- ids -------------------------------------------------------------------------------
+
+    def block_id(self, d: int) -> Aff:
+        coef = [0] * ROOT_NDIM
+        coef[2 - d] = 1
+        return Aff(self.offset[2 - d], coef, np.int64)
+
+    def thread_id(self, d: int) -> Aff:
+        coef = [0] * ROOT_NDIM
+        coef[5 - d] = 1
+        return Aff(0, coef, np.int64)
+
+    def in_space(self, space: Space, value: Aff) -> Any:
+        """A root :class:`Aff` as a value of ``space``."""
+        if isinstance(space, BoxSpace):
+            return value
+        coords = space.coords()
+        out = np.full(space.shape, value.const, dtype=np.int64)
+        for c, x in zip(value.coef, coords):
+            if c:
+                out = out + c * x
+        return out.astype(value.dtype, copy=False)
+
+    def lane_ids(self, space: Space) -> tuple[np.ndarray, np.ndarray]:
+        """``(block linear id in the chunk, thread linear id in its block)`` per lane, as
+        arrays broadcasting to ``space.shape``."""
+        return (space.array(self.in_space(space, self.block_linear)),
+                space.array(self.in_space(space, self.thread_linear)))
+
+    # -- memory ------------------------------------------------------------------------------
+
+    def allocate(self, scope: str, elem_type, shape: Sequence[int], name: str) -> MemRef:
+        """A memref for a workgroup (one copy per block) or private (one per thread)
+        attribution / alloca, zero-filled, identity layout."""
+        n = int(np.prod(shape, dtype=np.int64)) if shape else 1
+        copies = self.n_blocks if scope == "workgroup" else self.n_blocks * self.geo.threads
+        buf = Buffer(np.zeros(n * copies, dtype=storage(elem_type)), scope, name)
+        base = self.block_linear if scope == "workgroup" else self.lane_linear
+        strides = []
+        acc = 1
+        for s in reversed(shape):
+            strides.append(acc)
+            acc *= s
+        return MemRef(buf, base.times(n), list(shape), list(reversed(strides)))
+
+    def record(self, space: Space, buffer: Buffer, addr: Any, write: bool, op: Operation) -> None:
+        """Log an access for ``racecheck``."""
+        if self.racelog is None:
+            return
+        blk, thr = self.lane_ids(space)
+        a = space.array(addr) if isinstance(addr, Aff) else addr
+        self.racelog.record(buffer, a, blk, thr, write, op)
+
+    def barrier(self, space: Space, op: Operation) -> None:
+        """``gpu.barrier``: every thread of each block present must be here; racecheck epoch."""
+        bz, by, bx = self.root.shape[3:]
+        if isinstance(space, BoxSpace):
+            whole = space.lo[3:] == (0, 0, 0) and space.shape[3:] == (bz, by, bx)
+        else:
+            blk, _ = self.lane_ids(space)
+            counts = np.bincount(np.broadcast_to(blk, space.shape).reshape(-1),
+                                 minlength=self.n_blocks)
+            whole = bool(np.all((counts == 0) | (counts == self.geo.threads)))
+        if not whole:
+            blk, _ = self.lane_ids(space)
+            first = int(np.broadcast_to(blk, space.shape).reshape(-1)[0])
+            present = int(np.count_nonzero(np.broadcast_to(blk, space.shape) == first))
+            raise UndefinedBehaviorError(
+                f"barrier reached by {present} of the {self.geo.threads} threads of block "
+                f"{self.block_tuple(first)} (the others took another path)",
+                op=op.name, loc=loc_text(op))
+        self.check_races()
+
+    def check_races(self) -> None:
+        if self.racelog is None:
+            return
+        race = self.racelog.check()
+        if race is None:
+            return
+        buf, elem, blk, ta, op_a, wa, tb, op_b, wb = race
+        kind = {(True, True): "write/write", (True, False): "write/read",
+                (False, True): "read/write"}[(wa, wb)]
+        raise DataRaceError(
+            f"data race ({kind}) on element {elem} of {buf.name} ({buf.space} memory) in block "
+            f"{self.block_tuple(blk)}: thread {self.thread_tuple(ta)} "
+            f"{'writes' if wa else 'reads'} it at '{op_a.name}' ({loc_text(op_a) or '?'}) and "
+            f"thread {self.thread_tuple(tb)} {'writes' if wb else 'reads'} it at "
+            f"'{op_b.name}' ({loc_text(op_b) or '?'}) with no barrier between",
+            op=op_a.name, loc=loc_text(op_a))
+
+    # -- diagnostics -------------------------------------------------------------------------
+
+    def block_tuple(self, linear: int) -> tuple[int, int, int]:
+        nz, ny, nx = self.extent
+        z, rem = divmod(linear, ny * nx)
+        y, x = divmod(rem, nx)
+        return (self.offset[2] + x, self.offset[1] + y, self.offset[0] + z)
+
+    def thread_tuple(self, linear: int) -> tuple[int, int, int]:
+        bx, by, _ = self.geo.block
+        z, rem = divmod(linear, by * bx)
+        y, x = divmod(rem, bx)
+        return (x, y, z)
+
+    def describe_lane(self, space: Space, lane: Optional[tuple]) -> str:
+        if lane is None:
+            return ""
+        coords = space.coords()
+        vals = []
+        for c in coords:
+            arr = np.broadcast_to(c, space.shape)
+            vals.append(int(arr[tuple(lane)]))
+        gz, gy, gx, tz, ty, tx = vals
+        block = (self.offset[2] + gx, self.offset[1] + gy, self.offset[0] + gz)
+        return f"block ({block[0]}, {block[1]}, {block[2]}), thread ({tx}, {ty}, {tz})"
+
+
+def run_kernel(compiler: Compiler, body: Region, geo: Geometry,
+               bind: Callable[[KernelExecutor, Frame], list], *, racecheck: bool = False,
+               max_lanes: int = MAX_LANES, parent: Optional[Frame] = None,
+               out: Optional[io.StringIO] = None) -> str:
+    """Run ``body`` (a kernel's region) over the launch ``geo``; ``bind(ex, frame)`` returns the
+    entry block's arguments for one chunk.  Returns what ``gpu.printf`` printed."""
+    compiler.region(body)
+    out = out if out is not None else io.StringIO()
+    for offset, extent in chunks(geo, max_lanes):
+        ex = KernelExecutor(compiler, geo, offset, extent, racecheck, out)
+        frame = Frame(ex.root, parent)
+        args = bind(ex, frame)
+        ex.run_region(body, frame, args)
+        ex.check_races()
+    return out.getvalue()

@@ -1,0 +1,287 @@
+"""Threads as array lanes: the lane spaces a SIMT kernel runs in, and affine lane values.
+
+A launch (or a chunk of its blocks) runs as one NumPy program whose *lanes* are its threads.  The
+root lane space is a 6-d box ``(grid z, grid y, grid x, block z, block y, block x)`` (thread x
+fastest, then y, z, then block x, y, z: the linear thread order of CUDA).  A value computed in a
+space is a NumPy array that *broadcasts* to the space's shape followed by the value's own vector
+shape: a uniform value has every lane extent 1, ``gpu.thread_id x`` is ``arange(bx)`` along the
+last lane axis, and so on, so that most values are far smaller than the launch.
+
+Divergent control flow narrows the space:
+
+* :class:`BoxSpace` -- a sub-box of the root (``tid.x < s``, ``row < m && col < n``): values keep
+  the 6-d broadcasting layout and entering it is slicing;
+* :class:`ListSpace` -- any other subset, lanes listed one by one (1 lane axis); entering it is
+  fancy indexing of the parent's values, leaving it scatters into the parent's shape.
+
+:class:`Aff` is an integer value that is affine in the root coordinates (``c + sum a_d x_d``), the
+form thread and block ids and the address arithmetic built from them take.  It stays symbolic in
+box spaces, so a load ``a[bid * bdim + tid]`` is a strided view of the buffer instead of a gather
+and ``tid < n`` is decided from the value's range without materialising it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+__all__ = ["Aff", "Space", "BoxSpace", "ListSpace", "ROOT_NDIM", "is_uniform"]
+
+#: lane axes of the root space: grid z, y, x, block z, y, x
+ROOT_NDIM = 6
+
+_INT64_SAFE = 1 << 62
+
+
+class Aff:
+    """``const + sum(coef[d] * x[d])`` over the root coordinates ``x`` (an ``index`` or integer).
+
+    ``dtype`` is the NumPy storage of the value's type; operations keep a value affine only while
+    its range over the space provably fits the type (no wrap-around), else they materialise it.
+    """
+
+    __slots__ = ("const", "coef", "dtype")
+
+    def __init__(self, const: int, coef: Sequence[int], dtype: np.dtype) -> None:
+        self.const = int(const)
+        self.coef = tuple(int(c) for c in coef)
+        self.dtype = np.dtype(dtype)
+
+    def __repr__(self) -> str:
+        return f"Aff({self.const}, {self.coef}, {self.dtype})"
+
+    @property
+    def is_constant(self) -> bool:
+        return not any(self.coef)
+
+    def value_range(self, space: "BoxSpace") -> tuple[int, int]:
+        """The smallest and largest value over the lanes of ``space``."""
+        lo = hi = self.const
+        for c, l0, n in zip(self.coef, space.lo, space.shape):
+            if c:
+                a, b = c * l0, c * (l0 + n - 1)
+                lo += min(a, b)
+                hi += max(a, b)
+        return lo, hi
+
+    def fits(self, space: "BoxSpace") -> bool:
+        lo, hi = self.value_range(space)
+        if self.dtype == np.bool_:
+            return 0 <= lo and hi <= 1
+        info = np.iinfo(self.dtype)
+        return info.min <= lo and hi <= info.max and -_INT64_SAFE < lo and hi < _INT64_SAFE
+
+    def materialize(self, space: "BoxSpace") -> np.ndarray:
+        """The value as an array broadcasting to ``space.shape`` (extent 1 where coef is 0)."""
+        out = np.full((1,) * ROOT_NDIM, self.const, dtype=np.int64)
+        for d, (c, l0, n) in enumerate(zip(self.coef, space.lo, space.shape)):
+            if c:
+                shape = [1] * ROOT_NDIM
+                shape[d] = n
+                out = out + (c * np.arange(l0, l0 + n, dtype=np.int64)).reshape(shape)
+        return out.astype(self.dtype, copy=False)
+
+    # -- arithmetic that stays affine ------------------------------------------------------------
+
+    def plus(self, other: "Aff | int") -> "Aff":
+        if isinstance(other, Aff):
+            return Aff(self.const + other.const,
+                       [a + b for a, b in zip(self.coef, other.coef)], self.dtype)
+        return Aff(self.const + int(other), self.coef, self.dtype)
+
+    def times(self, k: int) -> "Aff":
+        k = int(k)
+        return Aff(self.const * k, [c * k for c in self.coef], self.dtype)
+
+    def cast(self, dtype: np.dtype) -> "Aff":
+        return Aff(self.const, self.coef, dtype)
+
+
+def is_uniform(value: Any, ndim: int) -> bool:
+    """Whether ``value`` is the same for every lane (all lane extents 1)."""
+    if isinstance(value, Aff):
+        return value.is_constant
+    if isinstance(value, np.ndarray):
+        return all(s == 1 for s in value.shape[:ndim])
+    return True
+
+
+class Space:
+    """A set of lanes; the base of :class:`BoxSpace` and :class:`ListSpace`.
+
+    ``shape`` is the lane part of every array value's shape (values broadcast to it), ``ndim`` its
+    length and ``size`` the number of lanes.  ``parent`` is the space it narrows (None: root).
+    """
+
+    shape: tuple
+    ndim: int
+    parent: Optional["Space"]
+    root: "BoxSpace"
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def uniform(self, value: Any, dtype: np.dtype, vshape: tuple = ()) -> np.ndarray:
+        """A uniform array value of this space."""
+        return np.asarray(value, dtype=dtype).reshape((1,) * self.ndim + tuple(vshape))
+
+    def full(self, value: Any) -> np.ndarray:
+        """``value`` (an array of this space or an :class:`Aff`) broadcast to every lane."""
+        arr = self.array(value)
+        return np.broadcast_to(arr, self.shape + arr.shape[self.ndim:])
+
+    def array(self, value: Any) -> np.ndarray:
+        """``value`` as an array of this space (materialising an :class:`Aff`)."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def enter(self, value: Any) -> Any:
+        """A value of the parent space as a value of this space."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def scatter(self, out: np.ndarray, value: Any) -> None:
+        """Write this space's ``value`` into ``out``, an array with the parent's full shape."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def restrict(self, mask: np.ndarray) -> Optional["Space"]:
+        """The lanes of this space where ``mask`` (a boolean array of this space) is true:
+        ``self`` when all are, ``None`` when none is."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def coords(self) -> tuple[np.ndarray, ...]:
+        """The root coordinates of the lanes, 6 arrays broadcasting to ``shape``."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def merge(self, parts: Sequence[tuple["Space", Any]], dtype: np.dtype,
+              vshape: tuple) -> np.ndarray:
+        """One value of this space from the values of disjoint child spaces covering it."""
+        out = np.zeros(self.shape + tuple(vshape), dtype=dtype)
+        for child, value in parts:
+            child.scatter(out, value)
+        return out
+
+
+class BoxSpace(Space):
+    """The lanes of the root box whose coordinates lie in ``[lo, lo + shape)`` on every axis."""
+
+    ndim = ROOT_NDIM
+
+    def __init__(self, lo: Sequence[int], shape: Sequence[int],
+                 parent: Optional["BoxSpace"] = None) -> None:
+        self.lo = tuple(int(x) for x in lo)
+        self.shape = tuple(int(x) for x in shape)
+        self.parent = parent
+        self.root = parent.root if parent is not None else self
+        if parent is not None:
+            self._slices = tuple(slice(a - p, a - p + n)
+                                 for a, p, n in zip(self.lo, parent.lo, self.shape))
+
+    def array(self, value: Any) -> np.ndarray:
+        if isinstance(value, Aff):
+            return value.materialize(self)
+        return value
+
+    def coords(self) -> tuple[np.ndarray, ...]:
+        out = []
+        for d, (l0, n) in enumerate(zip(self.lo, self.shape)):
+            shape = [1] * ROOT_NDIM
+            shape[d] = n
+            out.append(np.arange(l0, l0 + n, dtype=np.int64).reshape(shape))
+        return tuple(out)
+
+    def enter(self, value: Any) -> Any:
+        if isinstance(value, np.ndarray) and value.ndim >= ROOT_NDIM:
+            sl = tuple(s if value.shape[d] > 1 else slice(None)
+                       for d, s in enumerate(self._slices))
+            return value[sl]
+        if hasattr(value, "enter_space"):
+            return value.enter_space(self)
+        return value
+
+    def scatter(self, out: np.ndarray, value: Any) -> None:
+        out[self._slices] = self.array(value)
+
+    def restrict(self, mask: np.ndarray) -> Optional[Space]:
+        mask = np.asarray(mask, dtype=bool)
+        if mask.size == 1:
+            return self if bool(mask.reshape(-1)[0]) else None
+        if mask.all():
+            return self
+        if not mask.any():
+            return None
+        box = _as_box(mask, self)
+        if box is not None:
+            return BoxSpace(box[0], box[1], self)
+        full = np.broadcast_to(mask, self.shape)
+        idx = np.nonzero(full)
+        return ListSpace(self, idx)
+
+
+def _as_box(mask: np.ndarray, space: BoxSpace) -> Optional[tuple[list, list]]:
+    """The sub-box of ``space`` a broadcast ``mask`` selects, or None if it is not a box."""
+    lo, shape = list(space.lo), list(space.shape)
+    axes = [d for d in range(ROOT_NDIM) if mask.shape[d] > 1]
+    for d in axes:
+        others = tuple(a for a in range(ROOT_NDIM) if a != d)
+        proj = mask.any(axis=others)
+        hits = np.flatnonzero(proj)
+        first, last = int(hits[0]), int(hits[-1])
+        if last - first + 1 != hits.size:
+            return None
+        lo[d] = space.lo[d] + first
+        shape[d] = last - first + 1
+    # the mask must be the full product of its projections
+    sl = tuple(slice(lo[d] - space.lo[d], lo[d] - space.lo[d] + shape[d]) if mask.shape[d] > 1
+               else slice(None) for d in range(ROOT_NDIM))
+    if not mask[sl].all():
+        return None
+    return lo, shape
+
+
+class ListSpace(Space):
+    """A subset of the lanes of ``parent`` listed one by one: ``index`` holds, per lane axis of the
+    parent, the lanes' positions (1-d arrays of equal length)."""
+
+    ndim = 1
+
+    def __init__(self, parent: Space, index: tuple[np.ndarray, ...]) -> None:
+        self.parent = parent
+        self.root = parent.root
+        self.index = tuple(np.asarray(i, dtype=np.intp) for i in index)
+        self.shape = (int(self.index[0].size),)
+
+    def array(self, value: Any) -> np.ndarray:
+        return value
+
+    def enter(self, value: Any) -> Any:
+        if isinstance(value, Aff):
+            value = self.parent.array(value)
+        if isinstance(value, np.ndarray) and value.ndim >= self.parent.ndim:
+            pnd = self.parent.ndim
+            lane_shape = value.shape[:pnd]
+            if all(s == 1 for s in lane_shape):
+                return value.reshape((1,) + value.shape[pnd:])
+            idx = tuple(i if s > 1 else 0 for i, s in zip(self.index, lane_shape))
+            return value[idx]
+        if hasattr(value, "enter_space"):
+            return value.enter_space(self)
+        return value
+
+    def scatter(self, out: np.ndarray, value: Any) -> None:
+        vshape = out.shape[self.parent.ndim:]
+        out[self.index] = np.broadcast_to(value, self.shape + vshape)
+
+    def coords(self) -> tuple[np.ndarray, ...]:
+        return tuple(self.enter(c) for c in self.parent.coords())
+
+    def restrict(self, mask: np.ndarray) -> Optional[Space]:
+        mask = np.asarray(mask, dtype=bool).reshape(-1)
+        if mask.size == 1:
+            return self if bool(mask[0]) else None
+        if mask.all():
+            return self
+        pos = np.flatnonzero(mask)
+        if pos.size == 0:
+            return None
+        return ListSpace(self, (pos,))

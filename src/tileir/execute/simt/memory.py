@@ -1,0 +1,296 @@
+"""Checked memory of the SIMT engine: buffers, memref descriptors, loads, stores, race records.
+
+Every allocation and every memref argument is a :class:`Buffer` (a flat NumPy array); a memref
+value is a :class:`MemRef` descriptor ``(buffer, offset, sizes, strides)`` as in MLIR, whose fields
+may differ per lane (a workgroup attribution's offset is ``block * size``, a private one's
+``thread * size``, a subview's may depend on the thread id).  An access checks every index against
+the memref's sizes *and* the resulting element against the buffer, so nothing outside a buffer is
+ever read or written; a bad access raises :class:`~tileir.execute.errors.MemoryAccessError`
+naming the op, its location, the block and thread ids and the index.
+
+Addresses that are :class:`~.lanes.Aff` in a box space are served as strided views of the buffer
+(no gather); others are NumPy fancy indexing.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from ..errors import MemoryAccessError
+from .faults import LaneFault
+from .lanes import Aff, BoxSpace, ListSpace, Space, ROOT_NDIM
+
+__all__ = ["Buffer", "MemRef", "element_address", "load", "store", "RaceLog"]
+
+_ids = itertools.count(1)
+
+
+class Buffer:
+    """A flat, bounds-checked allocation: ``data`` (1-d) of ``dtype``.
+
+    ``space`` is ``'global'``, ``'host'``, ``'workgroup'`` or ``'private'``; ``name`` names it in
+    diagnostics; ``freed`` is set by ``dealloc`` (a later access is an error)."""
+
+    __slots__ = ("data", "space", "name", "freed", "ident", "read_only", "__weakref__")
+
+    def __init__(self, data: np.ndarray, space: str = "global", name: str = "buffer",
+                 read_only: bool = False) -> None:
+        assert data.ndim == 1
+        self.data = data
+        self.space = space
+        self.name = name
+        self.freed = False
+        self.ident = next(_ids)
+        self.read_only = read_only
+
+    @property
+    def size(self) -> int:
+        return int(self.data.size)
+
+    def __repr__(self) -> str:
+        return f"Buffer({self.name}, {self.space}, {self.data.dtype}[{self.size}])"
+
+
+class MemRef:
+    """A memref value: element ``(i0, i1, ...)`` lives at ``offset + sum(i_k * strides[k])`` of
+    ``buffer``.  ``offset``, ``sizes`` and ``strides`` are ints, lane arrays or :class:`Aff`."""
+
+    __slots__ = ("buffer", "offset", "sizes", "strides", "type")
+
+    def __init__(self, buffer: Buffer, offset: Any, sizes: Sequence[Any],
+                 strides: Sequence[Any], type: Any = None) -> None:
+        self.buffer = buffer
+        self.offset = offset
+        self.sizes = tuple(sizes)
+        self.strides = tuple(strides)
+        self.type = type
+
+    @property
+    def rank(self) -> int:
+        return len(self.sizes)
+
+    def enter_space(self, space: Space) -> "MemRef":
+        def conv(x):
+            return space.enter(x) if isinstance(x, (np.ndarray, Aff)) else x
+        return MemRef(self.buffer, conv(self.offset), [conv(s) for s in self.sizes],
+                      [conv(s) for s in self.strides], self.type)
+
+    def static_sizes(self) -> Optional[tuple[int, ...]]:
+        """The sizes as ints when they are the same for every lane, else None."""
+        out = []
+        for s in self.sizes:
+            if isinstance(s, (int, np.integer)):
+                out.append(int(s))
+            elif isinstance(s, np.ndarray) and s.size == 1:
+                out.append(int(s.reshape(-1)[0]))
+            else:
+                return None
+        return tuple(out)
+
+    def to_numpy(self) -> np.ndarray:
+        """A NumPy view of a lane-uniform memref's elements (host side)."""
+        sizes = self.static_sizes()
+        off = _scalar(self.offset)
+        strides = [_scalar(s) for s in self.strides]
+        if sizes is None or off is None or any(s is None for s in strides):
+            raise ValueError("memref descriptor differs between lanes")
+        data = self.buffer.data
+        item = data.itemsize
+        if any(n == 0 for n in sizes):
+            return np.zeros(sizes, dtype=data.dtype)
+        lo = off + sum(min(0, (n - 1) * s) for n, s in zip(sizes, strides))
+        hi = off + sum(max(0, (n - 1) * s) for n, s in zip(sizes, strides))
+        if lo < 0 or hi >= data.size:
+            raise ValueError("memref descriptor reaches outside its buffer")
+        return np.lib.stride_tricks.as_strided(data[off:], shape=sizes,
+                                               strides=[s * item for s in strides])
+
+
+def _scalar(x: Any) -> Optional[int]:
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    if isinstance(x, np.ndarray) and x.size == 1:
+        return int(x.reshape(-1)[0])
+    if isinstance(x, Aff) and x.is_constant:
+        return x.const
+    return None
+
+
+class AccessFault(LaneFault):
+    """An access outside a memref or buffer: the first bad lane's position and its index."""
+
+    def __init__(self, message: str, lane: Optional[tuple], index: Optional[tuple]) -> None:
+        super().__init__(message, None, kind=MemoryAccessError, index=index, lane=lane)
+
+
+def _first_lane(space: Space, bad: np.ndarray) -> tuple:
+    """The position (in ``space``'s lane layout) of the first true lane of ``bad``."""
+    full = np.broadcast_to(bad, space.shape + bad.shape[space.ndim:])
+    flat = np.flatnonzero(full.reshape(space.shape + (-1,)).any(axis=-1)) if full.ndim > space.ndim \
+        else np.flatnonzero(full)
+    return np.unravel_index(int(flat[0]), space.shape)
+
+
+def _lane_value(space: Space, value: Any, lane: tuple) -> Any:
+    arr = space.array(value) if isinstance(value, Aff) else value
+    if isinstance(arr, np.ndarray) and arr.ndim >= space.ndim:
+        idx = tuple(p if arr.shape[d] > 1 else 0 for d, p in enumerate(lane))
+        return arr[idx]
+    return arr
+
+
+def element_address(space: Space, ref: MemRef, indices: Sequence[Any]) -> Any:
+    """The buffer element of ``ref[indices]`` for every lane: an :class:`Aff` (box spaces,
+    affine indices) or an int64 lane array.  Raises :class:`AccessFault` on a bad index."""
+    if ref.buffer.freed:
+        raise AccessFault(f"access to {ref.buffer.name} after it was deallocated", None, None)
+    if len(indices) != ref.rank:
+        raise AccessFault(f"{len(indices)} indices for a rank-{ref.rank} memref", None, None)
+    affine = isinstance(space, BoxSpace)
+    parts = [ref.offset] + [None] * len(indices)
+    for k, (i, n, s) in enumerate(zip(indices, ref.sizes, ref.strides)):
+        _check_index(space, i, n, k, indices)
+        if affine and isinstance(i, (Aff, int, np.integer)) or (
+                affine and isinstance(i, np.ndarray) and i.size == 1):
+            ic = i if isinstance(i, Aff) else Aff(_scalar(i), (0,) * ROOT_NDIM, np.int64)
+            sc = _scalar(s)
+            if sc is not None:
+                parts[k + 1] = ic.times(sc)
+                continue
+        affine = False
+        parts[k + 1] = (space.array(i).astype(np.int64, copy=False),
+                        space.array(s) if not isinstance(s, int) else s)
+    off = ref.offset
+    if affine and (isinstance(off, Aff) or _scalar(off) is not None):
+        addr = off if isinstance(off, Aff) else Aff(_scalar(off), (0,) * ROOT_NDIM, np.int64)
+        addr = addr.cast(np.int64)
+        for p in parts[1:]:
+            addr = addr.plus(p)
+        lo, hi = addr.value_range(space)
+        if lo < 0 or hi >= ref.buffer.size:
+            raise AccessFault(f"element outside {ref.buffer.name} "
+                              f"({ref.buffer.size} elements)", None, tuple(_lane_value(
+                                  space, i, (0,) * space.ndim) for i in indices))
+        return addr
+    total = np.asarray(space.array(off), dtype=np.int64)
+    for k, i in enumerate(indices):
+        s = ref.strides[k]
+        iv = space.array(i).astype(np.int64, copy=False) if isinstance(i, (np.ndarray, Aff)) \
+            else np.int64(i)
+        sv = space.array(s) if isinstance(s, (np.ndarray, Aff)) else np.int64(s)
+        total = total + iv * sv
+    bad = (total < 0) | (total >= ref.buffer.size)
+    if bad.any():
+        lane = _first_lane(space, bad)
+        raise AccessFault(f"element outside {ref.buffer.name} ({ref.buffer.size} elements)",
+                          lane, tuple(int(_lane_value(space, i, lane)) for i in indices))
+    return total
+
+
+def _check_index(space: Space, i: Any, n: Any, k: int, indices: Sequence[Any]) -> None:
+    if isinstance(i, Aff) and isinstance(space, BoxSpace) and _scalar(n) is not None:
+        lo, hi = i.value_range(space)
+        if 0 <= lo and hi < _scalar(n):
+            return
+    iv = space.array(i) if isinstance(i, (np.ndarray, Aff)) else np.asarray(i)
+    nv = space.array(n) if isinstance(n, (np.ndarray, Aff)) else np.asarray(n)
+    bad = (iv < 0) | (iv >= nv)
+    if np.any(bad):
+        if isinstance(bad, np.ndarray) and bad.ndim >= space.ndim:
+            lane = _first_lane(space, bad)
+        else:
+            lane = (0,) * space.ndim
+        idx = tuple(int(_lane_value(space, j, lane)) for j in indices)
+        size = int(_lane_value(space, n, lane))
+        raise AccessFault(f"index {idx[k]} out of bounds for dimension {k} of size {size}",
+                          lane, idx)
+
+
+def _view(space: BoxSpace, data: np.ndarray, addr: Aff) -> np.ndarray:
+    base = addr.const + sum(c * l0 for c, l0 in zip(addr.coef, space.lo))
+    shape = tuple(n if c else 1 for c, n in zip(addr.coef, space.shape))
+    strides = tuple(c * data.itemsize for c in addr.coef)
+    return np.lib.stride_tricks.as_strided(data[base:], shape=shape, strides=strides)
+
+
+def load(space: Space, buffer: Buffer, addr: Any) -> np.ndarray:
+    """The elements at ``addr`` (from :func:`element_address`), one per lane."""
+    if isinstance(addr, Aff):
+        return np.array(_view(space, buffer.data, addr))
+    return buffer.data[addr]
+
+
+def store(space: Space, buffer: Buffer, addr: Any, value: np.ndarray) -> None:
+    """Write ``value`` (a lane array) at ``addr``; where several lanes write one element the
+    last lane in thread order wins (one legal outcome of the race)."""
+    if isinstance(addr, Aff):
+        view = _view(space, buffer.data, addr)
+        value = np.asarray(value)
+        # lanes that share an address (coef 0 on an axis): keep the last lane's value
+        sl = tuple(slice(-1, None) if (c == 0 and d < value.ndim and value.shape[d] > 1)
+                   else slice(None) for d, c in enumerate(addr.coef))
+        view[...] = value[sl] if value.ndim >= ROOT_NDIM else value
+        return
+    value = np.asarray(value)
+    a, v = np.broadcast_arrays(addr, value)
+    buffer.data[a.reshape(-1)] = v.reshape(-1)
+
+
+class RaceLog:
+    """Accesses of one block-synchronous epoch (between two barriers), for ``racecheck``.
+
+    ``record`` takes the buffer, the element of each lane, the lane's (block, thread) linear ids
+    and whether it writes; ``check`` reports two threads of one block touching one element, at
+    least one writing, then starts a new epoch."""
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[int, np.ndarray, np.ndarray, np.ndarray, bool, Any]] = []
+
+    def record(self, buffer: Buffer, addr: np.ndarray, block: np.ndarray, thread: np.ndarray,
+               write: bool, op: Any) -> None:
+        a, b, t = np.broadcast_arrays(addr, block, thread)
+        self.entries.append((buffer.ident, a.reshape(-1).astype(np.int64),
+                             b.reshape(-1).astype(np.int64), t.reshape(-1).astype(np.int64),
+                             write, op, buffer))
+
+    def check(self) -> Optional[tuple]:
+        """The first race of the epoch as ``(buffer, element, block, thread_a, op_a, write_a,
+        thread_b, op_b, write_b)``, or None; clears the log."""
+        entries, self.entries = self.entries, []
+        if not entries:
+            return None
+        bufs = np.concatenate([np.full(e[1].size, e[0], np.int64) for e in entries])
+        addr = np.concatenate([e[1] for e in entries])
+        blk = np.concatenate([e[2] for e in entries])
+        thr = np.concatenate([e[3] for e in entries])
+        wr = np.concatenate([np.full(e[1].size, e[4], bool) for e in entries])
+        src = np.concatenate([np.full(e[1].size, k, np.int64) for k, e in enumerate(entries)])
+        # global buffers are shared by all blocks but races count only within one block
+        order = np.lexsort((thr, blk, addr, bufs))
+        bufs, addr, blk, thr, wr, src = (x[order] for x in (bufs, addr, blk, thr, wr, src))
+        same = (bufs[1:] == bufs[:-1]) & (addr[1:] == addr[:-1]) & (blk[1:] == blk[:-1])
+        # a group (same buffer, element, block) races when it holds >= 2 threads and a write
+        start = np.concatenate([[True], ~same])
+        gid = np.cumsum(start) - 1
+        ngroups = int(gid[-1]) + 1
+        any_write = np.zeros(ngroups, bool)
+        np.logical_or.at(any_write, gid, wr)
+        tmin = np.full(ngroups, np.iinfo(np.int64).max)
+        tmax = np.full(ngroups, np.iinfo(np.int64).min)
+        np.minimum.at(tmin, gid, thr)
+        np.maximum.at(tmax, gid, thr)
+        racy = any_write & (tmin != tmax)
+        if not racy.any():
+            return None
+        g = int(np.flatnonzero(racy)[0])
+        members = np.flatnonzero(gid == g)
+        # prefer a pair with a writer
+        w = members[wr[members]]
+        first = int(w[0])
+        other = next(int(m) for m in members if thr[m] != thr[first])
+        e1, e2 = entries[src[first]], entries[src[other]]
+        return (e1[6], int(addr[first]), int(blk[first]), int(thr[first]), e1[5], bool(wr[first]),
+                int(thr[other]), e2[5], bool(wr[other]))

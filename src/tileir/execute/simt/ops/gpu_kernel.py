@@ -1,0 +1,198 @@
+"""gpu ops inside kernels: ids and dimensions, barrier, dynamic shared memory.
+
+Conventions (README "Running gpu dialect programs"): subgroups hold 32 threads, numbered by the
+linear thread id (x fastest); the last subgroup of a block may be partial; cluster ids group the
+grid's blocks into clusters of the launch's cluster size (1x1x1 without one).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ....ir.core import Operation
+from ...errors import UndefinedBehaviorError
+from ..faults import LaneFault
+from ..interp import affine
+from ..kernel import SUBGROUP_SIZE, KernelExecutor
+from ..lanes import Aff, ROOT_NDIM
+from ..memory import Buffer, MemRef
+from ..registry import lowering
+
+_AXIS = {"x": 0, "y": 1, "z": 2}
+_ZERO = (0,) * ROOT_NDIM
+
+
+def _dim(op: Operation) -> int:
+    return _AXIS[op.attributes["dimension"].keyword]
+
+
+def _upper_bound(op: Operation):
+    ub = op.attributes.get("upper_bound")
+    return None if ub is None else int(ub.value)
+
+
+def _const(ex, space, value: int) -> Any:
+    return Aff(value, _ZERO, np.int64) if space.ndim == ROOT_NDIM else \
+        space.uniform(value, np.int64)
+
+
+def _checked(op: Operation, ub, largest: int) -> None:
+    """``upper_bound``: the value must stay below it for every thread of the launch."""
+    if ub is not None and largest >= ub:
+        raise LaneFault(f"value {largest} reaches the op's upper_bound {ub} (undefined "
+                        "behaviour)", kind=UndefinedBehaviorError)
+
+
+def _kernel(ex) -> KernelExecutor:
+    if not isinstance(ex, KernelExecutor):
+        raise LaneFault("a kernel-side op ran outside a kernel launch")
+    return ex
+
+
+def _id_lowering(fn):
+    def lower(op: Operation, c):
+        d = _dim(op) if "dimension" in op.attributes else 0
+        ub = _upper_bound(op)
+
+        def step(ex, frame, args):
+            k = _kernel(ex)
+            value, largest = fn(k, d)
+            _checked(op, ub, largest)
+            if isinstance(value, Aff):
+                return [k.in_space(frame.space, value)]
+            if isinstance(value, int):
+                return [_const(k, frame.space, value)]
+            return [value(frame.space)]
+        return affine(step)
+    return lower
+
+
+@lowering("gpu.thread_id")
+@_id_lowering
+def _thread_id(k: KernelExecutor, d: int):
+    return k.thread_id(d), k.geo.block[d] - 1
+
+
+@lowering("gpu.block_id")
+@_id_lowering
+def _block_id(k: KernelExecutor, d: int):
+    return k.block_id(d), k.geo.grid[d] - 1
+
+
+@lowering("gpu.block_dim")
+@_id_lowering
+def _block_dim(k: KernelExecutor, d: int):
+    return k.geo.block[d], k.geo.block[d]
+
+
+@lowering("gpu.grid_dim")
+@_id_lowering
+def _grid_dim(k: KernelExecutor, d: int):
+    return k.geo.grid[d], k.geo.grid[d]
+
+
+@lowering("gpu.global_id")
+@_id_lowering
+def _global_id(k: KernelExecutor, d: int):
+    return (k.block_id(d).times(k.geo.block[d]).plus(k.thread_id(d)),
+            k.geo.grid[d] * k.geo.block[d] - 1)
+
+
+def _cluster(k: KernelExecutor, d: int) -> int:
+    return k.geo.cluster[d] if k.geo.cluster is not None else 1
+
+
+@lowering("gpu.cluster_dim")
+@_id_lowering
+def _cluster_dim(k: KernelExecutor, d: int):
+    n = k.geo.grid[d] // _cluster(k, d)
+    return n, n
+
+
+@lowering("gpu.cluster_dim_blocks")
+@_id_lowering
+def _cluster_dim_blocks(k: KernelExecutor, d: int):
+    return _cluster(k, d), _cluster(k, d)
+
+
+@lowering("gpu.cluster_id")
+@_id_lowering
+def _cluster_id(k: KernelExecutor, d: int):
+    c = _cluster(k, d)
+    return (lambda space: space.array(k.in_space(space, k.block_id(d))) // c,
+            (k.geo.grid[d] - 1) // c)
+
+
+@lowering("gpu.cluster_block_id")
+@_id_lowering
+def _cluster_block_id(k: KernelExecutor, d: int):
+    c = _cluster(k, d)
+    return (lambda space: space.array(k.in_space(space, k.block_id(d))) % c, c - 1)
+
+
+@lowering("gpu.lane_id")
+@_id_lowering
+def _lane_id(k: KernelExecutor, d: int):
+    if k.geo.block[0] <= SUBGROUP_SIZE and k.geo.block[1] == k.geo.block[2] == 1:
+        return k.thread_id(0), min(k.geo.threads, SUBGROUP_SIZE) - 1
+    return (lambda space: space.array(k.in_space(space, k.thread_linear)) % SUBGROUP_SIZE,
+            min(k.geo.threads, SUBGROUP_SIZE) - 1)
+
+
+@lowering("gpu.subgroup_id")
+@_id_lowering
+def _subgroup_id(k: KernelExecutor, d: int):
+    return (lambda space: space.array(k.in_space(space, k.thread_linear)) // SUBGROUP_SIZE,
+            (k.geo.threads - 1) // SUBGROUP_SIZE)
+
+
+@lowering("gpu.subgroup_size")
+@_id_lowering
+def _subgroup_size(k: KernelExecutor, d: int):
+    return SUBGROUP_SIZE, SUBGROUP_SIZE
+
+
+@lowering("gpu.num_subgroups")
+@_id_lowering
+def _num_subgroups(k: KernelExecutor, d: int):
+    n = -(-k.geo.threads // SUBGROUP_SIZE)
+    return n, n
+
+
+@lowering("gpu.barrier")
+def _barrier(op: Operation, c):
+    def step(ex, frame, args):
+        _kernel(ex).barrier(frame.space, op)
+        return []
+    return step
+
+
+@lowering("gpu.dynamic_shared_memory")
+def _dynamic_shared_memory(op: Operation, c):
+    def step(ex, frame, args):
+        k = _kernel(ex)
+        ref = k.dynamic_shared.get("bytes")
+        if ref is None:
+            per_block = -(-k.geo.dynamic_shared_memory // 16) * 16
+            buf = Buffer(np.zeros(per_block * k.n_blocks, dtype=np.uint8), "workgroup",
+                         "dynamic shared memory")
+            ref = MemRef(buf, k.block_linear.times(per_block),
+                         [k.geo.dynamic_shared_memory], [1])
+            ref.type = op.results[0].type
+            k.dynamic_shared["bytes"] = ref
+        return [ref if frame.space is k.root else frame.space.enter(ref)
+                if frame.space.parent is k.root else _enter_chain(frame.space, ref)]
+    return affine(step)
+
+
+def _enter_chain(space, ref):
+    chain = []
+    s = space
+    while s.parent is not None:
+        chain.append(s)
+        s = s.parent
+    for s in reversed(chain):
+        ref = s.enter(ref)
+    return ref

@@ -1,0 +1,135 @@
+"""func.call and the kernel launches: gpu.launch_func, gpu.launch (host side)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ....ir.core import Operation
+from ...errors import GridError, UnsupportedError
+from ..faults import LaneFault
+from ..host import HostExecutor, lookup_kernel
+from ..interp import Frame, affine
+from ..kernel import Geometry, KernelExecutor, run_kernel
+from ..lanes import Aff
+from ..registry import lowering
+from ..values import Token
+
+
+def _host(ex, op: Operation) -> HostExecutor:
+    if not isinstance(ex, HostExecutor):
+        raise LaneFault(f"'{op.name}' inside a kernel (dynamic parallelism is not supported)",
+                        kind=UnsupportedError)
+    return ex
+
+
+def _symbol(attr) -> str:
+    text = str(attr)
+    return text.lstrip("@").replace("::@", "::")
+
+
+@lowering("func.call")
+def _call(op: Operation, c):
+    callee = _symbol(op.attributes["callee"])
+
+    def step(ex, frame, args):
+        host = _host(ex, op)
+        func = host.program.funcs.get(callee)
+        if func is None:
+            raise LaneFault(f"call to unknown function '@{callee}'", kind=UnsupportedError)
+        return host.call(func, args)
+    return step
+
+
+def _scalar(value: Any, what: str) -> int:
+    if isinstance(value, Aff):
+        return value.const
+    arr = np.asarray(value)
+    if arr.size != 1:
+        raise LaneFault(f"{what} differs between lanes")
+    return int(arr.reshape(-1)[0])
+
+
+def _geometry(op: Operation, frame: Frame) -> Geometry:
+    def group(name):
+        return [frame.get(v) for v in op.operand_group(name)]
+    grid = [_scalar(v, "grid size") for d in "XYZ" for v in group(f"gridSize{d}")]
+    block = [_scalar(v, "block size") for d in "XYZ" for v in group(f"blockSize{d}")]
+    cluster = [_scalar(v, "cluster size") for d in "XYZ" for v in group(f"clusterSize{d}")]
+    dyn = group("dynamicSharedMemorySize")
+    try:
+        return Geometry(grid, block, cluster or None, _scalar(dyn[0], "dynamic shared memory")
+                        if dyn else 0)
+    except GridError as e:
+        raise LaneFault(e.message, kind=GridError) from None
+
+
+def _wait_dependencies(host: HostExecutor, op: Operation, frame: Frame) -> None:
+    for v in op.operand_group("asyncDependencies"):
+        tok = frame.get(v)
+        if isinstance(tok, Token) and hasattr(host, "await_token"):
+            host.await_token(tok, op)
+
+
+def _async_result(op: Operation) -> list:
+    return [Token(True, op.name)] if op.results else []
+
+
+@lowering("gpu.launch_func")
+def _launch_func(op: Operation, c):
+    name = _symbol(op.attributes["kernel"])
+
+    def step(ex, frame, args):
+        host = _host(ex, op)
+        kernel = lookup_kernel(host.program, name)
+        _wait_dependencies(host, op, frame)
+        geo = _geometry(op, frame)
+        operands = [frame.get(v) for v in op.operand_group("kernelOperands")]
+        host.launch(kernel, geo, operands, op)
+        return _async_result(op)
+    return affine(step)
+
+
+@lowering("gpu.launch")
+def _launch(op: Operation, c):
+    body = op.regions[0]
+
+    def step(ex, frame, args):
+        host = _host(ex, op)
+        _wait_dependencies(host, op, frame)
+        geo = _geometry(op, frame)
+        n_wg = int(op.attributes["workgroup_attributions"].value) \
+            if "workgroup_attributions" in op.attributes else 0
+        entry = body.blocks[0]
+        clustered = _has_cluster(op)
+        first_attr = 18 if clustered else 12
+        wg_args = entry.args[first_attr:first_attr + n_wg]
+        priv_args = entry.args[first_attr + n_wg:]
+
+        def bind(k: KernelExecutor, kframe: Frame) -> list:
+            def const(x):
+                return Aff(x, (0,) * 6, np.int64)
+            ids = [k.block_id(d) for d in range(3)] + [k.thread_id(d) for d in range(3)]
+            ids += [const(g) for g in geo.grid] + [const(b) for b in geo.block]
+            if clustered:
+                # body arguments 12-17 (MLIR's order): cluster ids, then cluster sizes
+                cl = geo.cluster or (1, 1, 1)
+                ids += [k.root.array(k.block_id(d)) // cl[d] for d in range(3)]
+                ids += [const(x) for x in cl]
+            values = ids
+            values += [k.allocate("workgroup", a.type.element, a.type.shape,
+                                  f"workgroup attribution #{i}") for i, a in enumerate(wg_args)]
+            values += [k.allocate("private", a.type.element, a.type.shape,
+                                  f"private attribution #{i}") for i, a in enumerate(priv_args)]
+            return values
+        text = run_kernel(host.compiler, body, geo, bind, racecheck=host.racecheck,
+                          max_lanes=host.max_lanes, parent=frame)
+        host.emit(text)
+        return _async_result(op)
+    return affine(step)
+
+
+def _has_cluster(op: Operation) -> bool:
+    return bool(op.operand_group("clusterSizeX"))
+

@@ -1,0 +1,68 @@
+"""Runtime values of the SIMT engine besides lane arrays: IR types -> storage, async tokens.
+
+* scalars of an integer, index or float type are lane arrays of the type's storage dtype
+  (:func:`storage`); ``index`` is int64; ``vector<4x8xf32>`` adds the vector shape after the lane
+  axes;
+* memrefs are :class:`~.memory.MemRef` descriptors;
+* ``!gpu.async.token`` values are :class:`Token`; sparse handles are the objects of
+  :mod:`.ops.sparse`.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from ...ir.types import Type
+from ..numerics.dtypes import numpy_dtype
+
+__all__ = ["Token", "element_name", "storage", "vector_shape", "is_index"]
+
+
+class Token:
+    """An async token: ``ready`` once the work it stands for has completed."""
+
+    __slots__ = ("ready", "label")
+
+    def __init__(self, ready: bool = True, label: str = "") -> None:
+        self.ready = ready
+        self.label = label
+
+    def __repr__(self) -> str:
+        return f"Token({'ready' if self.ready else 'pending'}{', ' + self.label if self.label else ''})"
+
+
+def _element(t: Type) -> Type:
+    return t.element if hasattr(t, "element") and hasattr(t, "shape") else t
+
+
+def element_name(t: Type) -> str:
+    """The numerics name of a scalar (or the element of a vector/memref) type: ``'f32'``,
+    ``'i32'``, ``'index'``..."""
+    return str(_element(t))
+
+
+def is_index(t: Type) -> bool:
+    return element_name(t) == "index"
+
+
+def storage(t: Type) -> np.dtype:
+    """The NumPy storage dtype of a scalar type or of a vector's / memref's elements."""
+    name = element_name(t)
+    if name == "index":
+        return np.dtype(np.int64)
+    return numpy_dtype(name)
+
+
+def vector_shape(t: Type) -> tuple:
+    """The per-lane shape of a value of type ``t``: the vector shape, or ``()``."""
+    if type(t).__name__ == "VectorType":
+        return tuple(t.shape)
+    return ()
+
+
+def numerics_name(t: Type) -> Optional[str]:
+    """The element name the shared numerics modules take (``index`` is ``'i64'``)."""
+    name = element_name(t)
+    return "i64" if name == "index" else name
