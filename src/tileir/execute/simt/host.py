@@ -13,6 +13,7 @@ import numpy as np
 
 from ...ir.core import Operation
 from ..errors import ArgumentError, LaunchError, UnsupportedError
+from .aliasing import readonly_buffers, written_arguments
 from .interp import Compiler, Executor, Frame, loc_text
 from .kernel import Geometry, KernelExecutor, MAX_LANES, run_kernel
 from .lanes import BoxSpace, ROOT_NDIM
@@ -212,8 +213,13 @@ class HostExecutor(Executor):
             values += [ex.allocate("private", a.type.element, a.type.shape,
                                    f"private attribution #{i}") for i, a in enumerate(priv_args)]
             return values
+        written = self.compiler.cache.get(("written", kernel))
+        if written is None:
+            written = written_arguments(body, n_in)
+            self.compiler.cache[("written", kernel)] = written
         text = run_kernel(self.compiler, body, geo, bind, racecheck=self.racecheck,
-                          max_lanes=self.max_lanes)
+                          max_lanes=self.max_lanes,
+                          readonly=frozenset(readonly_buffers(list(args), written)))
         self.emit(text)
 
     def finish(self) -> None:

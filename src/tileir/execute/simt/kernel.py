@@ -113,6 +113,8 @@ class KernelExecutor(Executor):
         self.racelog = RaceLog() if racecheck else None
         self.out = out
         self.dynamic_shared: dict = {}
+        #: idents of buffers nothing writes during the launch (loads may return views)
+        self.readonly: set = set()
 
     # -- ids -------------------------------------------------------------------------------
 
@@ -234,13 +236,14 @@ class KernelExecutor(Executor):
 def run_kernel(compiler: Compiler, body: Region, geo: Geometry,
                bind: Callable[[KernelExecutor, Frame], list], *, racecheck: bool = False,
                max_lanes: int = MAX_LANES, parent: Optional[Frame] = None,
-               out: Optional[io.StringIO] = None) -> str:
+               out: Optional[io.StringIO] = None, readonly: frozenset = frozenset()) -> str:
     """Run ``body`` (a kernel's region) over the launch ``geo``; ``bind(ex, frame)`` returns the
     entry block's arguments for one chunk.  Returns what ``gpu.printf`` printed."""
     compiler.region(body)
     out = out if out is not None else io.StringIO()
     for offset, extent in chunks(geo, max_lanes):
         ex = KernelExecutor(compiler, geo, offset, extent, racecheck, out)
+        ex.readonly = readonly
         frame = Frame(ex.root, parent)
         args = bind(ex, frame)
         ex.run_region(body, frame, args)

@@ -45,8 +45,8 @@ class Aff:
 
     def __init__(self, const: int, coef: Sequence[int], dtype: np.dtype) -> None:
         self.const = int(const)
-        self.coef = tuple(int(c) for c in coef)
-        self.dtype = np.dtype(dtype)
+        self.coef = coef if type(coef) is tuple else tuple(int(c) for c in coef)
+        self.dtype = dtype if type(dtype) is np.dtype else np.dtype(dtype)
 
     def __repr__(self) -> str:
         return f"Aff({self.const}, {self.coef}, {self.dtype})"
@@ -87,12 +87,12 @@ class Aff:
     def plus(self, other: "Aff | int") -> "Aff":
         if isinstance(other, Aff):
             return Aff(self.const + other.const,
-                       [a + b for a, b in zip(self.coef, other.coef)], self.dtype)
+                       tuple([a + b for a, b in zip(self.coef, other.coef)]), self.dtype)
         return Aff(self.const + int(other), self.coef, self.dtype)
 
     def times(self, k: int) -> "Aff":
         k = int(k)
-        return Aff(self.const * k, [c * k for c in self.coef], self.dtype)
+        return Aff(self.const * k, tuple([c * k for c in self.coef]), self.dtype)
 
     def cast(self, dtype: np.dtype) -> "Aff":
         return Aff(self.const, self.coef, dtype)

@@ -216,10 +216,15 @@ def _view(space: BoxSpace, data: np.ndarray, addr: Aff) -> np.ndarray:
     return np.lib.stride_tricks.as_strided(data[base:], shape=shape, strides=strides)
 
 
-def load(space: Space, buffer: Buffer, addr: Any) -> np.ndarray:
-    """The elements at ``addr`` (from :func:`element_address`), one per lane."""
+def load(space: Space, buffer: Buffer, addr: Any, readonly: bool = False) -> np.ndarray:
+    """The elements at ``addr`` (from :func:`element_address`), one per lane; ``readonly``:
+    nothing writes the buffer while the value lives, so an affine access may return a view."""
     if isinstance(addr, Aff):
-        return np.array(_view(space, buffer.data, addr))
+        view = _view(space, buffer.data, addr)
+        if readonly:
+            view.flags.writeable = False
+            return view
+        return np.array(view)
     return buffer.data[addr]
 
 

@@ -29,7 +29,7 @@ def _load(op: Operation, c):
         addr = element_address(space, ref, idx)
         if getattr(ex, "racelog", None) is not None:
             ex.record(space, ref.buffer, addr, False, op)
-        out = load(space, ref.buffer, addr)
+        out = load(space, ref.buffer, addr, ref.buffer.ident in getattr(ex, "readonly", ()))
         if out.dtype != dtype:
             out = out.view(dtype) if out.dtype.itemsize == dtype.itemsize else out.astype(dtype)
         if out.ndim < space.ndim:
