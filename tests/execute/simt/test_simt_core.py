@@ -364,3 +364,37 @@ def test_unsupported_op_is_reported_before_running():
         pytest.skip("parse has no allow_unregistered option")
     with pytest.raises(UnsupportedError, match="test.unknown"):
         gpu.launch(m, "m::k", args=[])
+
+
+def test_cf_diamond_reconverges_before_barrier():
+    body = f"""
+      %tid = gpu.thread_id x
+      %c16 = arith.constant 16 : index
+      %c2 = arith.constant 2 : index
+      %lt = arith.cmpi ult, %tid, %c16 : index
+      cf.cond_br %lt, ^low, ^high
+    ^low:
+      %d = arith.muli %tid, %c2 : index
+      memref.store %d, %sh[%tid] : memref<32xindex, {WG}>
+      cf.br ^join(%d : index)
+    ^high:
+      memref.store %tid, %sh[%tid] : memref<32xindex, {WG}>
+      cf.br ^join(%c16 : index)
+    ^join(%x: index):
+      gpu.barrier
+      %c31 = arith.constant 31 : index
+      %j = arith.subi %c31, %tid : index
+      %v = memref.load %sh[%j] : memref<32xindex, {WG}>
+      %w = arith.addi %v, %x : index
+      %w2 = arith.addi %w, %lt2 : index
+      memref.store %w2, %out[%tid] : memref<32xindex>
+"""
+    body = body.replace("%w2 = arith.addi %w, %lt2 : index", "%w2 = arith.addi %w, %c2 : index")
+    m = tileir.parse(kernel_module(body, "%out: memref<32xindex>",
+                                   f"workgroup(%sh: memref<32xindex, {WG}>)"))
+    out = np.zeros(32, np.int64)
+    gpu.launch(m, "m::k", grid=(1,), block=(32,), args=[out])
+    t = np.arange(32)
+    sh = np.where(t < 16, 2 * t, t)
+    x = np.where(t < 16, 2 * t, 16)
+    np.testing.assert_array_equal(out, sh[31 - t] + x + 2)

@@ -22,6 +22,7 @@ from ...ir.core import Block, Operation, Region, Value
 from ..errors import LaunchError, UndefinedBehaviorError, UnsupportedError
 from .faults import LaneFault
 from .lanes import Aff, BoxSpace, ListSpace, Space, ROOT_NDIM
+from .memory import MemRef
 from .registry import LOWERINGS
 from .values import storage, vector_shape
 
@@ -53,6 +54,9 @@ class Frame:
         chain = [self]
         f = self.parent
         while f is not None and v not in f.vals:
+            if type(f) is _MergedFrame:
+                f.get(v)
+                break
             chain.append(f)
             f = f.parent
         if f is None:
@@ -198,6 +202,8 @@ def merge(space: Space, parts: Sequence[tuple[Space, Any]], type_) -> Any:
         first = parts[0][1]
         if all(v is first for _, v in parts):
             return first
+        if isinstance(first, MemRef):
+            return _merge_memrefs(space, parts, type_, merge)
         raise UnsupportedError(f"lanes diverge on a value of type {type_} the engine cannot "
                                "merge per lane")
     vshape = vector_shape(type_)
@@ -270,6 +276,15 @@ class Compiler:
             plan.steps.append((step, list(op.operands), list(op.results), op))
         return plan
 
+    def view_safe(self, op: Operation) -> bool:
+        """Whether no op may write memory while ``op``'s results (or values derived from them)
+        are live: a load may then return a view of the buffer instead of a copy."""
+        key = ("view_safe", op)
+        hit = self.cache.get(key)
+        if hit is None:
+            hit = self.cache[key] = _view_safe(op)
+        return hit
+
     def region(self, region: Region) -> None:
         """Compile every block of ``region`` and the regions nested in it (reports unsupported
         ops before anything runs)."""
@@ -281,6 +296,56 @@ class Compiler:
             if plan.term is not None:
                 for r in plan.term.regions:
                     self.region(r)
+
+
+#: ops that never write memory (besides these prefixes: arith., math., index.)
+_PURE = frozenset({
+    "memref.load", "memref.dim", "memref.rank", "memref.subview", "memref.cast",
+    "memref.reinterpret_cast", "memref.view", "memref.expand_shape", "memref.collapse_shape",
+    "memref.transpose", "memref.extract_strided_metadata", "memref.memory_space_cast",
+    "memref.extract_aligned_pointer_as_index", "memref.get_global", "vector.load",
+    "vector.maskedload", "vector.transfer_read", "vector.gather", "vector.broadcast",
+    "vector.extract", "vector.insert", "vector.splat", "vector.from_elements", "vector.fma",
+    "vector.reduction", "vector.shape_cast", "vector.bitcast", "vector.shuffle",
+    "gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.global_id",
+    "gpu.lane_id", "gpu.subgroup_id", "gpu.subgroup_size", "gpu.num_subgroups",
+    "gpu.cluster_id", "gpu.cluster_dim", "gpu.cluster_block_id", "gpu.cluster_dim_blocks",
+    "gpu.barrier", "gpu.shuffle", "gpu.rotate", "gpu.broadcast_lane", "gpu.subgroup_reduce",
+    "scf.yield", "scf.condition", "gpu.yield", "gpu.return"})
+
+
+def _writes(op: Operation) -> bool:
+    for o in op.walk():
+        n = o.name
+        if n in _PURE or n.startswith(("arith.", "math.", "index.")):
+            continue
+        if o.regions and n in ("scf.if", "scf.for", "scf.while", "scf.execute_region",
+                               "scf.index_switch"):
+            continue  # their nested ops are walked
+        return True
+    return False
+
+
+def _uses(op: Operation, values: set) -> bool:
+    return any(v in values for o in op.walk() for v in o.operands)
+
+
+def _view_safe(load: Operation) -> bool:
+    block = load.parent
+    if block is None:
+        return False
+    ops = list(block.ops)
+    i = ops.index(load)
+    derived = set(load.results)
+    last = i
+    for j in range(i + 1, len(ops)):
+        if _uses(ops[j], derived):
+            if j == len(ops) - 1 and not ops[j].regions:
+                return False  # escapes through the terminator
+            derived.update(ops[j].results)
+            last = j
+    return not any(_writes(ops[j]) for j in range(i + 1, last)) and \
+        not (last > i and ops[last].regions and _writes(ops[last]))
 
 
 def _materializing(step: Callable) -> Callable:
@@ -369,12 +434,18 @@ class Executor:
         return Exit(exits[0][1].kind, values, op, Frame(target, frame))
 
     def _run_cfg(self, entry: Block, frame: Frame) -> list[tuple[Space, Exit]]:
+        """Run a multi-block region.  Lanes that branch apart form paths; pending paths run
+        lowest block first (in region order), and paths waiting at the same block merge there
+        (reconvergence at joins and loop exits, so a barrier after a diamond sees whole blocks)."""
         done: list[tuple[Space, Exit]] = []
-        work: list[tuple[Block, Frame]] = [(entry, frame)]
+        order = {b: k for k, b in enumerate(entry.parent.blocks)}
+        pending: dict[Block, list[Frame]] = {entry: [frame]}
         under = frame.space
         visits = 0
-        while work:
-            block, fr = work.pop()
+        while pending:
+            block = min(pending, key=order.__getitem__)
+            frames = pending.pop(block)
+            fr = frames[0] if len(frames) == 1 else _merge_paths(block, frames, under)
             visits += 1
             if visits > self.max_loop_iterations:
                 raise UndefinedBehaviorError("branches ran more than "
@@ -384,7 +455,7 @@ class Executor:
             if kind == "cf.br":
                 nxt = Frame(fr.space, fr)
                 _bind(nxt, ex.op.successors[0], ex.values)
-                work.append((ex.op.successors[0], nxt))
+                pending.setdefault(ex.op.successors[0], []).append(nxt)
                 continue
             if kind in ("cf.cond_br", "cf.switch"):
                 for succ, mask, args in self._branch_targets(ex):
@@ -394,7 +465,7 @@ class Executor:
                         continue
                     nxt = Frame(sub, fr)
                     _bind(nxt, succ, [conv(a) for a in args])
-                    work.append((succ, nxt))
+                    pending.setdefault(succ, []).append(nxt)
                 continue
             done.append((fr.space, ex))
         return done
@@ -464,6 +535,92 @@ class Executor:
             message += "; " + where
         kind = fault.kind
         return kind(message, op=op.name, loc=loc_text(op))
+
+
+_INDEX = None
+
+
+def _merge_memrefs(target: Space, parts, type_, how: Callable) -> "MemRef":
+    """Per-lane memref descriptors of one buffer merged field by field."""
+    global _INDEX
+    if _INDEX is None:
+        from ...ir.types import type_from_text
+        _INDEX = type_from_text("index")
+    refs = [v for _, v in parts]
+    if any(not isinstance(r, MemRef) or r.buffer is not refs[0].buffer for r in refs):
+        raise UnsupportedError(f"lanes hold memrefs of different buffers ({type_}); the engine "
+                               "cannot merge them per lane")
+
+    def field(get):
+        vals = [get(r) for r in refs]
+        if all(isinstance(x, (int, np.integer)) for x in vals) and len(set(map(int, vals))) == 1:
+            return int(vals[0])
+        spaced = [(s, x if isinstance(x, (np.ndarray, Aff)) else s.uniform(x, np.int64))
+                  for (s, _), x in zip(parts, vals)]
+        return how(target, spaced, _INDEX)
+    rank = refs[0].rank
+    return MemRef(refs[0].buffer, field(lambda r: r.offset),
+                  [field(lambda r, k=k: r.sizes[k]) for k in range(rank)],
+                  [field(lambda r, k=k: r.strides[k]) for k in range(rank)], refs[0].type)
+
+
+class _MergedFrame(Frame):
+    """The frame of paths that reconverged at a block: a value defined before the join is
+    looked up on every path and merged."""
+
+    __slots__ = ("paths",)
+
+    def __init__(self, space: Space, paths: list[Frame]) -> None:
+        super().__init__(space, None)
+        self.paths = paths
+
+    def get(self, v: Value) -> Any:
+        if v in self.vals:
+            return self.vals[v]
+        parts = [(p.space, p.get(v)) for p in self.paths]
+        value = merge_into(self.space, parts, v.type)
+        self.vals[v] = value
+        return value
+
+
+def merge_into(target: Space, parts: Sequence[tuple[Space, Any]], type_) -> Any:
+    """Merge values of disjoint spaces (children of ``target``'s parent, or of ``target``)
+    into ``target``, whose lanes are their union."""
+    first = parts[0][1]
+    if not isinstance(first, (np.ndarray, Aff)):
+        if all(v is first for _, v in parts):
+            return first
+        if isinstance(first, MemRef):
+            return _merge_memrefs(target, parts, type_, merge_into)
+        raise UnsupportedError(f"paths reconverge with different values of type {type_} the "
+                               "engine cannot merge per lane")
+    root = target.root
+    tflat = flat_in(target, root)
+    vshape = vector_shape(type_)
+    out = np.zeros(target.shape + vshape, dtype=storage(type_))
+    flat = out.reshape((-1,) + vshape)
+    for s, v in parts:
+        arr = s.array(v) if isinstance(v, Aff) else np.asarray(v)
+        pos = np.searchsorted(tflat, flat_in(s, root))
+        flat[pos] = np.broadcast_to(arr, s.shape + vshape).reshape((-1,) + vshape)
+    return out
+
+
+def _merge_paths(block: Block, frames: list[Frame], under: Space) -> Frame:
+    """One frame for several paths waiting at ``block`` (their lanes are disjoint)."""
+    root = under.root
+    flats = [flat_in(f.space, root) for f in frames]
+    union = np.sort(np.concatenate(flats))
+    uflat = flat_in(under, root)
+    if union.size == uflat.size:
+        space = under
+    else:
+        pos = np.searchsorted(uflat, union)
+        space = ListSpace(under, np.unravel_index(pos, under.shape))
+    merged = _MergedFrame(space, frames)
+    for a in block.args:
+        merged.vals[a] = merge_into(space, [(f.space, f.vals[a]) for f in frames], a.type)
+    return merged
 
 
 def _bind(frame: Frame, block: Block, values: Sequence[Any]) -> None:

@@ -21,6 +21,7 @@ def check_host_access(ex, ref: MemRef, op: Operation) -> None:
 @lowering("memref.load")
 def _load(op: Operation, c):
     dtype = storage(op.results[0].type)
+    view_safe = c.view_safe(op)
 
     def step(ex, frame, args):
         ref, idx = args[0], args[1:]
@@ -29,7 +30,8 @@ def _load(op: Operation, c):
         addr = element_address(space, ref, idx)
         if getattr(ex, "racelog", None) is not None:
             ex.record(space, ref.buffer, addr, False, op)
-        out = load(space, ref.buffer, addr, ref.buffer.ident in getattr(ex, "readonly", ()))
+        out = load(space, ref.buffer, addr,
+                   view_safe or ref.buffer.ident in getattr(ex, "readonly", ()))
         if out.dtype != dtype:
             out = out.view(dtype) if out.dtype.itemsize == dtype.itemsize else out.astype(dtype)
         if out.ndim < space.ndim:
