@@ -8,7 +8,7 @@ above)::
 ``passes`` sits above ``execute`` because constant folding reuses the executor's bit-exact
 numerics.  ``tools`` holds developer tools over the whole stack (the round-trip checker and
 fuzzer).  The top is ``tileir/__init__.py`` (the public API), ``tileir/__main__.py`` and the
-``tileir.cutile`` / ``tileir.tinytc`` aliases; no layer may import it except ``cli``, the
+``tileir.cutile`` / ``tileir.tinytc`` / ``tileir.gpu`` aliases; no layer may import it except ``cli``, the
 application built on the public API (``import tileir`` in a command), which the top never
 imports at module level.
 
@@ -33,7 +33,7 @@ PACKAGE = SRC / "tileir"
 LAYERS = ("ir", "text", "dialects", "bytecode", "execute", "passes", "frontends", "tools", "cli")
 TOP = len(LAYERS)
 #: Modules directly in ``tileir/`` that form the top (public API, entry point, aliases).
-TOP_MODULES = {"tileir", "tileir.__main__", "tileir.cutile", "tileir.tinytc"}
+TOP_MODULES = {"tileir", "tileir.__main__", "tileir.cutile", "tileir.tinytc", "tileir.gpu"}
 
 
 def _module_name(path: Path) -> str:

@@ -27,9 +27,9 @@ __all__ = ["run", "launch", "Program", "DataRaceError", "SUBGROUP_SIZE"]
 def _program(module: Any) -> Program:
     if isinstance(module, Program):
         return module
-    if isinstance(module, str):
-        from ... import parse
-        module = parse(module)
+    if not hasattr(module, "regions"):
+        raise ArgumentError(f"expected a parsed module or a Program, got {type(module).__name__} "
+                            "(parse text with tileir.parse, or use tileir.gpu.run which does)")
     return Program(module)
 
 
