@@ -398,3 +398,23 @@ def test_cf_diamond_reconverges_before_barrier():
     sh = np.where(t < 16, 2 * t, t)
     x = np.where(t < 16, 2 * t, 16)
     np.testing.assert_array_equal(out, sh[31 - t] + x + 2)
+
+
+def test_grid_stride_loop():
+    body = """
+      %i0 = gpu.global_id x
+      %bdim = gpu.block_dim x
+      %gdim = gpu.grid_dim x
+      %stride = arith.muli %bdim, %gdim : index
+      scf.for %i = %i0 to %n step %stride {
+        %x = memref.load %a[%i] : memref<?xf32>
+        %y = arith.addf %x, %x : f32
+        memref.store %y, %b[%i] : memref<?xf32>
+      }
+"""
+    m = tileir.parse(kernel_module(body, "%a: memref<?xf32>, %b: memref<?xf32>, %n: index"))
+    for n in (1000, 4096, 5):
+        a = np.random.default_rng(n).random(n, dtype=np.float32)
+        b = np.zeros(n, np.float32)
+        gpu.launch(m, "m::k", grid=(4,), block=(64,), args=[a, b, n])
+        np.testing.assert_array_equal(b, a + a)

@@ -149,39 +149,68 @@ def _for(op: Operation, c) -> Any:
         return values
 
     def _divergent_loop(ex, frame, bounds, values):
+        """Per-lane bounds: iterate on the lanes still inside their range.  A lower bound
+        affine in the ids with a uniform step (grid-stride loops) keeps the induction variable
+        affine while every lane of the space is still iterating."""
         under = frame.space
-        lb, ub, st = (under.array(b) if isinstance(b, Aff) else np.asarray(b) for b in bounds)
-        if np.any(st <= 0):
+        lb, ub, st = bounds
+        st_k = _scalar_of(under, st)
+        ub_k = _scalar_of(under, ub)
+        if st_k is None or type(lb) is not Aff or ub_k is None or unsigned:
+            lb, ub, st = (under.array(b) if isinstance(b, Aff) else np.asarray(b)
+                          for b in bounds)
+            st_k = None
+        if np.any(np.asarray(st_k if st_k is not None else st) <= 0):
             raise LaneFault("scf.for step is not positive", np.asarray(st) <= 0)
         body = region.blocks[0]
         exits = []
         iv = lb
         active = under
-        mask = _lane_compare_lt(lb, ub, unsigned)
         count = 0
         while True:
+            mask = _still_iterating(active, iv, ub, ub_k)
             nxt, conv = narrow(active, mask, under)
-            done, dconv = narrow(active, ~np.asarray(mask), under)
-            if done is not None:
-                exits.append((done, [dconv(v) for v in values]))
+            if nxt is not active:
+                done, dconv = narrow(active, ~np.asarray(mask), under)
+                if done is not None:
+                    exits.append((done, [dconv(v) for v in values]))
             if nxt is None:
                 break
             count += 1
             if count > ex.max_loop_iterations:
                 raise LaneFault("scf.for ran past the iteration limit")
-            active = nxt
-            iv, values = conv(iv), [conv(v) for v in values]
-            ub_a, st_a = conv(ub) if ub.ndim else ub, conv(st) if st.ndim else st
-            ub, st = ub_a, st_a
+            if nxt is not active:
+                iv, values = conv(iv), [conv(v) for v in values]
+                if st_k is None:
+                    ub, st = conv(ub), conv(st)
+                active = nxt
             fr = Frame(active, frame)
             fr.vals[body.args[0]] = iv
             for a, v in zip(body.args[1:], values):
                 fr.vals[a] = v
             values = ex.run_block(body, fr).values
-            iv = iv + st
-            mask = _lane_compare_lt(iv, ub, unsigned)
+            if type(iv) is Aff:
+                iv = iv.plus(st_k)
+                if not isinstance(active, BoxSpace) or not iv.fits(active):
+                    iv = active.array(iv)
+            elif st_k is not None:
+                iv = iv + st_k
+            else:
+                iv = iv + st
         return [merge(under, [(s, vals[i]) for s, vals in exits], types[i])
                 for i in range(len(types))]
+
+    def _still_iterating(space, iv, ub, ub_k):
+        if type(iv) is Aff and isinstance(space, BoxSpace):
+            lo, hi = iv.value_range(space)
+            if hi < ub_k:
+                return np.True_
+            if lo >= ub_k:
+                return np.False_
+            iv = space.array(iv)
+        elif type(iv) is Aff:
+            iv = space.array(iv)
+        return _lane_compare_lt(iv, np.asarray(ub if ub_k is None else ub_k), unsigned)
 
     step.affine = True
     return step
