@@ -418,3 +418,30 @@ def test_grid_stride_loop():
         b = np.zeros(n, np.float32)
         gpu.launch(m, "m::k", grid=(4,), block=(64,), args=[a, b, n])
         np.testing.assert_array_equal(b, a + a)
+
+
+def test_cf_value_live_through_blocks_that_do_not_use_it():
+    body = """
+      %tid = gpu.thread_id x
+      %c1 = arith.constant 1 : index
+      cf.br ^a
+    ^a:
+      %x = arith.addi %tid, %c1 : index
+      cf.br ^b
+    ^b:
+      %odd = arith.trunci %tid : index to i1
+      cf.cond_br %odd, ^c, ^d
+    ^c:
+      memref.store %x, %out[%tid] : memref<32xindex>
+      cf.br ^d
+    ^d:
+      gpu.barrier
+"""
+    body = body.replace("%odd = arith.trunci %tid : index to i1",
+                        "%c2 = arith.constant 2 : index\n      %r = arith.remui %tid, %c2 : index\n"
+                        "      %odd = arith.cmpi ne, %r, %c1 : index")
+    m = tileir.parse(kernel_module(body, "%out: memref<32xindex>"))
+    out = np.zeros(32, np.int64)
+    gpu.launch(m, "m::k", grid=(1,), block=(32,), args=[out])
+    t = np.arange(32)
+    np.testing.assert_array_equal(out, np.where(t % 2 != 1, t + 1, 0))

@@ -26,7 +26,7 @@ from .memory import MemRef
 from .registry import LOWERINGS
 from .values import storage, vector_shape
 
-__all__ = ["Frame", "Plan", "Compiler", "Executor", "loc_text", "Exit"]
+__all__ = ["Frame", "Compiler", "Executor", "loc_text", "Exit"]
 
 MAX_LOOP_ITERATIONS_DEFAULT = 1 << 26
 
@@ -54,9 +54,6 @@ class Frame:
         chain = [self]
         f = self.parent
         while f is not None and v not in f.vals:
-            if type(f) is _MergedFrame:
-                f.get(v)
-                break
             chain.append(f)
             f = f.parent
         if f is None:
@@ -276,6 +273,46 @@ class Compiler:
             plan.steps.append((step, list(op.operands), list(op.results), op))
         return plan
 
+    def live_ins(self, region: Region) -> dict[Block, list[Value]]:
+        """Per block of a multi-block region: the values defined in the region's other blocks
+        that the block (or a region nested in it) uses."""
+        key = ("live_ins", region)
+        hit = self.cache.get(key)
+        if hit is None:
+            defined: dict[Value, Block] = {}
+            for b in region.blocks:
+                for a in b.args:
+                    defined[a] = b
+                for op in b.ops:
+                    for r in op.results:
+                        defined[r] = b
+            uses: dict[Block, set] = {}
+            for b in region.blocks:
+                used = set()
+                for op in b.ops:
+                    for o in op.walk():
+                        for v in o.operands:
+                            if defined.get(v, b) is not b:
+                                used.add(v)
+                uses[b] = used
+            # live_in(B) = uses(B) | (live_out(B) - defs(B)); live_out(B) = U live_in(succ)
+            live = {b: set(uses[b]) for b in region.blocks}
+            changed = True
+            while changed:
+                changed = False
+                for b in reversed(region.blocks):
+                    term = b.ops[-1] if b.ops else None
+                    out = set()
+                    for succ in (term.successors if term is not None else ()):
+                        out |= live[succ]
+                    new = uses[b] | {v for v in out if defined.get(v) is not b}
+                    if new != live[b]:
+                        live[b] = new
+                        changed = True
+            hit = {b: sorted(live[b], key=id) for b in region.blocks}
+            self.cache[key] = hit
+        return hit
+
     def view_safe(self, op: Operation) -> bool:
         """Whether no op may write memory while ``op``'s results (or values derived from them)
         are live: a load may then return a view of the buffer instead of a copy."""
@@ -438,14 +475,28 @@ class Executor:
         lowest block first (in region order), and paths waiting at the same block merge there
         (reconvergence at joins and loop exits, so a barrier after a diamond sees whole blocks)."""
         done: list[tuple[Space, Exit]] = []
-        order = {b: k for k, b in enumerate(entry.parent.blocks)}
+        blocks = entry.parent.blocks
+        order = {b: k for k, b in enumerate(blocks)}
+        livein = self.compiler.live_ins(entry.parent)
         pending: dict[Block, list[Frame]] = {entry: [frame]}
         under = frame.space
+
+        def spawn(succ: Block, space: Space, fr: Frame, args: list) -> None:
+            # a fresh frame below the region's entry frame, holding the values of earlier
+            # blocks that ``succ`` uses (so loops do not chain frames without end)
+            nxt = Frame(space, frame)
+            for v in livein[succ]:
+                x = fr.get(v)
+                nxt.vals[v] = x if fr.space is space else convert(x, fr.space, space)
+            _bind(nxt, succ, args)
+            pending.setdefault(succ, []).append(nxt)
+
         visits = 0
         while pending:
             block = min(pending, key=order.__getitem__)
             frames = pending.pop(block)
-            fr = frames[0] if len(frames) == 1 else _merge_paths(block, frames, under)
+            fr = frames[0] if len(frames) == 1 else \
+                _merge_paths(block, frames, under, livein[block], frame)
             visits += 1
             if visits > self.max_loop_iterations:
                 raise UndefinedBehaviorError("branches ran more than "
@@ -453,19 +504,14 @@ class Executor:
             ex = self.run_block(block, fr)
             kind = ex.kind
             if kind == "cf.br":
-                nxt = Frame(fr.space, fr)
-                _bind(nxt, ex.op.successors[0], ex.values)
-                pending.setdefault(ex.op.successors[0], []).append(nxt)
+                spawn(ex.op.successors[0], fr.space, fr, ex.values)
                 continue
             if kind in ("cf.cond_br", "cf.switch"):
                 for succ, mask, args in self._branch_targets(ex):
                     sub, conv = narrow(fr.space, mask, under) if mask is not None \
                         else (fr.space, (lambda v: v))
-                    if sub is None:
-                        continue
-                    nxt = Frame(sub, fr)
-                    _bind(nxt, succ, [conv(a) for a in args])
-                    pending.setdefault(succ, []).append(nxt)
+                    if sub is not None:
+                        spawn(succ, sub, fr, [conv(a) for a in args])
                 continue
             done.append((fr.space, ex))
         return done
@@ -564,25 +610,6 @@ def _merge_memrefs(target: Space, parts, type_, how: Callable) -> "MemRef":
                   [field(lambda r, k=k: r.strides[k]) for k in range(rank)], refs[0].type)
 
 
-class _MergedFrame(Frame):
-    """The frame of paths that reconverged at a block: a value defined before the join is
-    looked up on every path and merged."""
-
-    __slots__ = ("paths",)
-
-    def __init__(self, space: Space, paths: list[Frame]) -> None:
-        super().__init__(space, None)
-        self.paths = paths
-
-    def get(self, v: Value) -> Any:
-        if v in self.vals:
-            return self.vals[v]
-        parts = [(p.space, p.get(v)) for p in self.paths]
-        value = merge_into(self.space, parts, v.type)
-        self.vals[v] = value
-        return value
-
-
 def merge_into(target: Space, parts: Sequence[tuple[Space, Any]], type_) -> Any:
     """Merge values of disjoint spaces (children of ``target``'s parent, or of ``target``)
     into ``target``, whose lanes are their union."""
@@ -606,7 +633,8 @@ def merge_into(target: Space, parts: Sequence[tuple[Space, Any]], type_) -> Any:
     return out
 
 
-def _merge_paths(block: Block, frames: list[Frame], under: Space) -> Frame:
+def _merge_paths(block: Block, frames: list[Frame], under: Space, livein: Sequence[Value],
+                 parent: Frame) -> Frame:
     """One frame for several paths waiting at ``block`` (their lanes are disjoint)."""
     root = under.root
     flats = [flat_in(f.space, root) for f in frames]
@@ -617,9 +645,9 @@ def _merge_paths(block: Block, frames: list[Frame], under: Space) -> Frame:
     else:
         pos = np.searchsorted(uflat, union)
         space = ListSpace(under, np.unravel_index(pos, under.shape))
-    merged = _MergedFrame(space, frames)
-    for a in block.args:
-        merged.vals[a] = merge_into(space, [(f.space, f.vals[a]) for f in frames], a.type)
+    merged = Frame(space, parent)
+    for v in list(block.args) + list(livein):
+        merged.vals[v] = merge_into(space, [(f.space, f.vals[v]) for f in frames], v.type)
     return merged
 
 
