@@ -268,3 +268,19 @@ def test_a_location_alias_must_name_a_location():
     with pytest.raises(tileir.DiagnosticError, match=r":2:15: error: expected location, but "
                                                      r"found '#c.x<>'"):
         tileir.parse(text, "t.mlir", allow_unregistered=True)
+
+
+@pytest.mark.parametrize("text, col", [
+    ("cuda_tile.module @m { entry @e(%a: !cuda_tile.tile<1x2xf32>) {\n"
+     "%0 = permute %a [0, 4294967296] : tile<1x2xf32> -> tile<1x2xf32>\nreturn } }", 21),
+    ("func.func @f(%v: vector<2x3xf32>) -> vector<3x2xf32> {\n"
+     "%0 = vector.transpose %v, [1, 9223372036854775808] : vector<2x3xf32> to vector<3x2xf32>\n"
+     "return %0 : vector<3x2xf32> }", 31),
+])
+def test_a_dense_array_element_must_fit_its_width(text, col):
+    """Fuzzer finding: ``permute %a [0, 1, 9223372036854775808]`` parsed into an i32 array and
+    printed a generic form that does not read back.  mlir-opt 22 (``vector.transpose``, an i64
+    array): ``custom op 'vector.transpose' integer value too large`` at the element."""
+    with pytest.raises(tileir.DiagnosticError, match=rf":2:{col}: error: custom op '[a-z_.]+' "
+                                                     r"integer value too large"):
+        tileir.parse(text, "t.mlir")

@@ -391,7 +391,8 @@ def parse_attr_value(parser: "Parser", decl: Attr) -> Attribute:
         return SymbolRefAttr(parser.parse_symbol_name())
     if kind in ("array_i32", "array_i64"):
         parser.expect("[")
-        values = parser.parse_comma_list(parser.parse_integer, "]")
+        bits = int(kind[-2:])
+        values = parser.parse_comma_list(lambda: parser.parse_fixed_integer(bits), "]")
         parser.expect("]")
         return DenseArrayAttr(kind[-3:], tuple(values))
     kind_parser = ATTR_KIND_PARSERS.get(kind)

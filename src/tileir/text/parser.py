@@ -346,6 +346,15 @@ class Parser:
             return -v if neg else v
         raise self.error(f"expected {what}", start)
 
+    def parse_fixed_integer(self, bits: int = 64) -> int:
+        """A signed integer that must fit ``bits`` bits (MLIR's ``parseInteger<intN_t>``):
+        ``integer value too large`` otherwise, at the literal."""
+        start = self.offset
+        v = self.parse_integer()
+        if not -(1 << (bits - 1)) <= v < (1 << (bits - 1)):
+            raise self.error(f"{self.op_prefix()}integer value too large", start)
+        return v
+
     def try_parse_integer(self) -> Optional[int]:
         t = self.toks[self.i]
         if t == "-":

@@ -225,8 +225,14 @@ def _attr_pattern(decl) -> tuple[str, Callable]:
         return rf"{_WS}@([A-Za-z_][A-Za-z0-9_$.]*)", SymbolRefAttr
     if kind in ("array_i32", "array_i64"):
         el = kind[-3:]
-        return (rf"{_WS}\[{_WS}((?:-?[0-9]+(?:{_WS},{_WS}-?[0-9]+)*)?){_WS}\]",
-                lambda s: DenseArrayAttr(el, tuple(int(x) for x in s.split(",") if x.strip())))
+        limit = 1 << (int(el[1:]) - 1)
+
+        def dense(s):
+            values = tuple(int(x) for x in s.split(",") if x.strip())
+            if any(not -limit <= v < limit for v in values):
+                return None  # the full parser reports it
+            return DenseArrayAttr(el, values)
+        return (rf"{_WS}\[{_WS}((?:-?[0-9]+(?:{_WS},{_WS}-?[0-9]+)*)?){_WS}\]", dense)
     if kind == "hints":
         def hints(s):
             from ...text.parser import Parser

@@ -271,7 +271,7 @@ def parse_shuffle(parser: Parser, state: "OpState") -> Operation:
 
 def _int_list(parser: Parser) -> DenseArrayAttr:
     parser.expect("[")
-    values = parser.parse_comma_list(parser.parse_integer, "]")
+    values = parser.parse_comma_list(parser.parse_fixed_integer, "]")
     parser.expect("]")
     return DenseArrayAttr("i64", tuple(values))
 
