@@ -284,3 +284,16 @@ def test_a_dense_array_element_must_fit_its_width(text, col):
     with pytest.raises(tileir.DiagnosticError, match=rf":2:{col}: error: custom op '[a-z_.]+' "
                                                      r"integer value too large"):
         tileir.parse(text, "t.mlir")
+
+
+def test_entry_argument_attributes_are_printed():
+    """Fuzzer finding (1M-input text run): ``entry @e(tile<f8E8M0FNU> {cuda_tile.return})`` parsed
+    with an argument attribute that the custom printer dropped.  Function signatures print each
+    argument's non-empty attribute dictionary after its type, as MLIR's function printer does."""
+    text = ("cuda_tile.module @m { entry @e(%a: tile<f32> {cuda_tile.x, cuda_tile.y = 1 : i32}, "
+            "%b: tile<i32>) { return } }")
+    module = tileir.parse(text)
+    printed = tileir.print(module)
+    assert "%arg0: tile<f32> {cuda_tile.x, cuda_tile.y = 1 : i32}, %arg1: tile<i32>)" in printed
+    check_module(module)
+    _all_forms(tileir.parse("cuda_tile.module @m { entry @e(tile<f32> {cuda_tile.return}) { } }"))

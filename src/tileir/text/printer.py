@@ -372,6 +372,17 @@ class OpPrinter:
         body = "{" + ", ".join(format_named_attr(k, v) for k, v in items) + "}"
         return (" attributes " if with_keyword else " ") + body
 
+    @staticmethod
+    def argument_attrs(attrs, index: int) -> str:
+        """`` {...}`` for entry ``index`` of a function's ``arg_attrs``/``res_attrs`` array
+        (MLIR's function signatures), or ``""`` when that entry is absent or empty."""
+        from ..ir.attributes import ArrayAttr, DictionaryAttr
+        if isinstance(attrs, ArrayAttr) and index < len(attrs.value):
+            d = attrs.value[index]
+            if isinstance(d, DictionaryAttr) and d.entries:
+                return " " + d.generic()
+        return ""
+
     def region_text(self, region: Region, print_entry_args: bool = False,
                     print_terminator: bool = True) -> str:
         """Render a region as ``{\\n ... }`` at the current indentation."""

@@ -116,13 +116,7 @@ def print_func(printer: "OpPrinter", op) -> str:
     arg_attrs = op.attributes.get("arg_attrs")
     res_attrs = op.attributes.get("res_attrs")
 
-    def attrs_of(arr, i) -> str:
-        if isinstance(arr, ArrayAttr) and i < len(arr) and isinstance(arr.value[i],
-                                                                     DictionaryAttr):
-            d = arr.value[i]
-            if d.entries:
-                return " " + d.generic()
-        return ""
+    attrs_of = printer.argument_attrs
     parts = []
     for i, t in enumerate(ftype.inputs):
         item = str(t)

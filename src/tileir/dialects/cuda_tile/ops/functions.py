@@ -105,7 +105,7 @@ def print_function(printer: "OpPrinter", op: Operation, *, with_hints: bool) -> 
         text = t.short
         if block is not None and i < len(block.args):
             text = f"{printer.value_name(block.args[i])}: {text}"
-        parts.append(text)
+        parts.append(text + printer.argument_attrs(arg_attrs, i))
     sig = f"{format_symbol(name)}(" + ", ".join(parts) + ")"
     if ftype.results:
         res = [t.short for t in ftype.results]
