@@ -16,7 +16,7 @@ from ..errors import ArgumentError, LaunchError, UnsupportedError
 from .aliasing import readonly_buffers, written_arguments
 from .interp import Compiler, Executor, Frame, loc_text
 from .kernel import Geometry, KernelExecutor, MAX_LANES, run_kernel
-from .lanes import BoxSpace, ROOT_NDIM
+from .lanes import Aff, BoxSpace, ROOT_NDIM
 from .memory import Buffer, MemRef
 from .values import Token, storage, vector_shape
 
@@ -152,6 +152,8 @@ def to_python(value: Any, type_) -> Any:
     """A host runtime value as what ``gpu.run`` returns."""
     if isinstance(value, MemRef):
         return np.array(value.to_numpy())
+    if isinstance(value, Aff):
+        value = value.materialize(BoxSpace((0,) * ROOT_NDIM, (1,) * ROOT_NDIM))
     if isinstance(value, np.ndarray):
         vshape = vector_shape(type_)
         arr = value.reshape(value.shape[value.ndim - len(vshape):] if vshape else ())

@@ -1,24 +1,48 @@
 """arith: constants, integer and float arithmetic, comparisons, casts (IEEE per type).
 
+Integer ops wrap modulo 2**N and report undefined behaviour (:mod:`.intsem`); float ops are the
+type's IEEE operation rounded once to nearest even: f32/f64 natively, f16 and bf16 through f32
+(exact for + - * / and sqrt: f32 has more than twice their precision plus two bits, so the double
+rounding is innocuous), ``fma`` through the exact :func:`~tileir.execute.numerics.floatops.fma`.
+NaN payloads are what NumPy produces (MLIR leaves them unspecified).
+
 Integer ops on :class:`~..lanes.Aff` operands stay affine while the result provably does not wrap
 (``bid * bdim + tid``), so memory accesses built from them become strided views.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from ....ir.core import Operation
-from ...numerics import floatops, intops
+from ...errors import UnsupportedError
+from ...numerics import convert
+from ..faults import ub
 from ..interp import affine
 from ..lanes import Aff, BoxSpace, ROOT_NDIM
 from ..registry import lowering
-from ..values import numerics_name, storage, vector_shape
+from ..values import element_name, numerics_name, storage, vector_shape
+from .intsem import Int
 
 _ZERO = (0,) * ROOT_NDIM
+_ROUNDING = {0: "nearest_even", 1: "negative_inf", 2: "positive_inf", 3: "zero",
+             4: "nearest_away"}
+_CMPI = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 
+
+def int_of(t) -> Int:
+    """The integer semantics of a scalar/vector integer or index type."""
+    name = element_name(t)
+    return Int(64 if name == "index" else int(name[1:]), name)
+
+
+def _arr(space, x) -> np.ndarray:
+    return space.array(x) if type(x) is Aff else x
+
+
+# -- constants ------------------------------------------------------------------------------------
 
 @lowering("arith.constant")
 def _constant(op: Operation, c):
@@ -26,8 +50,18 @@ def _constant(op: Operation, c):
     attr = op.attributes["value"]
     dtype = storage(t)
     vshape = vector_shape(t)
-    if hasattr(attr, "array") and callable(attr.array):
-        value = np.asarray(attr.array(), dtype=dtype).reshape(vshape)
+    if hasattr(attr, "array"):
+        value = np.asarray(attr.array() if callable(attr.array) else attr.array)
+        if value.dtype != dtype:
+            value = value.astype(dtype)
+        value = value.reshape(vshape)
+    elif element_name(t) == "i1":
+        value = np.asarray(bool(attr.value))
+    elif np.dtype(dtype).kind in "iu":
+        bits = np.dtype(dtype).itemsize * 8
+        value = np.asarray(int(attr.value) & ((1 << bits) - 1)).astype(np.uint64) \
+            .astype(dtype) if bits == 64 else np.asarray(int(attr.value)).astype(np.int64) \
+            .astype(dtype)
     else:
         value = np.asarray(attr.value).astype(dtype)
     integer = value.dtype.kind in "iu" and not vshape
@@ -40,55 +74,34 @@ def _constant(op: Operation, c):
     return affine(step)
 
 
-def _int_binary(name: str, fn, affine_fn=None):
-    @lowering(name)
-    def lower(op: Operation, c):
-        elem = numerics_name(op.results[0].type)
-        dtype = storage(op.results[0].type)
+# -- integers -------------------------------------------------------------------------------------
 
-        def step(ex, frame, args):
-            a, b = args
-            space = frame.space
-            if affine_fn is not None and (type(a) is Aff or type(b) is Aff) and \
-                    isinstance(space, BoxSpace):
-                r = affine_fn(a, b, space)
-                if r is not None:
-                    r = r.cast(dtype)
-                    if r.fits(space):
-                        return [r]
-            a = space.array(a) if type(a) is Aff else a
-            b = space.array(b) if type(b) is Aff else b
-            return [np.asarray(fn(a, b, elem)).astype(dtype, copy=False)]
-        return affine(step)
-    return lower
-
-
-def _const_of(x: Any, space) -> Any:
+def _const_of(x: Any) -> Any:
     if type(x) is Aff:
         return x.const if x.is_constant else None
     arr = np.asarray(x)
     return int(arr.reshape(-1)[0]) if arr.size == 1 else None
 
 
-def _as_aff(x: Any, space) -> Any:
+def _as_aff(x: Any) -> Any:
     if type(x) is Aff:
         return x
-    k = _const_of(x, space)
+    k = _const_of(x)
     return None if k is None else Aff(k, _ZERO, np.int64)
 
 
-def _aff_add(a, b, space):
-    a, b = _as_aff(a, space), _as_aff(b, space)
+def aff_add(a, b):
+    a, b = _as_aff(a), _as_aff(b)
     return None if a is None or b is None else a.plus(b)
 
 
-def _aff_sub(a, b, space):
-    a, b = _as_aff(a, space), _as_aff(b, space)
+def aff_sub(a, b):
+    a, b = _as_aff(a), _as_aff(b)
     return None if a is None or b is None else a.plus(b.times(-1))
 
 
-def _aff_mul(a, b, space):
-    ka, kb = _const_of(a, space), _const_of(b, space)
+def aff_mul(a, b):
+    ka, kb = _const_of(a), _const_of(b)
     if kb is not None and type(a) is Aff:
         return a.times(kb)
     if ka is not None and type(b) is Aff:
@@ -98,60 +111,92 @@ def _aff_mul(a, b, space):
     return None
 
 
-_int_binary("arith.addi", intops.addi, _aff_add)
-_int_binary("arith.subi", intops.subi, _aff_sub)
-_int_binary("arith.muli", intops.muli, _aff_mul)
+def int_binary(names: tuple, make: Callable[[Int, Operation], Callable], affine_fn=None):
+    """Register an integer binary op: ``make(int_sem, op)`` returns ``fn(a, b) -> array``."""
+    @lowering(*names)
+    def lower(op: Operation, c):
+        sem = int_of(op.results[0].type)
+        fn = make(sem, op)
+        dtype = sem.dtype
+        vector = bool(vector_shape(op.results[0].type))
+
+        def step(ex, frame, args):
+            a, b = args
+            space = frame.space
+            if affine_fn is not None and not vector and (type(a) is Aff or type(b) is Aff) \
+                    and isinstance(space, BoxSpace):
+                r = affine_fn(a, b)
+                if r is not None:
+                    r = r.cast(dtype)
+                    if r.fits(space):
+                        return [r]
+            return [fn(_arr(space, a), _arr(space, b))]
+        return affine(step)
+    return lower
 
 
-_CMPI = {0: "eq", 1: "ne", 2: "slt", 3: "sle", 4: "sgt", 5: "sge", 6: "ult", 7: "ule",
-         8: "ugt", 9: "uge"}
+int_binary(("arith.addi",), lambda s, op: s.add, aff_add)
+int_binary(("arith.subi",), lambda s, op: s.sub, aff_sub)
+int_binary(("arith.muli",), lambda s, op: s.mul, aff_mul)
+int_binary(("arith.divsi",), lambda s, op: s.divs)
+int_binary(("arith.divui",), lambda s, op: s.divu)
+int_binary(("arith.ceildivsi",), lambda s, op: (lambda a, b: s.divs(a, b, "ceil")))
+int_binary(("arith.floordivsi",), lambda s, op: (lambda a, b: s.divs(a, b, "floor")))
+int_binary(("arith.ceildivui",), lambda s, op: (lambda a, b: s.divu(a, b, True)))
+int_binary(("arith.remsi",), lambda s, op: s.rems)
+int_binary(("arith.remui",), lambda s, op: s.remu)
+int_binary(("arith.shli",), lambda s, op: s.shl)
+int_binary(("arith.shrsi",), lambda s, op: s.shrs)
+int_binary(("arith.shrui",), lambda s, op: s.shru)
+int_binary(("arith.maxsi",), lambda s, op: (lambda a, b: s.max(a, b, True)))
+int_binary(("arith.maxui",), lambda s, op: (lambda a, b: s.max(a, b, False)))
+int_binary(("arith.minsi",), lambda s, op: (lambda a, b: s.min(a, b, True)))
+int_binary(("arith.minui",), lambda s, op: (lambda a, b: s.min(a, b, False)))
+int_binary(("arith.andi",), lambda s, op: s.andi)
+int_binary(("arith.ori",), lambda s, op: s.ori)
+int_binary(("arith.xori",), lambda s, op: s.xori)
 
 
-def _cmpi_values(pred: str, a: np.ndarray, b: np.ndarray, elem: str) -> np.ndarray:
-    if pred in ("eq", "ne"):
-        return (a == b) if pred == "eq" else (a != b)
-    if pred[0] == "u":
-        bits = 64 if elem in ("i64", "index") else int(elem[1:])
-        mask = (1 << bits) - 1 if bits < 64 else None
-        ua = a.astype(np.int64).astype(np.uint64) if a.dtype != np.bool_ else a.astype(np.uint64)
-        ub = b.astype(np.int64).astype(np.uint64) if b.dtype != np.bool_ else b.astype(np.uint64)
-        if mask is not None:
-            ua, ub = ua & np.uint64(mask), ub & np.uint64(mask)
-        a, b = ua, ub
-    op = pred[1:]
-    return {"lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}[op](a, b)
-
-
-@lowering("arith.cmpi")
-def _cmpi(op: Operation, c):
-    pred = _CMPI[int(op.attributes["predicate"].value)]
-    elem = numerics_name(op.operands[0].type)
+@lowering("arith.addui_extended")
+def _addui_extended(op: Operation, c):
+    sem = int_of(op.results[0].type)
 
     def step(ex, frame, args):
-        a, b = args
-        space = frame.space
-        if pred in ("slt", "sle", "sgt", "sge") and isinstance(space, BoxSpace) and \
-                (type(a) is Aff or type(b) is Aff):
-            decided = _decide(pred, a, b, space)
-            if decided is not None:
-                return [space.uniform(decided, np.bool_)]
-        a = space.array(a) if type(a) is Aff else a
-        b = space.array(b) if type(b) is Aff else b
-        return [_cmpi_values(pred, a, b, elem)]
-    return affine(step)
+        return list(sem.add_extended(*args))
+    return step
 
 
-def _decide(pred: str, a, b, space) -> Any:
-    """The comparison's outcome when it is the same for every lane (from the ranges)."""
+@lowering("arith.mulsi_extended", "arith.mului_extended")
+def _mul_extended(op: Operation, c):
+    sem = int_of(op.results[0].type)
+    signed = op.name.endswith("mulsi_extended")
+
+    def step(ex, frame, args):
+        return list(sem.mul_extended(args[0], args[1], signed))
+    return step
+
+
+def decide_compare(pred: str, a, b, space) -> Any:
+    """A signed comparison's outcome when it is the same for every lane of a box space (from
+    the operands' ranges), else None."""
     def rng(x):
         if type(x) is Aff:
             return x.value_range(space)
-        k = _const_of(x, space)
+        k = _const_of(x)
         return None if k is None else (k, k)
     ra, rb = rng(a), rng(b)
     if ra is None or rb is None:
         return None
     (alo, ahi), (blo, bhi) = ra, rb
+    if pred[0] == "u":
+        if alo < 0 or blo < 0:
+            return None
+        pred = "s" + pred[1:]
+    if pred == "eq":
+        return False if ahi < blo or alo > bhi else (True if alo == ahi == blo == bhi else None)
+    if pred == "ne":
+        d = decide_compare("eq", a, b, space)
+        return None if d is None else not d
     if pred == "slt":
         return True if ahi < blo else False if alo >= bhi else None
     if pred == "sle":
@@ -161,40 +206,266 @@ def _decide(pred: str, a, b, space) -> Any:
     return True if alo >= bhi else False if ahi < blo else None
 
 
-def _float_binary(name: str, fn):
+@lowering("arith.cmpi")
+def _cmpi(op: Operation, c):
+    pred = _CMPI[int(op.attributes["predicate"].value)]
+    sem = int_of(op.operands[0].type)
+
+    def step(ex, frame, args):
+        a, b = args
+        space = frame.space
+        if isinstance(space, BoxSpace) and (type(a) is Aff or type(b) is Aff):
+            decided = decide_compare(pred, a, b, space)
+            if decided is not None:
+                return [space.uniform(decided, np.bool_)]
+        return [sem.compare(pred, _arr(space, a), _arr(space, b))]
+    return affine(step)
+
+
+# -- floats ---------------------------------------------------------------------------------------
+
+def _native(elem: str) -> bool:
+    return elem in ("f16", "bf16", "f32", "f64")
+
+
+def _float_binary(name: str, fn: Callable):
     @lowering(name)
     def lower(op: Operation, c):
         elem = numerics_name(op.results[0].type)
+        dtype = storage(op.results[0].type)
+        if not _native(elem):
+            raise UnsupportedError(f"'{name}' on {elem} (no IEEE arithmetic on that type)",
+                                   op=name)
 
         def step(ex, frame, args):
-            return [fn(args[0], args[1], elem)]
+            with np.errstate(all="ignore"):
+                return [fn(args[0], args[1]).astype(dtype, copy=False)]
         return step
     return lower
 
 
-_float_binary("arith.addf", floatops.addf)
-_float_binary("arith.subf", floatops.subf)
-_float_binary("arith.mulf", floatops.mulf)
-_float_binary("arith.divf", floatops.divf)
+_float_binary("arith.addf", np.add)
+_float_binary("arith.subf", np.subtract)
+_float_binary("arith.mulf", np.multiply)
+_float_binary("arith.divf", np.divide)
+_float_binary("arith.remf", np.fmod)
+
+
+def _signed_zero_extremum(pick_max: bool, nan_propagates: bool) -> Callable:
+    """IEEE 754-2019 maximum/minimum (NaN-propagating) or maximumNumber/minimumNumber
+    (NaN-ignoring), with -0 < +0."""
+    base = (np.maximum if pick_max else np.minimum) if nan_propagates else \
+        (np.fmax if pick_max else np.fmin)
+
+    def fn(a, b):
+        r = base(a, b)
+        zeros = (a == 0) & (b == 0)
+        if np.any(zeros):
+            neg = np.signbit(a) & np.signbit(b) if pick_max else np.signbit(a) | np.signbit(b)
+            signed = np.where(neg, -np.zeros((), r.dtype), np.zeros((), r.dtype))
+            r = np.where(zeros, signed, r).astype(r.dtype, copy=False)
+        return r
+    return fn
+
+
+_float_binary("arith.maximumf", _signed_zero_extremum(True, True))
+_float_binary("arith.minimumf", _signed_zero_extremum(False, True))
+_float_binary("arith.maxnumf", _signed_zero_extremum(True, False))
+_float_binary("arith.minnumf", _signed_zero_extremum(False, False))
+
+
+@lowering("arith.negf")
+def _negf(op: Operation, c):
+    def step(ex, frame, args):
+        return [np.negative(args[0])]
+    return step
+
+
+_CMPF: dict[int, Callable] = {
+    0: lambda a, b: np.zeros(np.broadcast(a, b).shape, bool),
+    1: np.equal, 2: np.greater, 3: np.greater_equal, 4: np.less, 5: np.less_equal,
+    6: lambda a, b: np.less(a, b) | np.greater(a, b),
+    7: lambda a, b: ~(np.isnan(a) | np.isnan(b)),
+    8: lambda a, b: ~(np.less(a, b) | np.greater(a, b)),
+    9: lambda a, b: ~np.less_equal(a, b), 10: lambda a, b: ~np.less(a, b),
+    11: lambda a, b: ~np.greater_equal(a, b), 12: lambda a, b: ~np.greater(a, b),
+    13: np.not_equal,
+    14: lambda a, b: np.isnan(a) | np.isnan(b),
+    15: lambda a, b: np.ones(np.broadcast(a, b).shape, bool),
+}
+
+
+@lowering("arith.cmpf")
+def _cmpf(op: Operation, c):
+    fn = _CMPF[int(op.attributes["predicate"].value)]
+
+    def step(ex, frame, args):
+        with np.errstate(invalid="ignore"):
+            return [fn(args[0], args[1])]
+    return step
+
+
+# -- select ---------------------------------------------------------------------------------------
+
+@lowering("arith.select")
+def _select(op: Operation, c):
+    cond_vector = bool(vector_shape(op.operands[0].type))
+    vrank = len(vector_shape(op.results[0].type))
+
+    def step(ex, frame, args):
+        cond, a, b = args
+        space = frame.space
+        if not isinstance(a, (np.ndarray, Aff)):   # memrefs and other non-array values
+            arr = np.asarray(_arr(space, cond))
+            if arr.all():
+                return [a]
+            if not arr.any():
+                return [b]
+            from ..interp import merge
+            t, f = space.restrict(arr), space.restrict(~arr)
+            return [merge(space, [(t, t.enter(a)), (f, f.enter(b))], op.results[0].type)]
+        cond = _arr(space, cond)
+        if not cond_vector and vrank:
+            cond = cond.reshape(cond.shape + (1,) * vrank)
+        return [np.where(cond, _arr(space, a), _arr(space, b))]
+    return affine(step)
+
+
+# -- casts ----------------------------------------------------------------------------------------
+
+@lowering("arith.extsi", "arith.extui", "arith.trunci")
+def _int_resize(op: Operation, c):
+    src = int_of(op.operands[0].type)
+    dst = int_of(op.results[0].type)
+    kind = op.name.split(".")[1]
+
+    def step(ex, frame, args):
+        x = args[0]
+        space = frame.space
+        if type(x) is Aff and kind != "trunci":
+            if kind == "extsi" or x.value_range(space)[0] >= 0:
+                return [x.cast(dst.dtype)]
+        x = _arr(space, x)
+        if kind == "extsi":
+            return [src.s(x).astype(dst.dtype)]
+        if kind == "extui":
+            return [src.u(x).astype(dst.udtype).view(dst.dtype) if dst.bits > 1
+                    else src.u(x).astype(bool)]
+        return [dst.wrap(src.s(x).astype(np.int64) if dst.bits == 1 else src.s(x))]
+    return affine(step)
 
 
 @lowering("arith.index_cast", "arith.index_castui")
 def _index_cast(op: Operation, c):
-    dst_dtype = storage(op.results[0].type)
+    src = int_of(op.operands[0].type)
+    dst = int_of(op.results[0].type)
     unsigned = op.name.endswith("ui")
 
     def step(ex, frame, args):
         x = args[0]
         space = frame.space
         if type(x) is Aff:
-            r = x.cast(dst_dtype)
+            r = x.cast(dst.dtype)
             if isinstance(space, BoxSpace) and r.fits(space) and x.fits(space) and \
                     (not unsigned or x.value_range(space)[0] >= 0):
                 return [r]
             x = space.array(x)
-        x = np.asarray(x)
-        if unsigned and x.dtype.kind == "i":
-            x = x.view(x.dtype.str.replace("i", "u"))
-        return [x.astype(dst_dtype)]
+        if dst.bits >= src.bits:
+            v = src.u(x).astype(np.uint64) if unsigned else src.s(x).astype(np.int64)
+            return [dst.wrap(v.astype(np.uint64).view(np.int64) if unsigned else v)]
+        return [dst.wrap(src.s(x).astype(np.int64))]
     return affine(step)
+
+
+@lowering("arith.extf", "arith.truncf")
+def _float_resize(op: Operation, c):
+    src = numerics_name(op.operands[0].type)
+    dst = numerics_name(op.results[0].type)
+    dtype = storage(op.results[0].type)
+    rm = op.attributes.get("roundingmode")
+    rounding = _ROUNDING[int(rm.value)] if rm is not None else "nearest_even"
+    native = rounding == "nearest_even" and _native(src) and _native(dst) and \
+        not (src == "f64" and dst in ("f16", "bf16"))   # f64 -> f32 -> f16 would round twice
+
+    def step(ex, frame, args):
+        x = args[0]
+        if op.name == "arith.extf" or native:
+            with np.errstate(all="ignore"):
+                return [np.asarray(x).astype(dtype)]
+        return [np.asarray(convert.ftof(x, src, dst, rounding)).astype(dtype, copy=False)]
+    return step
+
+
+@lowering("arith.sitofp", "arith.uitofp")
+def _itof(op: Operation, c):
+    src = int_of(op.operands[0].type)
+    dst = numerics_name(op.results[0].type)
+    dtype = storage(op.results[0].type)
+    signed = op.name.endswith("sitofp")
+    native = dst in ("f32", "f64") and (src.bits < 64 or dst == "f64")
+
+    def step(ex, frame, args):
+        x = np.asarray(args[0])
+        v = src.s(x) if signed else src.u(x)
+        if native and (src.bits <= 32 or signed or dst == "f64"):
+            return [v.astype(dtype)]
+        name = "i64" if src.bits == 64 else f"i{src.bits}"
+        return [np.asarray(convert.itof(src.s(x) if src.bits > 1 else v.astype(np.int8), name,
+                                        dst, signed)).astype(dtype, copy=False)]
+    return step
+
+
+@lowering("arith.fptosi", "arith.fptoui")
+def _ftoi(op: Operation, c):
+    dst = int_of(op.results[0].type)
+    signed = op.name.endswith("fptosi")
+
+    def step(ex, frame, args):
+        x = np.asarray(args[0]).astype(np.float64)
+        t = np.trunc(x)
+        lo, hi = (dst.smin, dst.smax) if signed else (0, (1 << dst.bits) - 1)
+        if dst.bits == 1:
+            lo, hi = (-1, 0) if signed else (0, 1)
+        bad = ~((t >= lo) & (t <= hi))
+        if np.any(bad):
+            raise ub("float to integer conversion of NaN, Inf or a value out of the target's "
+                     "range (poison)", bad)
+        if dst.bits == 64 and not signed:
+            big = t >= 2.0 ** 63
+            v = np.where(big, t - 2.0 ** 63, t).astype(np.int64).astype(np.uint64)
+            v = v + np.where(big, np.uint64(1 << 63), np.uint64(0))
+            return [v.view(np.int64)]
+        return [dst.wrap(t.astype(np.int64))]
+    return step
+
+
+@lowering("arith.bitcast")
+def _bitcast(op: Operation, c):
+    dtype = storage(op.results[0].type)
+
+    def step(ex, frame, args):
+        x = np.asarray(frame.space.array(args[0]) if type(args[0]) is Aff else args[0])
+        if x.dtype == np.bool_ or dtype == np.bool_:
+            return [x.astype(dtype)]
+        return [np.ascontiguousarray(x).view(dtype)]
+    return affine(step)
+
+
+@lowering("arith.scaling_extf", "arith.scaling_truncf")
+def _scaling(op: Operation, c):
+    """``scaling_extf(x, s) = extf(x) * extf(s)``; ``scaling_truncf(x, s) = truncf(x / s)``
+    (``s`` an f8E8M0FNU power of two)."""
+    dst = numerics_name(op.results[0].type)
+    dtype = storage(op.results[0].type)
+    rm = op.attributes.get("roundingmode")
+    rounding = _ROUNDING[int(rm.value)] if rm is not None else "nearest_even"
+
+    def step(ex, frame, args):
+        x = np.asarray(args[0]).astype(np.float64)
+        s = np.asarray(args[1]).astype(np.float64)
+        with np.errstate(all="ignore"):
+            if op.name.endswith("extf"):
+                return [np.asarray(convert.ftof(x * s, "f64", dst)).astype(dtype)]
+            return [np.asarray(convert.ftof(x / s, "f64", dst, rounding)).astype(dtype)]
+    return step
 
