@@ -47,6 +47,8 @@ class Program:
                     sym = inner.attributes.get("sym_name")
                     if inner.name == "gpu.func" and sym is not None:
                         self.kernels[f"{name.value}::{sym.value}"] = inner
+                    elif inner.name == "memref.global" and sym is not None:
+                        self.globals.setdefault(sym.value, inner)
             elif op.name == "memref.global":
                 self.globals[name.value] = op
         self.global_buffers: dict[str, MemRef] = {}
@@ -221,7 +223,8 @@ class HostExecutor(Executor):
             self.compiler.cache[("written", kernel)] = written
         text = run_kernel(self.compiler, body, geo, bind, racecheck=self.racecheck,
                           max_lanes=self.max_lanes,
-                          readonly=frozenset(readonly_buffers(list(args), written)))
+                          readonly=frozenset(readonly_buffers(list(args), written)),
+                          program=self.program)
         self.emit(text)
 
     def finish(self) -> None:

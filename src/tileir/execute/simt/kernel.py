@@ -115,6 +115,8 @@ class KernelExecutor(Executor):
         self.dynamic_shared: dict = {}
         #: idents of buffers nothing writes during the launch (loads may return views)
         self.readonly: set = set()
+        #: the :class:`~.host.Program` (module globals), set by the launch
+        self.program: Any = None
 
     # -- ids -------------------------------------------------------------------------------
 
@@ -236,7 +238,8 @@ class KernelExecutor(Executor):
 def run_kernel(compiler: Compiler, body: Region, geo: Geometry,
                bind: Callable[[KernelExecutor, Frame], list], *, racecheck: bool = False,
                max_lanes: int = MAX_LANES, parent: Optional[Frame] = None,
-               out: Optional[io.StringIO] = None, readonly: frozenset = frozenset()) -> str:
+               out: Optional[io.StringIO] = None, readonly: frozenset = frozenset(),
+               program: Any = None) -> str:
     """Run ``body`` (a kernel's region) over the launch ``geo``; ``bind(ex, frame)`` returns the
     entry block's arguments for one chunk.  Returns what ``gpu.printf`` printed."""
     compiler.region(body)
@@ -244,6 +247,7 @@ def run_kernel(compiler: Compiler, body: Region, geo: Geometry,
     for offset, extent in chunks(geo, max_lanes):
         ex = KernelExecutor(compiler, geo, offset, extent, racecheck, out)
         ex.readonly = readonly
+        ex.program = program
         frame = Frame(ex.root, parent)
         args = bind(ex, frame)
         ex.run_region(body, frame, args)

@@ -124,7 +124,7 @@ def _launch(op: Operation, c):
                                   f"private attribution #{i}") for i, a in enumerate(priv_args)]
             return values
         text = run_kernel(host.compiler, body, geo, bind, racecheck=host.racecheck,
-                          max_lanes=host.max_lanes, parent=frame)
+                          max_lanes=host.max_lanes, parent=frame, program=host.program)
         host.emit(text)
         return _async_result(op)
     return affine(step)

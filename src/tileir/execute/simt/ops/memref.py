@@ -1,0 +1,686 @@
+"""memref: allocation, descriptors (subview, casts, reshapes, views), globals, copies, atomics.
+
+Descriptor arithmetic follows MLIR's strided memref model: element ``(i0, ...)`` of a memref is at
+``offset + sum(i_k * stride_k)`` of its buffer.  Offsets, sizes and strides may differ per lane
+(a subview at a thread-dependent offset); they stay :class:`~..lanes.Aff` in box spaces when they
+can.  Every descriptor a view op builds is checked against its source (a subview reaching past its
+source, a cast to a static size the memref does not have, a view past its byte buffer are
+:class:`~tileir.execute.errors.MemoryAccessError`).
+
+Choices where MLIR leaves values open: fresh allocations (``alloc``, ``alloca``, ``realloc``'s
+new tail) are zero-filled; ``extract_aligned_pointer_as_index`` gives a made-up address that is
+the same for one buffer and distinct between buffers.
+
+Atomics (``atomic_rmw``, ``generic_atomic_rmw``) apply the lanes that hit one element one after
+another in lane (thread) order, across blocks too; each lane gets the value it replaced.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from ....ir.core import Operation
+from ...errors import MemoryAccessError, UnsupportedError
+from ..faults import LaneFault
+from ..interp import affine
+from ..lanes import Aff, BoxSpace, ROOT_NDIM
+from ..memory import Buffer, MemRef, element_address
+from ..registry import lowering
+from ..values import storage
+from .memref_access import check_host_access
+
+_DYNAMIC = -(1 << 63)
+_ZERO = (0,) * ROOT_NDIM
+
+
+def _fault(message: str) -> LaneFault:
+    return LaneFault(message, kind=MemoryAccessError)
+
+
+def _const(x: Any):
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    if isinstance(x, Aff):
+        return x.const if x.is_constant else None
+    arr = np.asarray(x)
+    return int(arr.reshape(-1)[0]) if arr.size == 1 else None
+
+
+def _norm(space, x: Any) -> Any:
+    """A descriptor field: an int when uniform, else an Aff (box spaces) or int64 lane array."""
+    k = _const(x)
+    if k is not None:
+        return k
+    if isinstance(x, Aff):
+        return x if isinstance(space, BoxSpace) else space.array(x).astype(np.int64)
+    return np.asarray(x).astype(np.int64, copy=False)
+
+
+def _add(space, a: Any, b: Any) -> Any:
+    if isinstance(a, int) and isinstance(b, int):
+        return a + b
+    if isinstance(space, BoxSpace) and all(isinstance(x, (int, Aff)) for x in (a, b)):
+        aa = a if isinstance(a, Aff) else Aff(a, _ZERO, np.dtype(np.int64))
+        return aa.plus(b)
+    return _arr(space, a) + _arr(space, b)
+
+
+def _mul(space, a: Any, b: Any) -> Any:
+    if isinstance(a, int) and isinstance(b, int):
+        return a * b
+    if isinstance(a, Aff) and isinstance(b, int):
+        return a.times(b)
+    if isinstance(b, Aff) and isinstance(a, int):
+        return b.times(a)
+    return _arr(space, a) * _arr(space, b)
+
+
+def _arr(space, x: Any) -> np.ndarray:
+    if isinstance(x, Aff):
+        return space.array(x).astype(np.int64, copy=False)
+    return np.asarray(x, dtype=np.int64)
+
+
+def _mixed(static: Sequence[int], dynamic: list, space) -> list:
+    """Static values with the dynamic operands filled in where they are ``kDynamic``."""
+    out, it = [], iter(dynamic)
+    for s in static:
+        out.append(_norm(space, next(it)) if s == _DYNAMIC else int(s))
+    return out
+
+
+def _identity_strides(sizes: Sequence[Any], space) -> list:
+    strides, acc = [], 1
+    for s in reversed(sizes):
+        strides.append(acc)
+        acc = _mul(space, acc, s)
+    return list(reversed(strides))
+
+
+def _shape_values(t, dynamic: list, space) -> list:
+    it = iter(dynamic)
+    return [int(s) if s is not None else _norm(space, next(it)) for s in t.shape]
+
+
+def _check_static(ref: MemRef, t, what: str) -> None:
+    shape = getattr(t, "shape", None)
+    if shape is None:
+        return
+    for k, (want, got) in enumerate(zip(shape, ref.sizes)):
+        g = _const(got)
+        if want is not None and g is not None and g != want:
+            raise _fault(f"{what}: dimension {k} has size {g}, the result type says {want}")
+
+
+# -- allocation -----------------------------------------------------------------------------------
+
+def _allocate(ex, frame, t, sizes: list, name: str) -> MemRef:
+    if any(not isinstance(s, int) for s in sizes):
+        raise LaneFault(f"{name} with sizes that differ between threads", kind=UnsupportedError)
+    if any(s < 0 for s in sizes):
+        raise _fault(f"{name} with a negative size {sizes}")
+    if getattr(ex, "kind", "") == "kernel":
+        ref = ex.allocate("private", t.element, sizes, name)
+        if frame.space is not ex.root:
+            ref = _enter_from_root(frame.space, ref)
+    else:
+        n = int(np.prod(sizes, dtype=np.int64)) if sizes else 1
+        buf = Buffer(np.zeros(n, dtype=storage(t)), "host", name)
+        ref = MemRef(buf, 0, sizes, _identity_strides(sizes, frame.space))
+    ref.type = t
+    return ref
+
+
+def _enter_from_root(space, ref):
+    chain = []
+    s = space
+    while s.parent is not None:
+        chain.append(s)
+        s = s.parent
+    for s in reversed(chain):
+        ref = s.enter(ref)
+    return ref
+
+
+@lowering("memref.alloc", "memref.alloca")
+def _alloc(op: Operation, c):
+    t = op.results[0].type
+    n_dyn = (op.segments or (len(op.operands), 0))[0]
+
+    def step(ex, frame, args):
+        sizes = _shape_values(t, args[:n_dyn], frame.space)
+        return [_allocate(ex, frame, t, sizes, op.name)]
+    return affine(step)
+
+
+@lowering("memref.realloc")
+def _realloc(op: Operation, c):
+    t = op.results[0].type
+
+    def step(ex, frame, args):
+        src = args[0]
+        sizes = _shape_values(t, args[1:], frame.space)
+        new = _allocate(ex, frame, t, sizes, op.name)
+        old = src.to_numpy().reshape(-1)
+        dst = new.to_numpy().reshape(-1)
+        n = min(old.size, dst.size)
+        dst[:n] = old[:n]
+        src.buffer.freed = True
+        return [new]
+    return step
+
+
+@lowering("memref.dealloc")
+def _dealloc(op: Operation, c):
+    def step(ex, frame, args):
+        ref = args[0]
+        if ref.buffer.space == "host" and ref.buffer.name.startswith("argument"):
+            raise _fault("dealloc of memory the caller owns (a gpu.run argument)")
+        if ref.buffer.freed:
+            raise _fault(f"double dealloc of {ref.buffer.name}")
+        ref.buffer.freed = True
+        return []
+    return step
+
+
+@lowering("memref.alloca_scope")
+def _alloca_scope(op: Operation, c):
+    region = op.regions[0]
+
+    def step(ex, frame, args):
+        return ex.run_single(region, frame).values
+    return step
+
+
+@lowering("memref.global")
+def _global(op: Operation, c):
+    def step(ex, frame, args):  # a declaration: buffers are made by get_global
+        return []
+    return step
+
+
+def global_buffer(program, name: str) -> MemRef:
+    """The buffer of the module global ``@name`` (made once per Program)."""
+    ref = program.global_buffers.get(name)
+    if ref is not None:
+        return ref
+    decl = program.globals.get(name)
+    if decl is None:
+        raise LaneFault(f"no memref.global @{name}", kind=UnsupportedError)
+    t = decl.attributes["type"].value
+    shape = [int(s) for s in t.shape]
+    n = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    data = np.zeros(n, dtype=storage(t))
+    init = decl.attributes.get("initial_value")
+    if init is not None and hasattr(init, "array"):
+        arr = init.array() if callable(init.array) else init.array
+        data[:] = np.broadcast_to(np.asarray(arr).astype(data.dtype).reshape(-1)
+                                  if np.asarray(arr).size == n else np.asarray(arr), (n,))
+    buf = Buffer(data, "global", f"memref.global @{name}",
+                 read_only="constant" in decl.attributes)
+    ref = MemRef(buf, 0, shape, _identity_strides(shape, None), t)
+    program.global_buffers[name] = ref
+    return ref
+
+
+@lowering("memref.get_global")
+def _get_global(op: Operation, c):
+    name = str(op.attributes["name"]).lstrip("@")
+
+    def step(ex, frame, args):
+        program = getattr(ex, "program", None)
+        if program is None:
+            raise LaneFault("memref.get_global without a program", kind=UnsupportedError)
+        return [global_buffer(program, name)]
+    return step
+
+
+# -- queries --------------------------------------------------------------------------------------
+
+@lowering("memref.dim")
+def _dim(op: Operation, c):
+    def step(ex, frame, args):
+        ref, k = args
+        k = _const(k)
+        if k is None or not 0 <= k < ref.rank:
+            raise LaneFault(f"memref.dim index {k} out of range for rank {ref.rank} "
+                            "(undefined behaviour)")
+        s = ref.sizes[k]
+        space = frame.space
+        if isinstance(s, int):
+            return [Aff(s, _ZERO, np.dtype(np.int64)) if isinstance(space, BoxSpace)
+                    else space.uniform(s, np.int64)]
+        return [s]
+    return affine(step)
+
+
+@lowering("memref.rank")
+def _rank(op: Operation, c):
+    def step(ex, frame, args):
+        return [frame.space.uniform(args[0].rank, np.int64)]
+    return step
+
+
+@lowering("memref.extract_strided_metadata")
+def _metadata(op: Operation, c):
+    def step(ex, frame, args):
+        ref = args[0]
+        space = frame.space
+        base = MemRef(ref.buffer, 0, [], [], op.results[0].type)
+
+        def val(x):
+            return space.uniform(x, np.int64) if isinstance(x, int) else x
+        return [base, val(ref.offset)] + [val(s) for s in ref.sizes] + \
+            [val(s) for s in ref.strides]
+    return affine(step)
+
+
+@lowering("memref.extract_aligned_pointer_as_index")
+def _aligned_pointer(op: Operation, c):
+    def step(ex, frame, args):
+        return [frame.space.uniform(args[0].buffer.ident << 32, np.int64)]
+    return step
+
+
+@lowering("memref.assume_alignment", "memref.memory_space_cast")
+def _same(op: Operation, c):
+    def step(ex, frame, args):
+        ref = args[0]
+        return [MemRef(ref.buffer, ref.offset, ref.sizes, ref.strides, op.results[0].type)] \
+            if op.results else []
+    return affine(step)
+
+
+@lowering("memref.prefetch")
+def _prefetch(op: Operation, c):
+    def step(ex, frame, args):
+        return []
+    return step
+
+
+# -- new descriptors ------------------------------------------------------------------------------
+
+@lowering("memref.cast")
+def _cast(op: Operation, c):
+    t = op.results[0].type
+
+    def step(ex, frame, args):
+        ref = args[0]
+        _check_static(ref, t, "memref.cast")
+        return [MemRef(ref.buffer, ref.offset, ref.sizes, ref.strides, t)]
+    return affine(step)
+
+
+def _rank_reduced(sizes: list, strides: list, result_shape: Sequence) -> tuple[list, list]:
+    """Drop unit dimensions so that ``sizes`` matches the result type's rank."""
+    drop = len(sizes) - len(result_shape)
+    if drop <= 0:
+        return sizes, strides
+    keep_sizes, keep_strides = [], []
+    j = 0
+    for k, (s, st) in enumerate(zip(sizes, strides)):
+        left_src, left_res = len(sizes) - k, len(result_shape) - j
+        unit = isinstance(s, int) and s == 1
+        if drop and unit and left_src > left_res and \
+                (j >= len(result_shape) or result_shape[j] != 1 or left_src - 1 >= left_res):
+            drop -= 1
+            continue
+        keep_sizes.append(s)
+        keep_strides.append(st)
+        j += 1
+    return keep_sizes, keep_strides
+
+
+@lowering("memref.subview")
+def _subview(op: Operation, c):
+    t = op.results[0].type
+    seg = op.segments or (1, 0, 0, 0)
+    s_off = [int(x) for x in op.attributes["static_offsets"].value]
+    s_size = [int(x) for x in op.attributes["static_sizes"].value]
+    s_str = [int(x) for x in op.attributes["static_strides"].value]
+
+    def step(ex, frame, args):
+        space = frame.space
+        ref = args[0]
+        dyn = args[1:]
+        offs = _mixed(s_off, dyn[:seg[1]], space)
+        sizes = _mixed(s_size, dyn[seg[1]:seg[1] + seg[2]], space)
+        steps = _mixed(s_str, dyn[seg[1] + seg[2]:], space)
+        _check_window(space, ref, offs, sizes, steps)
+        offset = ref.offset
+        for o, st in zip(offs, ref.strides):
+            offset = _add(space, offset, _mul(space, o, st))
+        strides = [_mul(space, st, k) for st, k in zip(ref.strides, steps)]
+        sizes, strides = _rank_reduced(sizes, strides, list(t.shape))
+        return [MemRef(ref.buffer, _norm(space, offset) if not isinstance(offset, Aff)
+                       else offset, sizes, strides, t)]
+    return affine(step)
+
+
+def _check_window(space, ref: MemRef, offs: list, sizes: list, steps: list) -> None:
+    for k, (o, n, st, full) in enumerate(zip(offs, sizes, steps, ref.sizes)):
+        if all(isinstance(x, int) for x in (o, n, st, full)):
+            last = o + (n - 1) * st
+            if n > 0 and (o < 0 or last >= full or last < 0):
+                raise _fault(f"subview dimension {k} reaches [{o}, {last}] outside the source's "
+                             f"size {full}")
+            continue
+        o_a, n_a, st_a, f_a = (_arr(space, x) for x in (o, n, st, full))
+        last = o_a + (n_a - 1) * st_a
+        bad = (n_a > 0) & ((o_a < 0) | (last >= f_a) | (last < 0))
+        if np.any(bad):
+            raise LaneFault(f"subview dimension {k} reaches outside its source",
+                            np.asarray(bad), kind=MemoryAccessError)
+
+
+@lowering("memref.reinterpret_cast")
+def _reinterpret_cast(op: Operation, c):
+    t = op.results[0].type
+    seg = op.segments or (1, 0, 0, 0)
+    s_off = [int(x) for x in op.attributes["static_offsets"].value]
+    s_size = [int(x) for x in op.attributes["static_sizes"].value]
+    s_str = [int(x) for x in op.attributes["static_strides"].value]
+
+    def step(ex, frame, args):
+        space = frame.space
+        ref = args[0]
+        dyn = args[1:]
+        offset = _mixed(s_off, dyn[:seg[1]], space)[0]
+        sizes = _mixed(s_size, dyn[seg[1]:seg[1] + seg[2]], space)
+        strides = _mixed(s_str, dyn[seg[1] + seg[2]:], space)
+        new = MemRef(ref.buffer, offset, sizes, strides, t)
+        _check_extent(new)
+        return [new]
+    return affine(step)
+
+
+def _check_extent(ref: MemRef) -> None:
+    """A uniform descriptor must stay inside its buffer."""
+    vals = [ref.offset] + list(ref.sizes) + list(ref.strides)
+    if not all(isinstance(v, int) for v in vals):
+        return
+    if any(n == 0 for n in ref.sizes):
+        return
+    lo = ref.offset + sum(min(0, (n - 1) * s) for n, s in zip(ref.sizes, ref.strides))
+    hi = ref.offset + sum(max(0, (n - 1) * s) for n, s in zip(ref.sizes, ref.strides))
+    if lo < 0 or hi >= ref.buffer.size:
+        raise _fault(f"descriptor reaches elements [{lo}, {hi}] outside {ref.buffer.name} "
+                     f"({ref.buffer.size} elements)")
+
+
+def _groups(op: Operation) -> list[list[int]]:
+    return [[int(x.value) for x in g.value] for g in op.attributes["reassociation"].value]
+
+
+@lowering("memref.expand_shape")
+def _expand_shape(op: Operation, c):
+    t = op.results[0].type
+    groups = _groups(op)
+    static = [int(x) for x in op.attributes["static_output_shape"].value] \
+        if "static_output_shape" in op.attributes else [s if s is not None else _DYNAMIC
+                                                         for s in t.shape]
+
+    def step(ex, frame, args):
+        space = frame.space
+        ref = args[0]
+        out_sizes = _mixed(static, args[1:], space)
+        sizes, strides = [None] * len(out_sizes), [None] * len(out_sizes)
+        for src_dim, group in enumerate(groups):
+            acc = ref.strides[src_dim]
+            for d in reversed(group):
+                sizes[d] = out_sizes[d]
+                strides[d] = acc
+                acc = _mul(space, acc, out_sizes[d])
+            total = 1
+            for d in group:
+                total = _mul(space, total, out_sizes[d])
+            if isinstance(total, int) and isinstance(ref.sizes[src_dim], int) and \
+                    total != ref.sizes[src_dim]:
+                raise _fault(f"expand_shape: sizes {[out_sizes[d] for d in group]} do not "
+                             f"multiply to {ref.sizes[src_dim]}")
+        return [MemRef(ref.buffer, ref.offset, sizes, strides, t)]
+    return affine(step)
+
+
+@lowering("memref.collapse_shape")
+def _collapse_shape(op: Operation, c):
+    t = op.results[0].type
+    groups = _groups(op)
+
+    def step(ex, frame, args):
+        space = frame.space
+        ref = args[0]
+        sizes, strides = [], []
+        for group in groups:
+            total = 1
+            for d in group:
+                total = _mul(space, total, ref.sizes[d])
+            for a, b in zip(group, group[1:]):  # contiguity within the group
+                sa, sb, nb = ref.strides[a], ref.strides[b], ref.sizes[b]
+                if all(isinstance(x, int) for x in (sa, sb, nb)) and nb != 1 and sa != sb * nb:
+                    raise _fault("collapse_shape of dimensions that are not contiguous")
+            sizes.append(total)
+            strides.append(ref.strides[group[-1]] if group else 1)
+        return [MemRef(ref.buffer, ref.offset, sizes, strides, t)]
+    return affine(step)
+
+
+@lowering("memref.transpose")
+def _transpose(op: Operation, c):
+    t = op.results[0].type
+    amap = op.attributes["permutation"].value
+    perm = list(amap.evaluate(list(range(amap.n_dims))))
+
+    def step(ex, frame, args):
+        ref = args[0]
+        return [MemRef(ref.buffer, ref.offset, [ref.sizes[p] for p in perm],
+                       [ref.strides[p] for p in perm], t)]
+    return affine(step)
+
+
+@lowering("memref.reshape")
+def _reshape(op: Operation, c):
+    t = op.results[0].type
+
+    def step(ex, frame, args):
+        ref, shape_ref = args
+        shape = [int(x) for x in np.asarray(shape_ref.to_numpy()).reshape(-1)]
+        if int(np.prod(shape)) != int(np.prod([_const(s) for s in ref.sizes])):
+            raise _fault(f"memref.reshape to {shape}: element count differs")
+        return [MemRef(ref.buffer, ref.offset, shape, _identity_strides(shape, None), t)]
+    return step
+
+
+_TYPED_VIEWS: dict = {}
+
+
+@lowering("memref.view")
+def _view(op: Operation, c):
+    t = op.results[0].type
+    dtype = np.dtype(storage(t))
+
+    def step(ex, frame, args):
+        space = frame.space
+        src, shift = args[0], args[1]
+        sizes = _shape_values(t, args[2:], space)
+        data = src.buffer.data
+        if data.itemsize != 1:
+            raise _fault("memref.view of a memref whose elements are not bytes")
+        byte_off = _add(space, src.offset, _norm(space, shift))
+        item = dtype.itemsize
+        if isinstance(byte_off, Aff):
+            if byte_off.const % item or any(k % item for k in byte_off.coef):
+                raise _fault(f"memref.view byte shift not a multiple of {item}")
+            offset = Aff(byte_off.const // item, tuple(k // item for k in byte_off.coef),
+                         byte_off.dtype)
+        else:
+            arr = _arr(space, byte_off)
+            if np.any(arr % item):
+                raise _fault(f"memref.view byte shift not a multiple of the element size {item}")
+            offset = _norm(space, arr // item)
+        key = (src.buffer.ident, dtype.str)
+        buf = _TYPED_VIEWS.get(key)
+        if buf is None or buf.data.base is not data and buf.data.base is not data.base:
+            usable = data.size - data.size % item
+            buf = Buffer(data[:usable].view(dtype), src.buffer.space,
+                         f"{src.buffer.name} as {t.element}")
+            _TYPED_VIEWS[key] = buf
+        ref = MemRef(buf, offset, sizes, _identity_strides(sizes, space), t)
+        n_bytes = src.sizes[0] if src.sizes else 0
+        total = item * int(np.prod([_const(s) or 0 for s in sizes])) if all(
+            _const(s) is not None for s in sizes) else None
+        shift_k = _const(shift)
+        if total is not None and shift_k is not None and isinstance(n_bytes, int) and \
+                shift_k + total > n_bytes:
+            raise _fault(f"memref.view of {total} bytes at byte {shift_k} reaches past the "
+                         f"{n_bytes}-byte buffer")
+        return [ref]
+    return affine(step)
+
+
+# -- copies ---------------------------------------------------------------------------------------
+
+def _uniform(ref: MemRef) -> bool:
+    return all(isinstance(x, int) for x in [ref.offset, *ref.sizes, *ref.strides])
+
+
+@lowering("memref.copy")
+def _copy(op: Operation, c):
+    def step(ex, frame, args):
+        src, dst = args
+        check_host_access(ex, src, op)
+        check_host_access(ex, dst, op)
+        if src.buffer.freed or dst.buffer.freed:
+            raise _fault("memref.copy of deallocated memory")
+        if dst.buffer.read_only:
+            raise _fault(f"memref.copy into read-only {dst.buffer.name}")
+        if _uniform(src) and _uniform(dst):
+            if list(src.sizes) != list(dst.sizes):
+                raise _fault(f"memref.copy between shapes {list(src.sizes)} and "
+                             f"{list(dst.sizes)}")
+            dst.to_numpy()[...] = np.array(src.to_numpy())
+            return []
+        space = frame.space
+        sizes = [_const(s) for s in src.sizes]
+        if any(s is None for s in sizes):
+            raise LaneFault("memref.copy of per-thread shapes", kind=UnsupportedError)
+        for idx in np.ndindex(*sizes):
+            ids = [Aff(i, _ZERO, np.dtype(np.int64)) if isinstance(space, BoxSpace)
+                   else space.uniform(i, np.int64) for i in idx]
+            from ..memory import load, store
+            v = load(space, src.buffer, element_address(space, src, ids))
+            store(space, dst.buffer, element_address(space, dst, ids), v)
+        return []
+    return step
+
+
+# -- atomics --------------------------------------------------------------------------------------
+
+_ATOMIC_KINDS = ("addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu",
+                 "minimumf", "minnumf", "mins", "minu", "mulf", "muli", "ori", "xori")
+
+
+def _atomic_fn(kind: str, dtype: np.dtype):
+    """``(new = f(old, value), ufunc for .at or None)``."""
+    def unsigned(fn):
+        u = np.dtype(f"u{dtype.itemsize}")
+        return lambda a, b: fn(a.view(u), b.view(u)).view(dtype)
+    table = {
+        "addf": (np.add, np.add), "addi": (np.add, np.add), "mulf": (np.multiply, np.multiply),
+        "muli": (np.multiply, np.multiply), "andi": (np.bitwise_and, np.bitwise_and),
+        "ori": (np.bitwise_or, np.bitwise_or), "xori": (np.bitwise_xor, np.bitwise_xor),
+        "assign": (lambda a, b: b, None), "maximumf": (np.maximum, np.maximum),
+        "minimumf": (np.minimum, np.minimum), "maxnumf": (np.fmax, np.fmax),
+        "minnumf": (np.fmin, np.fmin), "maxs": (np.maximum, np.maximum),
+        "mins": (np.minimum, np.minimum), "maxu": (unsigned(np.maximum), None),
+        "minu": (unsigned(np.minimum), None)}
+    return table[kind]
+
+
+def sequential_groups(addr: np.ndarray):
+    """Lanes grouped by address, in lane order: ``(order, unique, starts, counts)`` where
+    ``order`` sorts lanes by (address, lane)."""
+    order = np.argsort(addr, kind="stable")
+    sorted_addr = addr[order]
+    starts = np.flatnonzero(np.concatenate([[True], sorted_addr[1:] != sorted_addr[:-1]]))
+    counts = np.diff(np.append(starts, addr.size))
+    return order, sorted_addr[starts], starts, counts
+
+
+@lowering("memref.atomic_rmw")
+def _atomic_rmw(op: Operation, c):
+    kind = _ATOMIC_KINDS[int(op.attributes["kind"].value)]
+    dtype = np.dtype(storage(op.results[0].type))
+    fn, ufunc = _atomic_fn(kind, dtype)
+    result_used = op.results[0].has_uses
+
+    def step(ex, frame, args):
+        value, ref, idx = args[0], args[1], args[2:]
+        space = frame.space
+        check_host_access(ex, ref, op)
+        if ref.buffer.read_only:
+            raise _fault(f"atomic_rmw on read-only {ref.buffer.name}")
+        addr = element_address(space, ref, idx)
+        addr = space.array(addr) if isinstance(addr, Aff) else addr
+        a, v = np.broadcast_arrays(addr, space.array(value) if isinstance(value, Aff) else value)
+        shape = space.shape
+        a = np.broadcast_to(a, shape).reshape(-1)
+        v = np.broadcast_to(v, shape).reshape(-1).astype(dtype, copy=False)
+        data = ref.buffer.data
+        with np.errstate(all="ignore"):
+            if not result_used and (ufunc is not None or kind == "assign"):
+                if kind == "assign":
+                    data[a] = v
+                else:
+                    ufunc.at(data, a, v)
+                return [np.zeros(shape, dtype)]
+            order, uniq, starts, counts = sequential_groups(a)
+            cur = data[uniq].copy()
+            old = np.empty(a.size, dtype)
+            vs = v[order]
+            for k in range(int(counts.max())):
+                live = np.flatnonzero(counts > k)
+                pos = starts[live] + k
+                old[order[pos]] = cur[live]
+                cur[live] = fn(cur[live], vs[pos])
+            data[uniq] = cur
+        return [old.reshape(shape)]
+    return affine(step)
+
+
+@lowering("memref.generic_atomic_rmw")
+def _generic_atomic_rmw(op: Operation, c):
+    region = op.regions[0]
+    dtype = np.dtype(storage(op.results[0].type))
+
+    def step(ex, frame, args):
+        ref, idx = args[0], args[1:]
+        space = frame.space
+        check_host_access(ex, ref, op)
+        if ref.buffer.read_only:
+            raise _fault(f"generic_atomic_rmw on read-only {ref.buffer.name}")
+        addr = element_address(space, ref, idx)
+        addr = space.array(addr) if isinstance(addr, Aff) else addr
+        a = np.broadcast_to(addr, space.shape).reshape(-1)
+        order, uniq, starts, counts = sequential_groups(a)
+        data = ref.buffer.data
+        old = np.empty(a.size, dtype)
+        lane_shape = space.shape
+        for k in range(int(counts.max())):
+            live = np.flatnonzero(counts > k)
+            lanes = order[starts[live] + k]          # flat lane positions, one per element
+            mask = np.zeros(a.size, dtype=bool)
+            mask[lanes] = True
+            sub = space.restrict(mask.reshape(lane_shape))
+            # the lanes of ``sub`` in its own order correspond to sorted ``lanes``
+            srt = np.sort(lanes)
+            cur = data[a[srt]]
+            old[srt] = cur
+            cur_in = cur.reshape(sub.shape) if isinstance(sub, BoxSpace) else cur
+            new = ex.run_single(region, frame, [cur_in], space=sub).values[0]
+            new = np.broadcast_to(sub.array(new), sub.shape).reshape(-1)
+            data[a[srt]] = new.astype(dtype, copy=False)
+        return [old.reshape(lane_shape)]
+    return affine(step)
