@@ -1,0 +1,732 @@
+"""vector: per-thread vectors (lane axes first, then the vector's own axes).
+
+Memory ops check every element they touch against the memref (MLIR makes an out-of-bounds
+``vector.load``/``store`` undefined; we report it); ``maskedload``/``maskedstore``/``gather``/
+``scatter``/``compressstore``/``expandload`` never touch masked-off elements; ``transfer_read``
+pads, and ``transfer_write`` skips, elements outside the memref unless ``in_bounds`` says they
+cannot be (then it is an error).  Floating-point ``reduction`` ``add``/``mul`` accumulate
+sequentially in element order starting from ``acc`` (an ordered reduction, what MLIR's lowering
+without ``reassoc`` does); ``fma`` and ``outerproduct`` are fused (one rounding).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Callable
+
+import numpy as np
+
+from ....ir.core import Operation
+from ...errors import MemoryAccessError
+from ...numerics import floatops
+from ..faults import LaneFault, ub
+from ..lanes import Aff
+from ..memory import element_address, load, store
+from ..registry import lowering
+from ..values import numerics_name, storage, vector_shape
+from .arith import _signed_zero_extremum, int_of
+from .memref_access import check_host_access
+
+_DYNAMIC = -(1 << 63)
+
+
+def _lane(space, x) -> np.ndarray:
+    return space.array(x) if isinstance(x, Aff) else np.asarray(x)
+
+
+def _ints(attr) -> list[int]:
+    vals = attr.value
+    return [int(getattr(v, "value", v)) for v in vals]
+
+
+# -- shape ops ------------------------------------------------------------------------------------
+
+@lowering("vector.broadcast")
+def _broadcast(op: Operation, c):
+    src_shape = vector_shape(op.operands[0].type)
+    dst_shape = vector_shape(op.results[0].type)
+    dtype = storage(op.results[0].type)
+
+    def step(ex, frame, args):
+        nd = frame.space.ndim
+        x = _lane(frame.space, args[0]).astype(dtype, copy=False)
+        lane = x.shape[:nd]
+        x = x.reshape(lane + (1,) * (len(dst_shape) - len(src_shape)) + tuple(src_shape))
+        return [np.broadcast_to(x, lane + tuple(dst_shape))]
+    return step
+
+
+def _positions(static: list, dyn: list, space, shape: tuple) -> list:
+    """Static positions with the dynamic ones filled in (uniform ints or lane arrays)."""
+    out, it = [], iter(dyn)
+    for k, s in enumerate(static):
+        if s != _DYNAMIC:
+            out.append(int(s))
+            continue
+        v = _lane(space, next(it)).astype(np.int64)
+        bad = (v < 0) | (v >= shape[k])
+        if np.any(bad):
+            raise ub(f"dynamic position out of range [0, {shape[k]}) (poison)", bad)
+        out.append(int(v.reshape(-1)[0]) if v.size == 1 else v)
+    return out
+
+
+def _index(space, x: np.ndarray, positions: list):
+    """``x[lanes..., positions...]`` with per-lane positions where they vary."""
+    nd = space.ndim
+    if all(isinstance(p, int) for p in positions):
+        return (slice(None),) * nd + tuple(positions)
+    lane_shape = space.shape
+    grids = np.indices(lane_shape, sparse=True)
+    idx = [g for g in grids]
+    full = np.broadcast_to(x, lane_shape + x.shape[nd:])
+    for p in positions:
+        idx.append(np.broadcast_to(p.reshape(p.shape[:nd]) if isinstance(p, np.ndarray) else p,
+                                   lane_shape))
+    return full, tuple(idx)
+
+
+@lowering("vector.extract")
+def _extract(op: Operation, c):
+    static = [int(x) for x in op.attributes["static_position"].value]
+    shape = vector_shape(op.operands[0].type)
+
+    def step(ex, frame, args):
+        space = frame.space
+        x = _lane(space, args[0])
+        pos = _positions(static, args[1:], space, shape)
+        sel = _index(space, x, pos)
+        if isinstance(sel, tuple) and sel and isinstance(sel[0], np.ndarray) and len(sel) == 2:
+            full, idx = sel
+            return [full[idx]]
+        return [x[sel]]
+    return step
+
+
+@lowering("vector.insert")
+def _insert(op: Operation, c):
+    static = [int(x) for x in op.attributes["static_position"].value]
+    shape = vector_shape(op.results[0].type)
+
+    def step(ex, frame, args):
+        space = frame.space
+        value, dest = _lane(space, args[0]), _lane(space, args[1])
+        pos = _positions(static, args[2:], space, shape)
+        lane = np.broadcast_shapes(value.shape[:space.ndim], dest.shape[:space.ndim])
+        out = np.array(np.broadcast_to(dest, lane + tuple(shape)))
+        if all(isinstance(p, int) for p in pos):
+            out[(slice(None),) * space.ndim + tuple(pos)] = value
+            return [out]
+        full = np.array(np.broadcast_to(out, space.shape + tuple(shape)))
+        grids = np.indices(space.shape, sparse=True)
+        idx = tuple(grids) + tuple(np.broadcast_to(p if isinstance(p, np.ndarray) else p,
+                                                   space.shape) for p in pos)
+        full[idx] = np.broadcast_to(value, space.shape + value.shape[space.ndim:])
+        return [full]
+    return step
+
+
+@lowering("vector.from_elements")
+def _from_elements(op: Operation, c):
+    shape = vector_shape(op.results[0].type)
+    dtype = storage(op.results[0].type)
+
+    def step(ex, frame, args):
+        space = frame.space
+        parts = [_lane(space, a).astype(dtype, copy=False) for a in args]
+        lane = np.broadcast_shapes(*(p.shape for p in parts))
+        stacked = np.stack([np.broadcast_to(p, lane) for p in parts], axis=-1)
+        return [stacked.reshape(lane + tuple(shape))]
+    return step
+
+
+@lowering("vector.to_elements")
+def _to_elements(op: Operation, c):
+    def step(ex, frame, args):
+        space = frame.space
+        x = _lane(space, args[0])
+        flat = x.reshape(x.shape[:space.ndim] + (-1,))
+        return [flat[..., k] for k in range(flat.shape[-1])]
+    return step
+
+
+@lowering("vector.shape_cast")
+def _shape_cast(op: Operation, c):
+    shape = vector_shape(op.results[0].type)
+
+    def step(ex, frame, args):
+        x = _lane(frame.space, args[0])
+        return [x.reshape(x.shape[:frame.space.ndim] + tuple(shape))]
+    return step
+
+
+@lowering("vector.bitcast")
+def _bitcast(op: Operation, c):
+    shape = vector_shape(op.results[0].type)
+    dtype = storage(op.results[0].type)
+
+    def step(ex, frame, args):
+        nd = frame.space.ndim
+        x = np.ascontiguousarray(_lane(frame.space, args[0]))
+        return [x.view(dtype).reshape(x.shape[:nd] + tuple(shape))]
+    return step
+
+
+@lowering("vector.transpose")
+def _transpose(op: Operation, c):
+    perm = [int(p) for p in op.attributes["permutation"].value]
+
+    def step(ex, frame, args):
+        nd = frame.space.ndim
+        x = _lane(frame.space, args[0])
+        return [np.transpose(x, list(range(nd)) + [nd + p for p in perm])]
+    return step
+
+
+@lowering("vector.shuffle")
+def _shuffle(op: Operation, c):
+    mask = [int(m) for m in op.attributes["mask"].value]
+    scalar_inputs = not vector_shape(op.operands[0].type)
+
+    def step(ex, frame, args):
+        nd = frame.space.ndim
+        a, b = (_lane(frame.space, x) for x in args)
+        if scalar_inputs:
+            a, b = a[..., None], b[..., None]
+        lane = np.broadcast_shapes(a.shape[:nd], b.shape[:nd])
+        a = np.broadcast_to(a, lane + a.shape[nd:])
+        b = np.broadcast_to(b, lane + b.shape[nd:])
+        both = np.concatenate([a, b], axis=nd)
+        return [np.take(both, mask, axis=nd)]
+    return step
+
+
+@lowering("vector.extract_strided_slice")
+def _extract_strided_slice(op: Operation, c):
+    offs, sizes = _ints(op.attributes["offsets"]), _ints(op.attributes["sizes"])
+    strides = _ints(op.attributes["strides"])
+
+    def step(ex, frame, args):
+        nd = frame.space.ndim
+        x = _lane(frame.space, args[0])
+        sl = tuple(slice(o, o + n * s, s) for o, n, s in zip(offs, sizes, strides))
+        return [x[(slice(None),) * nd + sl]]
+    return step
+
+
+@lowering("vector.insert_strided_slice")
+def _insert_strided_slice(op: Operation, c):
+    offs, strides = _ints(op.attributes["offsets"]), _ints(op.attributes["strides"])
+    src_shape = vector_shape(op.operands[0].type)
+    dst_shape = vector_shape(op.results[0].type)
+
+    def step(ex, frame, args):
+        nd = frame.space.ndim
+        src, dst = (_lane(frame.space, x) for x in args)
+        lane = np.broadcast_shapes(src.shape[:nd], dst.shape[:nd])
+        out = np.array(np.broadcast_to(dst, lane + tuple(dst_shape)))
+        lead = len(dst_shape) - len(src_shape)
+        sl = tuple(slice(o, o + 1) if k < lead else
+                   slice(o, o + src_shape[k - lead] * strides[k - lead], strides[k - lead])
+                   for k, o in enumerate(offs))
+        out[(slice(None),) * nd + sl] = src.reshape(src.shape[:nd] + (1,) * lead +
+                                                    tuple(src_shape))
+        return [out]
+    return step
+
+
+@lowering("vector.interleave")
+def _interleave(op: Operation, c):
+    def step(ex, frame, args):
+        a, b = (_lane(frame.space, x) for x in args)
+        a, b = np.broadcast_arrays(a, b)
+        out = np.stack([a, b], axis=-1)
+        return [out.reshape(out.shape[:-2] + (-1,))]
+    return step
+
+
+@lowering("vector.deinterleave")
+def _deinterleave(op: Operation, c):
+    def step(ex, frame, args):
+        x = _lane(frame.space, args[0])
+        return [x[..., 0::2], x[..., 1::2]]
+    return step
+
+
+@lowering("vector.step")
+def _step(op: Operation, c):
+    (n,) = vector_shape(op.results[0].type)
+    dtype = storage(op.results[0].type)
+
+    def step(ex, frame, args):
+        return [frame.space.uniform(np.arange(n), dtype, (n,))]
+    return step
+
+
+@lowering("vector.vscale")
+def _vscale(op: Operation, c):
+    def step(ex, frame, args):
+        return [frame.space.uniform(1, np.int64)]
+    return step
+
+
+@lowering("vector.constant_mask")
+def _constant_mask(op: Operation, c):
+    shape = vector_shape(op.results[0].type)
+    sizes = [int(s) for s in op.attributes["mask_dim_sizes"].value]
+    mask = np.ones(shape, dtype=bool)
+    for d, n in enumerate(sizes):
+        idx = np.arange(shape[d]).reshape([-1 if k == d else 1 for k in range(len(shape))])
+        mask &= idx < n
+
+    def step(ex, frame, args):
+        return [frame.space.uniform(mask, np.bool_, shape)]
+    return step
+
+
+@lowering("vector.create_mask")
+def _create_mask(op: Operation, c):
+    shape = vector_shape(op.results[0].type)
+
+    def step(ex, frame, args):
+        space = frame.space
+        nd = space.ndim
+        mask = np.ones((1,) * nd + tuple(shape), dtype=bool)
+        for d, bound in enumerate(args):
+            b = _lane(space, bound).astype(np.int64)
+            b = b.reshape(b.shape[:nd] + (1,) * len(shape))
+            idx = np.arange(shape[d]).reshape((1,) * nd + tuple(-1 if k == d else 1
+                                                                for k in range(len(shape))))
+            mask = mask & (idx < b)
+        return [mask]
+    return step
+
+
+# -- arithmetic -----------------------------------------------------------------------------------
+
+@lowering("vector.fma")
+def _fma(op: Operation, c):
+    elem = numerics_name(op.results[0].type)
+    dtype = storage(op.results[0].type)
+
+    def step(ex, frame, args):
+        return [np.asarray(floatops.fma(*args, elem)).astype(dtype, copy=False)]
+    return step
+
+
+def _combiner(kind: str, t) -> Callable:
+    elem = numerics_name(t)
+    if elem.startswith("f") or elem == "bf16":
+        if True:
+            table = {"add": np.add, "mul": np.multiply,
+                     "maximumf": _signed_zero_extremum(True, True),
+                     "minimumf": _signed_zero_extremum(False, True),
+                     "maxnumf": _signed_zero_extremum(True, False),
+                     "minnumf": _signed_zero_extremum(False, False)}
+            if kind in table:
+                fn = table[kind]
+                dtype = storage(t)
+                return lambda a, b: fn(a, b).astype(dtype, copy=False)
+    sem = int_of(t)
+    table = {"add": sem.add, "mul": sem.mul, "and": sem.andi, "or": sem.ori, "xor": sem.xori,
+             "maxsi": lambda a, b: sem.max(a, b, True), "minsi": lambda a, b: sem.min(a, b, True),
+             "maxui": lambda a, b: sem.max(a, b, False),
+             "minui": lambda a, b: sem.min(a, b, False)}
+    return table[kind]
+
+
+def _kind(op: Operation) -> str:
+    text = str(op.attributes["kind"])
+    return text[text.index("<") + 1:text.rindex(">")].strip()
+
+
+@lowering("vector.reduction")
+def _reduction(op: Operation, c):
+    kind = _kind(op)
+    fn = _combiner(kind, op.results[0].type)
+
+    def step(ex, frame, args):
+        space = frame.space
+        x = _lane(space, args[0])
+        flat = x.reshape(x.shape[:space.ndim] + (-1,))
+        with np.errstate(all="ignore"):
+            if len(args) > 1:
+                acc = _lane(space, args[1])
+                start = 0
+            else:
+                acc = flat[..., 0]
+                start = 1
+            for k in range(start, flat.shape[-1]):
+                acc = fn(acc, flat[..., k])
+        return [acc]
+    return step
+
+
+@lowering("vector.outerproduct")
+def _outerproduct(op: Operation, c):
+    kind = _kind(op) if "kind" in op.attributes else "add"
+    elem = numerics_name(op.results[0].type)
+    dtype = storage(op.results[0].type)
+    rhs_scalar = not vector_shape(op.operands[1].type)
+
+    def step(ex, frame, args):
+        space = frame.space
+        lhs, rhs = _lane(space, args[0]), _lane(space, args[1])
+        a = lhs[..., :, None] if not rhs_scalar else lhs
+        b = rhs[..., None, :] if not rhs_scalar else rhs[..., None]
+        if len(args) > 2:
+            acc = _lane(space, args[2])
+            if kind == "add" and elem in ("f16", "bf16", "f32", "f64"):
+                return [np.asarray(floatops.fma(a, b, acc, elem)).astype(dtype, copy=False)]
+            with np.errstate(all="ignore"):
+                return [_combiner(kind, op.results[0].type)(acc, (a * b).astype(dtype))]
+        with np.errstate(all="ignore"):
+            return [(a * b).astype(dtype, copy=False)]
+    return step
+
+
+# -- memory ---------------------------------------------------------------------------------------
+
+def _element_offsets(shape: tuple) -> list[tuple]:
+    return list(itertools.product(*(range(n) for n in shape)))
+
+
+def _shifted(space, indices: list, offsets: tuple, dims: list) -> list:
+    out = list(indices)
+    for d, o in zip(dims, offsets):
+        if o:
+            x = out[d]
+            out[d] = x.plus(o) if isinstance(x, Aff) else _lane(space, x) + o
+    return out
+
+
+def _record(ex, space, ref, addr, write: bool, op) -> None:
+    if getattr(ex, "racelog", None) is not None:
+        ex.record(space, ref.buffer, addr, write, op)
+
+
+def _gather_elements(ex, op, space, ref, indices, vshape, mask=None, pad=None, dims=None):
+    """Load every element of a vector at ``indices`` (+ its offset along ``dims``, the trailing
+    memref dims by default); masked-off elements take ``pad``."""
+    rank = ref.rank
+    dims = dims if dims is not None else list(range(rank - len(vshape), rank))
+    dtype = ref.buffer.data.dtype
+    parts = []
+    for k, offs in enumerate(_element_offsets(vshape)):
+        idx = _shifted(space, indices, offs, dims)
+        if mask is None:
+            addr = element_address(space, ref, idx)
+            _record(ex, space, ref, addr, False, op)
+            parts.append(np.broadcast_to(load(space, ref.buffer, addr), space.shape))
+            continue
+        m = np.broadcast_to(mask[(Ellipsis,) + offs], space.shape)
+        value = np.broadcast_to(pad[(Ellipsis,) + offs], space.shape).astype(dtype)
+        if m.any():
+            sub = space.restrict(m)
+            sub_idx = [sub.enter(i) if sub is not space else i for i in idx]
+            sref = sub.enter(ref) if sub is not space else ref
+            addr = element_address(sub, sref, sub_idx)
+            _record(ex, sub, sref, addr, False, op)
+            got = load(sub, ref.buffer, addr)
+            value = np.array(value)
+            if sub is space:
+                value[...] = np.broadcast_to(got, space.shape)
+            else:
+                sub.scatter(value, got)
+        parts.append(value)
+    out = np.stack(parts, axis=-1)
+    return out.reshape(space.shape + tuple(vshape))
+
+
+def _scatter_elements(ex, op, space, ref, indices, values, vshape, mask=None, dims=None):
+    rank = ref.rank
+    dims = dims if dims is not None else list(range(rank - len(vshape), rank))
+    if ref.buffer.read_only:
+        raise LaneFault(f"store to read-only {ref.buffer.name}", kind=MemoryAccessError)
+    values = np.broadcast_to(values, space.shape + tuple(vshape))
+    for offs in _element_offsets(vshape):
+        idx = _shifted(space, indices, offs, dims)
+        v = values[(Ellipsis,) + offs]
+        if mask is None:
+            addr = element_address(space, ref, idx)
+            _record(ex, space, ref, addr, True, op)
+            store(space, ref.buffer, addr, v)
+            continue
+        m = np.broadcast_to(mask[(Ellipsis,) + offs], space.shape)
+        if not m.any():
+            continue
+        sub = space.restrict(m)
+        if sub is space:
+            addr = element_address(space, ref, idx)
+            _record(ex, space, ref, addr, True, op)
+            store(space, ref.buffer, addr, v)
+            continue
+        sub_idx = [sub.enter(i) for i in idx]
+        sref = sub.enter(ref)
+        addr = element_address(sub, sref, sub_idx)
+        _record(ex, sub, sref, addr, True, op)
+        store(sub, ref.buffer, addr, sub.enter(np.ascontiguousarray(v)))
+
+
+@lowering("vector.load")
+def _load(op: Operation, c):
+    vshape = vector_shape(op.results[0].type)
+
+    def step(ex, frame, args):
+        ref, idx = args[0], args[1:]
+        check_host_access(ex, ref, op)
+        return [_gather_elements(ex, op, frame.space, ref, list(idx), vshape)]
+    return step
+
+
+@lowering("vector.store")
+def _store(op: Operation, c):
+    vshape = vector_shape(op.operands[0].type)
+
+    def step(ex, frame, args):
+        value, ref, idx = args[0], args[1], args[2:]
+        check_host_access(ex, ref, op)
+        _scatter_elements(ex, op, frame.space, ref, list(idx), _lane(frame.space, value), vshape)
+        return []
+    return step
+
+
+@lowering("vector.maskedload")
+def _maskedload(op: Operation, c):
+    vshape = vector_shape(op.results[0].type)
+
+    def step(ex, frame, args):
+        space = frame.space
+        ref, idx, mask, pad = args[0], args[1:-2], args[-2], args[-1]
+        check_host_access(ex, ref, op)
+        return [_gather_elements(ex, op, space, ref, list(idx), vshape,
+                                 np.broadcast_to(_lane(space, mask), space.shape + vshape),
+                                 np.broadcast_to(_lane(space, pad), space.shape + vshape))]
+    return step
+
+
+@lowering("vector.maskedstore")
+def _maskedstore(op: Operation, c):
+    vshape = vector_shape(op.operands[-1].type)
+
+    def step(ex, frame, args):
+        space = frame.space
+        ref, idx, mask, value = args[0], args[1:-2], args[-2], args[-1]
+        check_host_access(ex, ref, op)
+        _scatter_elements(ex, op, space, ref, list(idx), _lane(space, value), vshape,
+                          np.broadcast_to(_lane(space, mask), space.shape + vshape))
+        return []
+    return step
+
+
+def _indexed(space, idx: list, offsets: np.ndarray, k: tuple) -> list:
+    """``idx`` with the innermost index moved by ``offsets[..., k]`` (gather/scatter)."""
+    out = list(idx)
+    last = out[-1]
+    out[-1] = _lane(space, last).astype(np.int64) + \
+        np.broadcast_to(offsets[(Ellipsis,) + k], space.shape).astype(np.int64)
+    return out
+
+
+@lowering("vector.gather")
+def _gather(op: Operation, c):
+    vshape = vector_shape(op.results[0].type)
+
+    def step(ex, frame, args):
+        space = frame.space
+        ref, rest = args[0], args[1:]
+        idx, offsets, mask, pad = list(rest[:-3]), rest[-3], rest[-2], rest[-1]
+        check_host_access(ex, ref, op)
+        offsets = np.broadcast_to(_lane(space, offsets), space.shape + vshape)
+        mask = np.broadcast_to(_lane(space, mask), space.shape + vshape)
+        pad = np.broadcast_to(_lane(space, pad), space.shape + vshape)
+        parts = [_one_masked(ex, op, space, ref, _indexed(space, idx, offsets, k),
+                             mask[(Ellipsis,) + k], pad[(Ellipsis,) + k])
+                 for k in _element_offsets(vshape)]
+        return [np.stack(parts, axis=-1).reshape(space.shape + vshape)]
+    return step
+
+
+def _one_masked(ex, op, space, ref, idx, mask, pad) -> np.ndarray:
+    value = np.array(np.broadcast_to(pad, space.shape).astype(ref.buffer.data.dtype))
+    mask = np.broadcast_to(mask, space.shape)
+    if not mask.any():
+        return value
+    sub = space.restrict(mask)
+    sub_idx = [sub.enter(i) if sub is not space else i for i in idx]
+    sref = sub.enter(ref) if sub is not space else ref
+    addr = element_address(sub, sref, sub_idx)
+    _record(ex, sub, sref, addr, False, op)
+    got = load(sub, ref.buffer, addr)
+    if sub is space:
+        return np.array(np.broadcast_to(got, space.shape))
+    sub.scatter(value, got)
+    return value
+
+
+@lowering("vector.scatter")
+def _scatter(op: Operation, c):
+    vshape = vector_shape(op.operands[-1].type)
+
+    def step(ex, frame, args):
+        space = frame.space
+        ref, rest = args[0], args[1:]
+        idx, offsets, mask, value = list(rest[:-3]), rest[-3], rest[-2], rest[-1]
+        check_host_access(ex, ref, op)
+        offsets = np.broadcast_to(_lane(space, offsets), space.shape + vshape)
+        mask = np.broadcast_to(_lane(space, mask), space.shape + vshape)
+        value = np.broadcast_to(_lane(space, value), space.shape + vshape)
+        for k in _element_offsets(vshape):
+            _scatter_elements(ex, op, space, ref, _indexed(space, idx, offsets, k),
+                              value[(Ellipsis,) + k], (), mask[(Ellipsis,) + k])
+        return []
+    return step
+
+
+@lowering("vector.compressstore", "vector.expandload")
+def _compress_expand(op: Operation, c):
+    store_ = op.name.endswith("compressstore")
+    vshape = vector_shape(op.operands[-1].type)
+    n = vshape[0]
+
+    def step(ex, frame, args):
+        space = frame.space
+        ref = args[0]
+        check_host_access(ex, ref, op)
+        if store_:
+            idx, mask, value = list(args[1:-2]), args[-2], args[-1]
+        else:
+            idx, mask, pad = list(args[1:-2]), args[-2], args[-1]
+        mask = np.broadcast_to(_lane(space, mask), space.shape + (n,))
+        rank_in_mask = np.cumsum(mask, axis=-1) - 1          # position among the set lanes
+        if store_:
+            value = np.broadcast_to(_lane(space, value), space.shape + (n,))
+            for k in range(n):
+                m = mask[..., k]
+                if not m.any():
+                    continue
+                pos = _shifted_by(space, idx, rank_in_mask[..., k])
+                _scatter_elements(ex, op, space, ref, pos, value[..., k], (), m)
+            return []
+        pad = np.broadcast_to(_lane(space, pad), space.shape + (n,))
+        parts = [_one_masked(ex, op, space, ref, _shifted_by(space, idx, rank_in_mask[..., k]),
+                             mask[..., k], pad[..., k]) for k in range(n)]
+        return [np.stack(parts, axis=-1)]
+    return step
+
+
+def _shifted_by(space, idx: list, delta: np.ndarray) -> list:
+    out = list(idx)
+    out[-1] = _lane(space, out[-1]).astype(np.int64) + delta.astype(np.int64)
+    return out
+
+
+def _transfer_dims(op: Operation, rank: int, vrank: int) -> list:
+    """Per vector dim: the memref dim it runs along, or None (broadcast)."""
+    amap = op.attributes["permutation_map"].value
+    out = []
+    for e in amap.results:
+        text = str(e).strip()
+        if text.startswith("d"):
+            out.append(int(text[1:]))
+        else:
+            out.append(None)
+    return out
+
+
+@lowering("vector.transfer_read", "vector.transfer_write")
+def _transfer(op: Operation, c):
+    write = op.name.endswith("write")
+    vtype = op.operands[0].type if write else op.results[0].type
+    vshape = vector_shape(vtype)
+    seg = op.segments
+    in_bounds = [bool(getattr(b, "value", b)) for b in op.attributes["in_bounds"].value] \
+        if "in_bounds" in op.attributes else [False] * len(vshape)
+
+    def step(ex, frame, args):
+        space = frame.space
+        if write:
+            value, ref = args[0], args[1]
+            rest = args[2:]
+        else:
+            ref = args[0]
+            rest = args[1:]
+        n_idx = (seg[2] if write else seg[1]) if seg else ref.rank
+        idx = list(rest[:n_idx])
+        rest = rest[n_idx:]
+        pad = None
+        if not write:
+            pad, rest = rest[0], rest[1:]
+        mask = rest[0] if rest else None
+        check_host_access(ex, ref, op)
+        dims = _transfer_dims(op, ref.rank, len(vshape))
+        sizes = [s if isinstance(s, int) else _lane(space, s) for s in ref.sizes]
+        if write:
+            value = np.broadcast_to(_lane(space, value), space.shape + tuple(vshape))
+        else:
+            out = np.empty(space.shape + tuple(vshape), ref.buffer.data.dtype)
+            padv = np.broadcast_to(_lane(space, pad), space.shape).astype(ref.buffer.data.dtype)
+        if mask is not None:
+            mask = np.broadcast_to(_lane(space, mask), space.shape + tuple(vshape))
+        for offs in _element_offsets(vshape):
+            pos = list(idx)
+            valid = np.ones(space.shape, dtype=bool)
+            for vd, (o, d) in enumerate(zip(offs, dims)):
+                if d is None:
+                    continue
+                p = (pos[d].plus(o) if isinstance(pos[d], Aff) else _lane(space, pos[d]) + o)
+                pos[d] = p
+                inside = (_lane(space, p) >= 0) & (_lane(space, p) < sizes[d])
+                if in_bounds[vd] and not np.all(inside):
+                    raise LaneFault(f"{op.name} element out of bounds with in_bounds = true",
+                                    ~np.broadcast_to(inside, space.shape),
+                                    kind=MemoryAccessError)
+                valid = valid & inside
+            if mask is not None:
+                valid = valid & mask[(Ellipsis,) + offs]
+            if write:
+                if valid.any():
+                    _scatter_elements(ex, op, space, ref, pos, value[(Ellipsis,) + offs], (),
+                                      valid)
+                continue
+            out[(Ellipsis,) + offs] = _one_masked(ex, op, space, ref, pos, valid, padv)
+        return [] if write else [out]
+    return step
+
+
+@lowering("vector.print")
+def _print(op: Operation, c):
+    punct = op.attributes.get("punctuation")
+
+    def fmt(x) -> str:
+        if isinstance(x, (float, np.floating)):
+            return "%g" % float(x) if np.isfinite(x) else ("nan" if np.isnan(x) else
+                                                          ("inf" if x > 0 else "-inf"))
+        if isinstance(x, (bool, np.bool_)):
+            return "1" if x else "0"
+        return str(int(x))
+
+    def render(v) -> str:
+        if np.ndim(v) == 0:
+            return fmt(v[()] if isinstance(v, np.ndarray) else v)
+        return "( " + ", ".join(render(e) for e in v) + " )"
+
+    def step(ex, frame, args):
+        space = frame.space
+        out = getattr(ex, "out", None)
+        text = ""
+        if args:
+            x = np.broadcast_to(_lane(space, args[0]), space.shape +
+                                _lane(space, args[0]).shape[space.ndim:])
+            for lane in np.ndindex(*space.shape):
+                text += render(x[lane]) + "\n"
+        elif punct is not None:
+            text = {"newline": "\n", "comma": ", ", "open": "( ", "close": " )"}.get(
+                str(punct).split("<")[-1].rstrip(">"), "\n")
+        if out is not None:
+            out.write(text)
+        elif hasattr(ex, "emit"):
+            ex.emit(text)
+        return []
+    return step
+
