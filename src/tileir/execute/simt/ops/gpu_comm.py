@@ -1,0 +1,588 @@
+"""gpu ops that exchange values between threads: shuffles, reductions, subgroup MMA, warp
+regions, and printf.
+
+Conventions (README "Running gpu dialect programs"):
+
+* a subgroup is 32 consecutive linear thread ids of a block (the last one may be partial);
+  a thread's lane is its linear id modulo 32;
+* ``gpu.shuffle``: a lane is valid when it is below ``width`` and its source lane is in
+  ``[0, width)`` (and exists in a partial subgroup); an invalid lane gets its own value and
+  ``valid = false`` -- no wrap-around (the spec's prose shows ``% width``; the NVVM lowering
+  clamps, and the issue fixes this rule).  The first ``width`` lanes of the subgroup must be
+  active; otherwise the engine reports undefined behaviour;
+* ``gpu.rotate``: lane ``k < width`` reads lane ``(k + offset) % width``;
+* ``gpu.subgroup_reduce`` / ``gpu.all_reduce`` combine the active lanes of each cluster /
+  block in lane order (sequentially, so float results are those of a left-to-right sum);
+* MMA fragments (``!gpu.mma_matrix<RxCxT, ...>``) are held whole by every thread of the
+  subgroup; ``compute`` sums the exact products and ``C`` in float64 and rounds once to the
+  accumulator type (integers: exact, wrapped); a ``transpose`` load reads ``(r, c)`` from
+  ``base + c * ld + r``; ``extract/insert_thread_local`` element ``i`` of lane ``l`` is the
+  fragment's element ``l * (R * C / 32) + i`` in row-major order;
+* ``gpu.printf`` prints, per execution, the active threads in block order and, within a block,
+  in linear thread order.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ....ir.core import Operation
+from ...errors import MemoryAccessError, UnsupportedError
+from ...printf import format_printf, parse_format
+from ..faults import LaneFault, ub
+from ..interp import affine
+from ..kernel import SUBGROUP_SIZE, KernelExecutor
+from ..lanes import Aff
+from ..memory import element_address
+from ..registry import lowering
+from ..values import numerics_name, storage, vector_shape
+from .arith import _signed_zero_extremum, int_of
+
+
+def _kernel(ex, op: Operation) -> KernelExecutor:
+    if not isinstance(ex, KernelExecutor):
+        raise LaneFault(f"'{op.name}' outside a kernel", kind=UnsupportedError)
+    return ex
+
+
+def _lane(space, x) -> np.ndarray:
+    return space.array(x) if isinstance(x, Aff) else np.asarray(x)
+
+
+class _Lanes:
+    """The threads of the current space as (block, thread) pairs, and dense per-thread tables
+    of their values (``(blocks, threads) + value shape``) with an activity mask."""
+
+    def __init__(self, ex: KernelExecutor, space) -> None:
+        self.ex, self.space = ex, space
+        blk, thr = ex.lane_ids(space)
+        self.blk = np.broadcast_to(blk, space.shape).reshape(-1)
+        self.thr = np.broadcast_to(thr, space.shape).reshape(-1)
+        self.T = ex.geo.threads
+        self.active = np.zeros((ex.n_blocks, self.T), dtype=bool)
+        self.active[self.blk, self.thr] = True
+
+    def table(self, value, vshape: tuple, dtype) -> np.ndarray:
+        full = np.zeros((self.ex.n_blocks, self.T) + tuple(vshape), dtype=dtype)
+        v = np.broadcast_to(_lane(self.space, value), self.space.shape + tuple(vshape))
+        full[self.blk, self.thr] = v.reshape((-1,) + tuple(vshape))
+        return full
+
+    def back(self, table: np.ndarray) -> np.ndarray:
+        out = table[self.blk, self.thr]
+        return out.reshape(self.space.shape + table.shape[2:])
+
+    def lane_values(self, value) -> np.ndarray:
+        """A per-lane operand (offset, width, lane index) as an int64 array in lane order."""
+        return np.broadcast_to(_lane(self.space, value), self.space.shape).reshape(-1) \
+            .astype(np.int64)
+
+    def subgroup_size(self, thr: np.ndarray) -> np.ndarray:
+        sg = thr // SUBGROUP_SIZE
+        return np.minimum(SUBGROUP_SIZE, self.T - sg * SUBGROUP_SIZE)
+
+
+def _require_active(lanes: _Lanes, src_thr: np.ndarray, used: np.ndarray, what: str) -> None:
+    ok = lanes.active[lanes.blk[used], src_thr[used]]
+    if not ok.all():
+        bad = np.zeros(lanes.blk.size, dtype=bool)
+        bad[np.flatnonzero(used)[~ok]] = True
+        raise LaneFault(f"{what} reads a lane that does not execute the op (the first width "
+                        "lanes of the subgroup must be active)", bad.reshape(lanes.space.shape))
+
+
+@lowering("gpu.shuffle")
+def _shuffle(op: Operation, c):
+    mode = op.attributes["mode"].keyword
+    vshape = vector_shape(op.results[0].type)
+    dtype = storage(op.results[0].type)
+
+    def step(ex, frame, args):
+        k = _kernel(ex, op)
+        space = frame.space
+        value, offset, width = args
+        lanes = _Lanes(k, space)
+        off = lanes.lane_values(offset)
+        w = lanes.lane_values(width)
+        if w.size and (w != w[0]).any():
+            raise ub("gpu.shuffle width differs between lanes (it must be uniform)")
+        lane = lanes.thr % SUBGROUP_SIZE
+        if mode == "xor":
+            src = lane ^ off
+        elif mode == "up":
+            src = lane - off
+        elif mode == "down":
+            src = lane + off
+        else:
+            src = off
+        size = lanes.subgroup_size(lanes.thr)
+        valid = (lane < w) & (src >= 0) & (src < w) & (src < size)
+        src_thr = lanes.thr - lane + np.where(valid, src, lane)
+        _require_active(lanes, src_thr, valid, "gpu.shuffle")
+        table = lanes.table(value, vshape, dtype)
+        moved = table[lanes.blk, src_thr].reshape(space.shape + tuple(vshape))
+        return [moved, valid.reshape(space.shape)]
+    return step
+
+
+@lowering("gpu.rotate")
+def _rotate(op: Operation, c):
+    offset = int(op.attributes["offset"].value)
+    width = int(op.attributes["width"].value)
+    vshape = vector_shape(op.results[0].type)
+    dtype = storage(op.results[0].type)
+
+    def step(ex, frame, args):
+        k = _kernel(ex, op)
+        space = frame.space
+        lanes = _Lanes(k, space)
+        lane = lanes.thr % SUBGROUP_SIZE
+        valid = lane < width
+        src = np.where(valid, (lane + offset) % width, lane)
+        valid &= src < lanes.subgroup_size(lanes.thr)
+        src = np.where(valid, src, lane)
+        src_thr = lanes.thr - lane + src
+        _require_active(lanes, src_thr, valid, "gpu.rotate")
+        table = lanes.table(args[0], vshape, dtype)
+        return [table[lanes.blk, src_thr].reshape(space.shape + tuple(vshape)),
+                valid.reshape(space.shape)]
+    return step
+
+
+@lowering("gpu.broadcast_lane", "gpu.subgroup_broadcast")
+def _broadcast_lane(op: Operation, c):
+    kind = op.attributes["broadcast_type"]
+    kind = getattr(kind, "value", None) or getattr(kind, "keyword", str(kind))
+    vshape = vector_shape(op.results[0].type)
+    dtype = storage(op.results[0].type)
+
+    def step(ex, frame, args):
+        k = _kernel(ex, op)
+        space = frame.space
+        lanes = _Lanes(k, space)
+        first_thr = lanes.thr - lanes.thr % SUBGROUP_SIZE
+        if kind in ("first_lane", "first_active_lane", "any_lane"):
+            # the lowest active lane of each thread's subgroup
+            act = lanes.active.reshape(k.n_blocks, -1)
+            pad = (-lanes.T) % SUBGROUP_SIZE
+            act = np.pad(act, ((0, 0), (0, pad))).reshape(k.n_blocks, -1, SUBGROUP_SIZE)
+            first = act.argmax(axis=-1)
+            src_thr = first_thr + first[lanes.blk, lanes.thr // SUBGROUP_SIZE]
+        else:
+            idx = lanes.lane_values(args[1])
+            bad = (idx < 0) | (idx >= lanes.subgroup_size(lanes.thr))
+            if bad.any():
+                raise ub("gpu.broadcast_lane lane index outside the subgroup",
+                         bad.reshape(space.shape))
+            src_thr = first_thr + idx
+            _require_active(lanes, src_thr, np.ones_like(bad), "gpu.broadcast_lane")
+        table = lanes.table(args[0], vshape, dtype)
+        return [table[lanes.blk, src_thr].reshape(space.shape + tuple(vshape))]
+    return step
+
+
+def combiner(kind: str, t) -> Callable:
+    """The binary function of a reduction kind on values of type ``t``."""
+    elem = numerics_name(t)
+    if elem.startswith("f") or elem == "bf16":
+        dtype = storage(t)
+        table = {"add": np.add, "mul": np.multiply,
+                 "maximumf": _signed_zero_extremum(True, True),
+                 "minimumf": _signed_zero_extremum(False, True),
+                 "maxnumf": _signed_zero_extremum(True, False),
+                 "minnumf": _signed_zero_extremum(False, False)}
+        fn = table[kind]
+        return lambda a, b: fn(a, b).astype(dtype, copy=False)
+    sem = int_of(t)
+    return {"add": sem.add, "mul": sem.mul, "and": sem.andi, "or": sem.ori, "xor": sem.xori,
+            "maxsi": lambda a, b: sem.max(a, b, True), "minsi": lambda a, b: sem.min(a, b, True),
+            "maxui": lambda a, b: sem.max(a, b, False),
+            "minui": lambda a, b: sem.min(a, b, False)}[kind]
+
+
+def _reduce_groups(table: np.ndarray, active: np.ndarray, group: np.ndarray,
+                   member: np.ndarray, n_groups: int, size: int, fn: Callable) -> np.ndarray:
+    """Per (block, group): the lane-order combination of its active members' values.
+    ``group``/``member`` map each thread column to its group and its position in it."""
+    n_blocks = table.shape[0]
+    vshape = table.shape[2:]
+    dense = np.zeros((n_blocks, n_groups, size) + vshape, table.dtype)
+    present = np.zeros((n_blocks, n_groups, size), dtype=bool)
+    dense[:, group, member] = table
+    present[:, group, member] = active
+    acc = dense[:, :, 0]
+    have = present[:, :, 0]
+    with np.errstate(all="ignore"):
+        for m in range(1, size):
+            nxt = dense[:, :, m]
+            p = present[:, :, m]
+            comb = fn(acc, nxt)
+            sel = p.reshape(p.shape + (1,) * len(vshape))
+            acc = np.where(sel & have.reshape(sel.shape), comb, np.where(sel, nxt, acc))
+            have = have | p
+    return acc
+
+
+@lowering("gpu.subgroup_reduce")
+def _subgroup_reduce(op: Operation, c):
+    kind = op.attributes["op"].keyword
+    size_attr = op.attributes.get("cluster_size")
+    stride_attr = op.attributes.get("cluster_stride")
+    t = op.results[0].type
+    fn = combiner(kind, t)
+    vshape = vector_shape(t)
+    dtype = storage(t)
+
+    def step(ex, frame, args):
+        k = _kernel(ex, op)
+        space = frame.space
+        lanes = _Lanes(k, space)
+        size = int(size_attr.value) if size_attr is not None else SUBGROUP_SIZE
+        stride = int(stride_attr.value) if stride_attr is not None else 1
+        cols = np.arange(lanes.T)
+        sg, lane = cols // SUBGROUP_SIZE, cols % SUBGROUP_SIZE
+        span = size * stride
+        base = lane // span
+        within = lane % span
+        clusters_per_sg = -(-SUBGROUP_SIZE // span) * stride
+        group = sg * clusters_per_sg + base * stride + within % stride
+        member = within // stride
+        n_groups = int(group.max()) + 1
+        table = lanes.table(args[0], vshape, dtype)
+        red = _reduce_groups(table, lanes.active, group, member, n_groups, size, fn)
+        out = red[:, group]
+        return [lanes.back(out)]
+    return step
+
+
+@lowering("gpu.all_reduce")
+def _all_reduce(op: Operation, c):
+    t = op.results[0].type
+    vshape = vector_shape(t)
+    dtype = storage(t)
+    kind_attr = op.attributes.get("op")
+    region = op.regions[0] if op.regions and op.regions[0].blocks and \
+        len(op.regions[0].blocks[0].ops) else None
+
+    def step(ex, frame, args):
+        k = _kernel(ex, op)
+        space = frame.space
+        lanes = _Lanes(k, space)
+        table = lanes.table(args[0], vshape, dtype)
+        if kind_attr is not None:
+            fn = combiner(kind_attr.keyword, t)
+        elif region is not None:
+            fn = _region_combiner(ex, frame, region, k)
+        else:
+            raise LaneFault("gpu.all_reduce without an operation", kind=UnsupportedError)
+        cols = np.arange(lanes.T)
+        red = _reduce_groups(table, lanes.active, np.zeros_like(cols), cols, 1, lanes.T, fn)
+        return [lanes.back(np.broadcast_to(red[:, :1], table.shape))]
+    return step
+
+
+def _region_combiner(ex, frame, region, k) -> Callable:
+    """A combiner running the all_reduce body on many value pairs at once: the pairs are the
+    lanes of a list space (the body is pure; values it captures from outside should be
+    uniform)."""
+    def fn(a, b):
+        vshape = a.shape[2:]
+        a2 = a.reshape((-1,) + vshape)
+        b2 = np.broadcast_to(b, a.shape).reshape((-1,) + vshape)
+        sub = _list_of(k.root, a2.shape[0])
+        res = ex.run_single(region, frame, [a2, b2], space=sub).values[0]
+        res = sub.array(res) if isinstance(res, Aff) else res
+        return np.broadcast_to(res, a2.shape).reshape(a.shape)
+    return fn
+
+
+def _list_of(root, n: int):
+    """A space of ``n`` lanes (each the root's first lane) to evaluate a pure region over
+    ``n`` independent values at once."""
+    from ..lanes import ListSpace
+    return ListSpace(root, tuple(np.zeros(n, dtype=np.intp) for _ in root.shape))
+
+
+# -- subgroup MMA ---------------------------------------------------------------------------------
+
+def _mma_shape(t) -> tuple:
+    return tuple(t.shape)
+
+
+def _fragment_addresses(space, ref, indices, shape, ld: int, transpose: bool):
+    base = element_address(space, ref, indices)
+    base = space.array(base) if isinstance(base, Aff) else base
+    r = np.arange(shape[0]).reshape(-1, 1)
+    col = np.arange(shape[1]).reshape(1, -1)
+    offs = (col * ld + r) if transpose else (r * ld + col)
+    addr = np.asarray(base)[..., None, None] + offs
+    bad = (addr < 0) | (addr >= ref.buffer.size)
+    if bad.any():
+        raise LaneFault(f"MMA fragment reaches outside {ref.buffer.name}",
+                        bad.any(axis=(-1, -2)), kind=MemoryAccessError)
+    return addr
+
+
+@lowering("gpu.subgroup_mma_load_matrix")
+def _mma_load(op: Operation, c):
+    t = op.results[0].type
+    shape = _mma_shape(t)
+    ld = int(op.attributes["leadDimension"].value)
+    transpose = "transpose" in op.attributes
+    dtype = storage(t.element)
+
+    def step(ex, frame, args):
+        space = frame.space
+        ref, idx = args[0], args[1:]
+        addr = _fragment_addresses(space, ref, idx, shape, ld, transpose)
+        return [ref.buffer.data[addr].astype(dtype, copy=False)]
+    return affine(step)
+
+
+@lowering("gpu.subgroup_mma_store_matrix")
+def _mma_store(op: Operation, c):
+    t = op.operands[0].type
+    shape = _mma_shape(t)
+    ld = int(op.attributes["leadDimension"].value)
+    transpose = "transpose" in op.attributes
+
+    def step(ex, frame, args):
+        space = frame.space
+        value, ref, idx = args[0], args[1], args[2:]
+        if ref.buffer.read_only:
+            raise LaneFault(f"store to read-only {ref.buffer.name}", kind=MemoryAccessError)
+        addr = _fragment_addresses(space, ref, idx, shape, ld, transpose)
+        v = np.broadcast_to(value, addr.shape)
+        ref.buffer.data[addr.reshape(-1)] = v.reshape(-1).astype(ref.buffer.data.dtype)
+        return []
+    return affine(step)
+
+
+@lowering("gpu.subgroup_mma_constant_matrix")
+def _mma_constant(op: Operation, c):
+    t = op.results[0].type
+    shape = _mma_shape(t)
+    dtype = storage(t.element)
+
+    def step(ex, frame, args):
+        x = _lane(frame.space, args[0]).astype(dtype)
+        return [np.broadcast_to(x[..., None, None], x.shape + shape)]
+    return affine(step)
+
+
+@lowering("gpu.subgroup_mma_compute")
+def _mma_compute(op: Operation, c):
+    t = op.results[0].type
+    elem = numerics_name(t.element)
+    dtype = storage(t.element)
+    a_type, b_type = op.operands[0].type, op.operands[1].type
+    integer = not (elem.startswith("f") or elem == "bf16")
+
+    def step(ex, frame, args):
+        a, b, acc = (np.asarray(x) for x in args)
+        if integer:
+            sa = a.astype(np.int64)
+            sb = b.astype(np.int64)
+            if "ui" in str(a_type.element):
+                sa = a.view(f"u{a.dtype.itemsize}").astype(np.int64)
+            if "ui" in str(b_type.element):
+                sb = b.view(f"u{b.dtype.itemsize}").astype(np.int64)
+            r = np.matmul(sa, sb) + acc.astype(np.int64)
+            return [int_of(t.element).wrap(r)]
+        with np.errstate(all="ignore"):
+            r = np.matmul(a.astype(np.float64), b.astype(np.float64)) + acc.astype(np.float64)
+        from .mathops import round_from_f64
+        return [round_from_f64(r, elem, dtype)]
+    return step
+
+
+_ELEMENTWISE: dict[str, Callable] = {
+    "addf": np.add, "mulf": np.multiply, "subf": np.subtract, "divf": np.divide,
+    "maxf": _signed_zero_extremum(True, True), "minf": _signed_zero_extremum(False, True),
+    "negatef": lambda a: np.negative(a), "addi": np.add, "muli": np.multiply,
+    "subi": np.subtract, "negates": lambda a: np.negative(a),
+}
+
+
+@lowering("gpu.subgroup_mma_elementwise")
+def _mma_elementwise(op: Operation, c):
+    kind = op.attributes["opType"].keyword
+    dtype = storage(op.results[0].type.element)
+
+    def step(ex, frame, args):
+        with np.errstate(all="ignore"):
+            if kind == "extf":
+                return [np.asarray(args[0]).astype(dtype)]
+            if kind in ("divs", "divu"):
+                sem = int_of(op.results[0].type.element)
+                return [sem.divs(*args) if kind == "divs" else sem.divu(*args)]
+            fn = _ELEMENTWISE.get(kind)
+            if fn is None:
+                raise LaneFault(f"subgroup_mma_elementwise {kind} is not supported",
+                                kind=UnsupportedError)
+            return [np.asarray(fn(*args)).astype(dtype, copy=False)]
+    return step
+
+
+def _thread_local_index(ex, space, shape, i):
+    _, thr = ex.lane_ids(space)
+    per = shape[0] * shape[1] // SUBGROUP_SIZE
+    lane = np.asarray(thr) % SUBGROUP_SIZE
+    flat = lane * per + _lane(space, i)
+    return np.broadcast_to(flat, space.shape)
+
+
+@lowering("gpu.subgroup_mma_extract_thread_local")
+def _mma_extract(op: Operation, c):
+    shape = _mma_shape(op.operands[0].type)
+
+    def step(ex, frame, args):
+        space = frame.space
+        m, i = np.asarray(args[0]), args[1]
+        flat = _thread_local_index(ex, space, shape, i)
+        full = np.broadcast_to(m, space.shape + shape).reshape(space.shape + (-1,))
+        return [np.take_along_axis(full, flat[..., None], axis=-1)[..., 0]]
+    return affine(step)
+
+
+@lowering("gpu.subgroup_mma_insert_thread_local")
+def _mma_insert(op: Operation, c):
+    shape = _mma_shape(op.results[0].type)
+
+    def step(ex, frame, args):
+        space = frame.space
+        v, m, i = args
+        k = _kernel(ex, op)
+        lanes = _Lanes(k, space)
+        flat = np.broadcast_to(_thread_local_index(ex, space, shape, i), space.shape).reshape(-1)
+        full = np.array(np.broadcast_to(m, space.shape + shape)).reshape(-1, shape[0] * shape[1])
+        vals = np.broadcast_to(_lane(space, v), space.shape).reshape(-1)
+        # every lane of a subgroup writes its element into the subgroup's shared fragment
+        key = lanes.blk * lanes.T + lanes.thr // SUBGROUP_SIZE
+        for g in np.unique(key):
+            members = np.flatnonzero(key == g)
+            frag = full[members[0]].copy()
+            frag[flat[members]] = vals[members]
+            full[members] = frag
+        return [full.reshape(space.shape + shape)]
+    return affine(step)
+
+
+# -- warp regions ---------------------------------------------------------------------------------
+
+@lowering("gpu.warp_execute_on_lane_0")
+def _warp_execute(op: Operation, c):
+    region = op.regions[0]
+    warp = int(op.attributes["warp_size"].value)
+    arg_types = [a.type for a in region.blocks[0].args] if region.blocks else []
+    res_types = [r.type for r in op.results]
+
+    def step(ex, frame, args):
+        k = _kernel(ex, op)
+        space = frame.space
+        laneid, values = args[0], args[1:]
+        lane0 = _lane(space, laneid) == 0
+        sub = space.restrict(lane0)
+        lanes = _Lanes(k, space)
+        if warp != SUBGROUP_SIZE:
+            raise LaneFault(f"warp_execute_on_lane_0 with warp size {warp} (the engine's "
+                            f"subgroups have {SUBGROUP_SIZE} lanes)", kind=UnsupportedError)
+        gathered = []
+        for v, at in zip(values, arg_types):
+            vshape = vector_shape(at)
+            own = np.broadcast_to(_lane(space, v), space.shape + _lane(space, v).shape[space.ndim:])
+            per = own.shape[space.ndim:]
+            if tuple(per) == tuple(vshape):
+                gathered.append(own)        # same shape: the value is uniform, pass lane 0's
+                continue
+            table = lanes.table(own, per, own.dtype)
+            nb = table.shape[0]
+            pad = (-lanes.T) % SUBGROUP_SIZE
+            table = np.pad(table, ((0, 0), (0, pad)) + ((0, 0),) * len(per))
+            table = table.reshape((nb, -1, SUBGROUP_SIZE) + tuple(per))
+            whole = _undistribute(table, per, vshape)          # (nb, n_sg) + vshape
+            sg_of = lanes.thr // SUBGROUP_SIZE
+            gathered.append(whole[lanes.blk, sg_of].reshape(space.shape + tuple(vshape)))
+        if sub is None:
+            yielded = None
+        else:
+            inner = [sub.enter(g) for g in gathered] if sub is not space else gathered
+            yielded = ex.run_single(region, frame, inner, space=sub).values
+        results = []
+        for i, rt in enumerate(res_types):
+            rshape = vector_shape(rt)
+            yshape = vector_shape(region.blocks[0].ops[-1].operands[i].type)
+            table = np.zeros((k.n_blocks, -(-lanes.T // SUBGROUP_SIZE)) + tuple(yshape),
+                             storage(rt))
+            if yielded is not None:
+                sub_lanes = _Lanes(k, sub)
+                y = np.broadcast_to(sub.array(yielded[i]) if isinstance(yielded[i], Aff)
+                                    else yielded[i], sub.shape + tuple(yshape))
+                table[sub_lanes.blk, sub_lanes.thr // SUBGROUP_SIZE] = \
+                    y.reshape((-1,) + tuple(yshape))
+            whole = table[lanes.blk, lanes.thr // SUBGROUP_SIZE]
+            lane = lanes.thr % SUBGROUP_SIZE
+            results.append(_distribute(whole, lane, rshape, yshape).reshape(
+                space.shape + tuple(rshape)))
+        return results
+    return affine(step)
+
+
+def _ratio_axis(small: tuple, big: tuple) -> int:
+    axes = [d for d, (s, b) in enumerate(zip(small, big)) if s != b]
+    if len(axes) != 1 or big[axes[0]] != small[axes[0]] * SUBGROUP_SIZE:
+        raise LaneFault(f"warp distribution of vector<{big}> onto vector<{small}> per lane is not "
+                        "supported (one dimension, 32 lanes)", kind=UnsupportedError)
+    return axes[0]
+
+
+def _undistribute(table: np.ndarray, per: tuple, whole: tuple) -> np.ndarray:
+    """(blocks, subgroups, 32) + per -> (blocks, subgroups) + whole (lane l holds block l)."""
+    axis = _ratio_axis(per, whole)
+    moved = np.moveaxis(table, 2, 2 + axis)          # lanes next to the split axis
+    shape = moved.shape[:2 + axis] + (whole[axis],) + moved.shape[2 + axis + 2:]
+    return moved.reshape(shape)
+
+
+def _distribute(whole: np.ndarray, lane: np.ndarray, per: tuple, full: tuple) -> np.ndarray:
+    if tuple(per) == tuple(full):
+        return whole
+    axis = _ratio_axis(per, full)
+    n = per[axis]
+    idx = lane[:, None] * n + np.arange(n)[None, :]
+    moved = np.moveaxis(whole, 1 + axis, -1)
+    picked = np.take_along_axis(moved, idx.reshape((idx.shape[0],) + (1,) * (moved.ndim - 2)
+                                                   + (n,)), axis=-1)
+    return np.moveaxis(picked, -1, 1 + axis)
+
+
+# -- printf ---------------------------------------------------------------------------------------
+
+@lowering("gpu.printf")
+def _printf(op: Operation, c):
+    pieces = parse_format(op.attributes["format"].value)
+    elems = [numerics_name(v.type) for v in op.operands]
+
+    def step(ex, frame, args):
+        space = frame.space
+        out = getattr(ex, "out", None)
+        if isinstance(ex, KernelExecutor):
+            blk, thr = ex.lane_ids(space)
+            order = np.lexsort((np.broadcast_to(thr, space.shape).reshape(-1),
+                                np.broadcast_to(blk, space.shape).reshape(-1)))
+        else:
+            order = np.arange(space.size)
+        cols = [np.broadcast_to(_lane(space, a), space.shape).reshape(-1) for a in args]
+        text = []
+        for lane in order.tolist():
+            text.append(format_printf(pieces, [(col[lane], e) for col, e in zip(cols, elems)]))
+        joined = "".join(text)
+        if out is not None:
+            out.write(joined)
+        elif hasattr(ex, "emit"):
+            ex.emit(joined)
+        return []
+    return affine(step)
+
