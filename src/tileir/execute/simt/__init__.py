@@ -54,6 +54,14 @@ def run(module: Any, func: str, args: Sequence[Any] = (), *, stdout: Optional[An
               for i, (a, t) in enumerate(zip(args, ftype.inputs))]
     out = ex.call(f, values)
     ex.finish()
+    from .memory import MemRef
+    from .runtime import check_host_access
+    for v in out:
+        if isinstance(v, MemRef):
+            try:
+                check_host_access(v, f)
+            except Exception as fault:  # LaneFault -> LaunchError naming the function
+                raise ex.fault_error(f, ex.root, fault) from None
     return [to_python(v, t) for v, t in zip(out, ftype.results)]
 
 

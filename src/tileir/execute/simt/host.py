@@ -177,6 +177,20 @@ class HostExecutor(Executor):
         self.stdout = stdout
         self.max_lanes = max_lanes
         self.depth = 0
+        #: buffer idents passed to gpu.host_register; the default device index
+        self.registered: set = set()
+        self.device = 0
+        self._ids = 0
+
+    def next_id(self) -> int:
+        """A fresh number for naming allocations in diagnostics."""
+        self._ids += 1
+        return self._ids
+
+    def check_host_access(self, ref: MemRef, op: Operation) -> None:
+        """Host code may not touch device memory or memory an async op is still writing."""
+        from .runtime import check_host_access
+        check_host_access(ref, op)
 
     def call(self, func: Operation, args: Sequence[Any]) -> list:
         """Run ``func`` with runtime values ``args``; returns its results' runtime values."""
@@ -195,8 +209,9 @@ class HostExecutor(Executor):
             self.depth -= 1
 
     def launch(self, kernel: Operation, geo: Geometry, args: Sequence[Any],
-               launch_op: Optional[Operation] = None) -> None:
-        """Run a ``gpu.func`` over ``geo`` with runtime argument values ``args``."""
+               launch_op: Optional[Operation] = None, deps: Sequence[Any] = ()) -> set:
+        """Run a ``gpu.func`` over ``geo`` with runtime argument values ``args`` (after the
+        async tokens ``deps``); returns the indices of the memref arguments it may write."""
         body = kernel.regions[0]
         ftype = kernel.attributes["function_type"].value
         n_in = len(ftype.inputs)
@@ -221,11 +236,17 @@ class HostExecutor(Executor):
         if written is None:
             written = written_arguments(body, n_in)
             self.compiler.cache[("written", kernel)] = written
+        if launch_op is not None:
+            from .runtime import check_device_use
+            for a in args:
+                if isinstance(a, MemRef):
+                    check_device_use(a.buffer, deps, launch_op)
         text = run_kernel(self.compiler, body, geo, bind, racecheck=self.racecheck,
                           max_lanes=self.max_lanes,
                           readonly=frozenset(readonly_buffers(list(args), written)),
                           program=self.program)
         self.emit(text)
+        return written
 
     def finish(self) -> None:
         """End of the program (hook for the async runtime's checks)."""

@@ -31,10 +31,12 @@ _ids = itertools.count(1)
 class Buffer:
     """A flat, bounds-checked allocation: ``data`` (1-d) of ``dtype``.
 
-    ``space`` is ``'global'``, ``'host'``, ``'workgroup'`` or ``'private'``; ``name`` names it in
+    ``space`` is ``'global'``, ``'host'``, ``'device'`` (``gpu.alloc``), ``'host_shared'``,
+    ``'workgroup'`` or ``'private'``; ``name`` names it in
     diagnostics; ``freed`` is set by ``dealloc`` (a later access is an error)."""
 
-    __slots__ = ("data", "space", "name", "freed", "ident", "read_only", "__weakref__")
+    __slots__ = ("data", "space", "name", "freed", "ident", "read_only", "pending",
+                 "__weakref__")
 
     def __init__(self, data: np.ndarray, space: str = "global", name: str = "buffer",
                  read_only: bool = False) -> None:
@@ -45,6 +47,8 @@ class Buffer:
         self.freed = False
         self.ident = next(_ids)
         self.read_only = read_only
+        #: the :class:`~.values.Token` of an async op still writing it (host runtime)
+        self.pending = None
 
     @property
     def size(self) -> int:

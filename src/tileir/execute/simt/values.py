@@ -21,13 +21,42 @@ __all__ = ["Token", "element_name", "storage", "vector_shape", "is_index"]
 
 
 class Token:
-    """An async token: ``ready`` once the work it stands for has completed."""
+    """An async token.  The engine runs async work at once, in program order (a valid order),
+    but the host may only observe its effects once the token is *ready*: after a ``gpu.wait``
+    on it or on a token that depends on it.  ``deps`` are the tokens it was ordered after;
+    ``op`` the op that made it (for diagnostics)."""
 
-    __slots__ = ("ready", "label")
+    __slots__ = ("ready", "label", "deps", "op")
 
-    def __init__(self, ready: bool = True, label: str = "") -> None:
+    def __init__(self, ready: bool = True, label: str = "", deps: tuple = (),
+                 op: object = None) -> None:
         self.ready = ready
         self.label = label
+        self.deps = tuple(deps)
+        self.op = op
+
+    def covers(self, other: "Token") -> bool:
+        """Whether this token is ``other`` or (transitively) depends on it."""
+        seen, stack = set(), [self]
+        while stack:
+            t = stack.pop()
+            if t is other:
+                return True
+            if id(t) in seen:
+                continue
+            seen.add(id(t))
+            stack.extend(t.deps)
+        return False
+
+    def wait(self) -> None:
+        """Mark this token and everything it depends on ready."""
+        stack = [self]
+        while stack:
+            t = stack.pop()
+            if not t.ready or t.deps:
+                t.ready = True
+                stack.extend(t.deps)
+                t.deps = ()
 
     def __repr__(self) -> str:
         return f"Token({'ready' if self.ready else 'pending'}{', ' + self.label if self.label else ''})"

@@ -14,7 +14,8 @@ from ..interp import Frame, affine
 from ..kernel import Geometry, KernelExecutor, run_kernel
 from ..lanes import Aff
 from ..registry import lowering
-from ..values import Token
+from ..memory import MemRef
+from ..runtime import dependencies, start, token_of, written_by
 
 
 def _host(ex, op: Operation) -> HostExecutor:
@@ -65,15 +66,6 @@ def _geometry(op: Operation, frame: Frame) -> Geometry:
         raise LaneFault(e.message, kind=GridError) from None
 
 
-def _wait_dependencies(host: HostExecutor, op: Operation, frame: Frame) -> None:
-    for v in op.operand_group("asyncDependencies"):
-        tok = frame.get(v)
-        if isinstance(tok, Token) and hasattr(host, "await_token"):
-            host.await_token(tok, op)
-
-
-def _async_result(op: Operation) -> list:
-    return [Token(True, op.name)] if op.results else []
 
 
 @lowering("gpu.launch_func")
@@ -83,11 +75,15 @@ def _launch_func(op: Operation, c):
     def step(ex, frame, args):
         host = _host(ex, op)
         kernel = lookup_kernel(host.program, name)
-        _wait_dependencies(host, op, frame)
+        deps = dependencies(op, frame)
         geo = _geometry(op, frame)
         operands = [frame.get(v) for v in op.operand_group("kernelOperands")]
-        host.launch(kernel, geo, operands, op)
-        return _async_result(op)
+        written = host.launch(kernel, geo, operands, op, deps)
+        results = start(op, deps)
+        for i in written:
+            if isinstance(operands[i], MemRef):
+                written_by(operands[i].buffer, token_of(results))
+        return results
     return affine(step)
 
 
@@ -97,7 +93,7 @@ def _launch(op: Operation, c):
 
     def step(ex, frame, args):
         host = _host(ex, op)
-        _wait_dependencies(host, op, frame)
+        deps = dependencies(op, frame)
         geo = _geometry(op, frame)
         n_wg = int(op.attributes["workgroup_attributions"].value) \
             if "workgroup_attributions" in op.attributes else 0
@@ -126,7 +122,7 @@ def _launch(op: Operation, c):
         text = run_kernel(host.compiler, body, geo, bind, racecheck=host.racecheck,
                           max_lanes=host.max_lanes, parent=frame, program=host.program)
         host.emit(text)
-        return _async_result(op)
+        return start(op, deps)
     return affine(step)
 
 
