@@ -1,0 +1,85 @@
+"""gpu sparse ops against SciPy (spmv, spmm, sddmm, SpGEMM, 2:4 structured sparsity)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tileir
+from tileir import gpu
+
+sp = pytest.importorskip("scipy.sparse")
+PROGRAMS = Path(__file__).parent / "programs"
+
+
+def load(name: str):
+    return tileir.parse((PROGRAMS / name).read_text(), name)
+
+
+def test_spmv_and_spmm_with_csr():
+    rng = np.random.default_rng(0)
+    rows, cols, n = 7, 5, 3
+    a = sp.random(rows, cols, density=0.4, random_state=1, format="csr")
+    x = rng.standard_normal(cols)
+    y = rng.standard_normal(rows)
+    b = rng.standard_normal((cols, n))
+    c = rng.standard_normal((rows, n))
+    y0, c0 = y.copy(), c.copy()
+    coo = np.zeros(1, np.int32)
+    gpu.run(load("sparse_spmv_spmm.mlir"), "main", args=[
+        rows, cols, a.nnz, a.indptr.astype(np.int64), a.indices.astype(np.int64), a.data, x, y,
+        b.reshape(-1), c.reshape(-1), n, coo, coo, np.zeros(1)])
+    np.testing.assert_allclose(y, a @ x + y0, rtol=1e-14)
+    np.testing.assert_allclose(c, a @ b + c0, rtol=1e-14)
+
+
+def test_spgemm_flow():
+    m, k, n = 6, 5, 4
+    a = sp.random(m, k, density=0.5, random_state=3, format="csr", dtype=np.float32)
+    b = sp.random(k, n, density=0.5, random_state=4, format="csr", dtype=np.float32)
+    cpos = np.zeros(m + 1, np.int32)
+    nnz, ci, cv = gpu.run(load("sparse_spgemm.mlir"), "main", args=[
+        m, k, n, a.indptr.astype(np.int32), a.indices.astype(np.int32), a.data, a.nnz,
+        b.indptr.astype(np.int32), b.indices.astype(np.int32), b.data, b.nnz, cpos])
+    ref = (a.astype(np.float64) @ b.astype(np.float64)).tocsr()
+    ref.sort_indices()
+    assert nnz == ref.nnz
+    np.testing.assert_array_equal(cpos, ref.indptr)
+    np.testing.assert_array_equal(ci, ref.indices)
+    np.testing.assert_array_equal(cv, ref.data.astype(np.float32))
+
+
+def test_sddmm_samples_the_product_at_the_pattern():
+    rng = np.random.default_rng(2)
+    m, k, n = 5, 3, 6
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    pattern = sp.random(m, n, density=0.4, random_state=5, format="csr", dtype=np.float32)
+    vals = pattern.data.copy()
+    gpu.run(load("sparse_sddmm_2to4.mlir"), "sddmm", args=[
+        m, k, n, pattern.nnz, a.reshape(-1), b.reshape(-1), pattern.indptr.astype(np.int64),
+        pattern.indices.astype(np.int64), vals])
+    dense = a.astype(np.float64) @ b.astype(np.float64)
+    rows = np.repeat(np.arange(m), np.diff(pattern.indptr))
+    expect = (dense[rows, pattern.indices] + pattern.data).astype(np.float32)
+    np.testing.assert_array_equal(vals, expect)
+
+
+def test_2to4_spmm_prunes_in_place():
+    rng = np.random.default_rng(4)
+    m, k, n = 4, 8, 3
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    c = np.zeros((m, n), np.float16)
+    a0 = a.copy()
+    gpu.run(load("sparse_sddmm_2to4.mlir"), "spmm24", args=[m, k, n, a.reshape(-1),
+                                                            b.reshape(-1), c.reshape(-1)])
+    groups = np.abs(a0.astype(np.float64)).reshape(m, k // 4, 4)
+    keep = np.zeros_like(groups, dtype=bool)
+    np.put_along_axis(keep, np.argsort(-groups, axis=-1, kind="stable")[..., :2], True, -1)
+    pruned = np.where(keep.reshape(m, k), a0, 0).astype(np.float16)
+    np.testing.assert_array_equal(a, pruned)
+    np.testing.assert_array_equal(c, (pruned.astype(np.float64) @ b.astype(np.float64))
+                                  .astype(np.float16))
