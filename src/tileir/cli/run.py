@@ -1,6 +1,8 @@
-"""``tileir run``: run a kernel of a Tile IR file on the CPU.
+"""``tileir run``: run a kernel of a Tile IR file, or an MLIR gpu dialect program, on the CPU.
 
     tileir run FILE --kernel NAME --grid X[,Y[,Z]] --arg SPEC ... [--out DIR]
+    tileir run FILE --func main --arg SPEC ...                  (gpu dialect: a host func.func)
+    tileir run FILE --kernel mod::k --grid X,Y,Z --block X,Y,Z --arg SPEC ...   (a gpu.func)
 
 One ``--arg`` per entry parameter, in order.  A SPEC is
 
@@ -46,6 +48,10 @@ examples:
   tileir run examples/vector_add.mlir --grid 4 --arg rand:f32:4096 --arg rand:f32:4096 \\
       --arg zeros:f32:4096 --arg 4096
   tileir run kernel.tilebc -k matmul -g 8,8 --arg randn:f16:512x512 --arg full:f32:16:2.5
+  tileir run examples/gpu/vector_add.mlir --func main --arg rand:f32:1000 \
+      --arg rand:f32:1000 --arg zeros:f32:1000 --arg 1000
+  tileir run examples/gpu/vector_add.mlir --kernel kernels::vector_add --grid 4 --block 256 \
+      --arg rand:f32:1000 --arg rand:f32:1000 --arg zeros:f32:1000 --arg 1000
 """
 
 
@@ -189,8 +195,16 @@ def run_kernel(argv: Sequence[str], prog: str = "tileir run") -> int:
                                 epilog=ARG_SYNTAX,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", help="Tile IR file (text or bytecode)")
-    p.add_argument("--kernel", "-k", help="entry to run (default: the only entry)")
+    p.add_argument("--kernel", "-k", help="entry to run (default: the only entry); for a gpu "
+                                            "dialect file a gpu.func as MODULE::FUNC")
+    p.add_argument("--func", "-f", help="gpu dialect file: the host func.func to call")
     p.add_argument("--grid", "-g", default="1", help="X[,Y[,Z]] tile blocks (default 1)")
+    p.add_argument("--block", "-b", default="1",
+                   help="gpu dialect --kernel: X[,Y[,Z]] threads per block (default 1)")
+    p.add_argument("--dynamic-shared-memory", type=int, default=0, metavar="BYTES",
+                   help="gpu dialect --kernel: dynamic shared memory per block")
+    p.add_argument("--racecheck", action="store_true",
+                   help="gpu dialect: report unsynchronised conflicting accesses")
     p.add_argument("--arg", "-a", action="append", default=[], metavar="SPEC",
                    help="one per entry parameter, in order: a scalar literal, a .npy file "
                         "or a generator KIND:DTYPE:SHAPE[:VALUE] (see below)")
@@ -234,6 +248,10 @@ def _run(opts, prog: str) -> int:
         return 1
     except Exception as exc:  # noqa: BLE001 - unreadable input must not show a traceback
         return fail(f"cannot read '{opts.input}': {exc}")
+    if _is_gpu_program(module):
+        return _run_gpu(opts, module, fail)
+    if opts.func:
+        return fail("--func is for MLIR gpu dialect programs (this is a cuda_tile module)")
     entries = [op.sym_name for op in module.walk() if op.name == "cuda_tile.entry"]
     name = opts.kernel
     if name is None:
@@ -274,5 +292,89 @@ def _run(opts, prog: str) -> int:
             return fail(f"cannot write to '{opts.out}': {exc}")
     else:
         for i in info.written:
+            print(f"  arg{i}: {_summary(np.asarray(args[i]))}")
+    return 0
+
+
+def _is_gpu_program(module) -> bool:
+    """A module of host ``func.func`` / ``gpu.module`` code rather than a cuda_tile module."""
+    top = module.regions[0].blocks[0].ops if module.regions and module.regions[0].blocks else []
+    return any(op.name in ("func.func", "gpu.module") for op in top) and \
+        not any(op.name == "cuda_tile.module" for op in top)
+
+
+def _run_gpu(opts, module, fail) -> int:
+    """``tileir run`` of an MLIR gpu dialect program (``--func`` or ``--kernel mod::k``)."""
+    import time
+
+    from .. import gpu
+    from ..execute import LaunchError
+    from ..ir.diagnostics import DiagnosticError
+    rng = np.random.default_rng(opts.seed)
+    try:
+        args = [parse_arg_spec(s, rng) for s in opts.arg]
+        grid, block = _grid(opts.grid), _grid(opts.block)
+    except ArgSpecError as exc:
+        return fail(str(exc))
+    program = None
+    try:
+        if not opts.no_verify:
+            import tileir
+            tileir.verify(module)
+        program = gpu.Program(module)
+        before = [np.array(a, copy=True) if isinstance(a, np.ndarray) else None for a in args]
+        start = time.perf_counter()
+        if opts.kernel is not None and opts.func is None:
+            if "::" not in opts.kernel:
+                return fail(f"--kernel '{opts.kernel}': name a gpu.func as MODULE::FUNC "
+                            f"(kernels: {', '.join(sorted(program.kernels)) or 'none'})")
+            gpu.launch(program, opts.kernel, grid=grid, block=block, args=args,
+                       dynamic_shared_memory=opts.dynamic_shared_memory,
+                       racecheck=opts.racecheck, stdout=sys.stdout)
+            what = f"{opts.kernel} on grid {'x'.join(map(str, grid))} x block " \
+                   f"{'x'.join(map(str, block))}"
+            results = []
+        else:
+            name = opts.func
+            if name is None:
+                funcs = sorted(program.funcs)
+                if "main" in program.funcs:
+                    name = "main"
+                elif len(funcs) == 1:
+                    name = funcs[0]
+                else:
+                    return fail(f"choose a host function with --func (functions: "
+                                f"{', '.join(funcs) or 'none'})")
+            results = gpu.run(program, name, args=args, racecheck=opts.racecheck,
+                              stdout=sys.stdout)
+            what = f"@{name}"
+        seconds = time.perf_counter() - start
+    except DiagnosticError as exc:
+        print(exc.render(), file=sys.stderr)
+        return 1
+    except LaunchError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    except Exception as exc:  # noqa: BLE001 - never a traceback for user input
+        return fail(f"{type(exc).__name__}: {exc}")
+    sys.stdout.flush()
+    print(f"ran {what} in {seconds * 1e3:.2f} ms")
+    for k, r in enumerate(results):
+        text = _summary(r) if isinstance(r, np.ndarray) and r.ndim else repr(np.asarray(r)[()]
+                                                                              .item())
+        print(f"  result {k}: {text}")
+    written = [i for i, (a, b) in enumerate(zip(args, before))
+               if b is not None and not np.array_equal(a, b, equal_nan=True)]
+    if opts.out:
+        out = Path(opts.out)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            for i in written:
+                np.save(out / f"arg{i}.npy", np.asarray(args[i]))
+                print(f"  arg{i}: wrote {out / f'arg{i}.npy'}")
+        except OSError as exc:
+            return fail(f"cannot write to '{opts.out}': {exc}")
+    else:
+        for i in written:
             print(f"  arg{i}: {_summary(np.asarray(args[i]))}")
     return 0

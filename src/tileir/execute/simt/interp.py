@@ -576,7 +576,7 @@ class Executor:
                 lane = np.unravel_index(int(hits[0]), space.shape)
         where = self.describe_lane(space, lane) if lane is not None else ""
         message = fault.message
-        if fault.index is not None:
+        if fault.index is not None and len(fault.index) > 1:
             message += " (index [" + ", ".join(str(int(i)) for i in fault.index) + "])"
         if where:
             message += "; " + where
