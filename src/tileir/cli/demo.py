@@ -20,6 +20,8 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from .gpu_demo import gpu_examples, run_gpu_example
+
 __all__ = ["run_demo", "find_examples", "load_example", "run_example", "ExampleResult"]
 
 
@@ -119,20 +121,28 @@ def run_demo(argv: Sequence[str], prog: str = "tileir demo") -> int:
         for name, doc in CUTILE_CASES.items():
             print(f"{name:<14} {doc}")
         print(f"{'tinytc':<14} batched GEMM in tinytc's tensor language, lowered to cuda_tile")
+        for name in gpu_examples(folder):
+            doc = (load_example(folder / "gpu" / f"{name}.py").__doc__ or "").strip()
+            print(f"{'gpu/' + name:<14} {doc.splitlines()[0] if doc else ''}")
         return 0
     cutile_names = list(CUTILE_CASES) if not opts.names else \
         [n for n in CUTILE_CASES if n in opts.names or "cutile" in opts.names]
-    names = [n for n in opts.names if n not in ("cutile", "tinytc") and n not in CUTILE_CASES] \
-        if opts.names else available
-    unknown = [n for n in names if n not in available]
+    gpu_available = gpu_examples(folder)
+    gpu_names = gpu_available if not opts.names or "gpu" in opts.names else \
+        [n[4:] for n in opts.names if n.startswith("gpu/") and n[4:] in gpu_available]
+    names = [n for n in opts.names if n not in ("cutile", "tinytc", "gpu")
+             and n not in CUTILE_CASES and not n.startswith("gpu/")] if opts.names else available
+    unknown = [n for n in names if n not in available] + \
+        [n for n in opts.names if n.startswith("gpu/") and n[4:] not in gpu_available]
     if unknown:
         print(f"{prog}: error: unknown example(s): {', '.join(unknown)} (available: "
-              f"{', '.join(available + list(CUTILE_CASES))})", file=sys.stderr)
+              f"{', '.join(available + list(CUTILE_CASES) + ['gpu/' + g for g in gpu_available])}"
+              ")", file=sys.stderr)
         return 1
 
     if names:
         print(f"Running {len(names)} example kernels from {folder} on the CPU")
-    header = f"{'example':<12} {'kernel':<12} {'grid':<10} {'mode':<11} {'time':>10} " \
+    header = f"{'example':<18} {'kernel':<12} {'grid':<10} {'mode':<11} {'time':>10} " \
              f"{'max error':>10} {'tolerance':>10}  result"
     print(header)
     print("-" * len(header))
@@ -161,6 +171,10 @@ def run_demo(argv: Sequence[str], prog: str = "tileir demo") -> int:
         failures += failed
     if not opts.names or "tinytc" in opts.names:
         ran, failed = _run_tinytc(opts.seed)
+        count += ran
+        failures += failed
+    if gpu_names:
+        ran, failed = _run_gpu(folder, gpu_names, opts.seed)
         count += ran
         failures += failed
     total = time.perf_counter() - start
@@ -212,15 +226,34 @@ def _run_tinytc(seed: int) -> tuple:
     return 1, int(not r["ok"])
 
 
+def _run_gpu(folder: Path, names: list, seed: int) -> tuple:
+    """The MLIR gpu dialect examples (``examples/gpu``), threads run as array lanes on the CPU:
+    ``(ran, failed)``."""
+    print("MLIR gpu dialect programs (host func.func + gpu.module kernels -> SIMT engine):")
+    failed = 0
+    for name in names:
+        try:
+            r = run_gpu_example(folder, name, seed)
+        except Exception as exc:  # noqa: BLE001 - the demo reports every failure as a row
+            failed += 1
+            _print_error_row(f"gpu/{name}", "", exc)
+            continue
+        failed += not r.ok
+        _print_row(r.name, r.kernel, r.grid, r.mode, r.seconds, r.error, r.tolerance, r.ok)
+        if r.message:
+            print(f"    {r.message}")
+    return len(names), failed
+
+
 def _print_row(example: str, kernel: str, grid: str, mode: str, seconds: float, error: float,
                tolerance: float, ok: bool) -> None:
     """One row of the demo table."""
-    print(f"{example:<12} {kernel:<12} {grid:<10} {mode:<11} {seconds * 1e3:>8.1f}ms "
+    print(f"{example:<18} {kernel:<12} {grid:<10} {mode:<11} {seconds * 1e3:>8.1f}ms "
           f"{error:>10.2g} {tolerance:>10.2g}  {'ok' if ok else 'FAIL'}")
 
 
 def _print_error_row(example: str, kernel: str, exc: Exception) -> None:
     """A table row for an example that raised instead of producing a result."""
     msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    print(f"{example:<12} {kernel:<12} {'':<10} {'':<11} {'':>10} {'':>10} {'':>10}  "
+    print(f"{example:<18} {kernel:<12} {'':<10} {'':<11} {'':>10} {'':>10} {'':>10}  "
           f"ERROR: {msg}")
