@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import MemoryAccessError
 from .faults import LaneFault
-from .lanes import Aff, BoxSpace, ListSpace, Space, ROOT_NDIM
+from .lanes import Aff, BoxSpace, Space, ROOT_NDIM
 
 __all__ = ["Buffer", "MemRef", "element_address", "load", "store", "RaceLog"]
 
@@ -151,6 +151,10 @@ def element_address(space: Space, ref: MemRef, indices: Sequence[Any]) -> Any:
     affine indices) or an int64 lane array.  Raises :class:`AccessFault` on a bad index."""
     if ref.buffer.freed:
         raise AccessFault(f"access to {ref.buffer.name} after it was deallocated", None, None)
+    if type(space) is BoxSpace:
+        fast = _affine_address(space, ref, indices)
+        if fast is not None:
+            return fast
     if len(indices) != ref.rank:
         raise AccessFault(f"{len(indices)} indices for a rank-{ref.rank} memref", None, None)
     affine = isinstance(space, BoxSpace)
@@ -194,6 +198,49 @@ def element_address(space: Space, ref: MemRef, indices: Sequence[Any]) -> Any:
     return total
 
 
+def _affine_address(space: BoxSpace, ref: MemRef, indices: Sequence[Any]) -> Optional[Aff]:
+    """The common case, quickly: affine indices, a uniform descriptor, everything in bounds.
+    None means "take the general path" (which also produces the diagnostics)."""
+    off = ref.offset
+    if type(off) is Aff:
+        const, coef = off.const, list(off.coef)
+    elif type(off) is int:
+        const, coef = off, [0] * ROOT_NDIM
+    else:
+        return None
+    if len(indices) != len(ref.sizes):
+        return None
+    lo_box, shape = space.lo, space.shape
+    for i, n, st in zip(indices, ref.sizes, ref.strides):
+        if type(i) is not Aff or type(n) is not int or type(st) is not int:
+            return None
+        lo = hi = i.const
+        for c, l0, m in zip(i.coef, lo_box, shape):
+            if c:
+                a, b = c * l0, c * (l0 + m - 1)
+                if a < b:
+                    lo += a
+                    hi += b
+                else:
+                    lo += b
+                    hi += a
+        if lo < 0 or hi >= n:
+            return None
+        const += i.const * st
+        if st:
+            for d, c in enumerate(i.coef):
+                if c:
+                    coef[d] += c * st
+    addr = Aff(const, tuple(coef), _INDEX)
+    lo, hi = addr.value_range(space)
+    if lo < 0 or hi >= ref.buffer.size:
+        return None
+    return addr
+
+
+_INDEX = np.dtype(np.int64)
+
+
 def _check_index(space: Space, i: Any, n: Any, k: int, indices: Sequence[Any]) -> None:
     if isinstance(i, Aff) and isinstance(space, BoxSpace) and _scalar(n) is not None:
         lo, hi = i.value_range(space)
@@ -214,10 +261,25 @@ def _check_index(space: Space, i: Any, n: Any, k: int, indices: Sequence[Any]) -
 
 
 def _view(space: BoxSpace, data: np.ndarray, addr: Aff) -> np.ndarray:
-    base = addr.const + sum(c * l0 for c, l0 in zip(addr.coef, space.lo))
-    shape = tuple(n if c else 1 for c, n in zip(addr.coef, space.shape))
-    strides = tuple(c * data.itemsize for c in addr.coef)
-    return np.lib.stride_tricks.as_strided(data[base:], shape=shape, strides=strides)
+    """The elements ``addr`` names, as a strided view of ``data`` (already bounds-checked)."""
+    item = data.itemsize
+    base = addr.const
+    shape = []
+    strides = []
+    for c, l0, n in zip(addr.coef, space.lo, space.shape):
+        if c:
+            base += c * l0
+            shape.append(n)
+            strides.append(c * item)
+        else:
+            shape.append(1)
+            strides.append(0)
+    try:
+        return np.ndarray(tuple(shape), data.dtype, buffer=data, offset=base * item,
+                          strides=tuple(strides))
+    except (TypeError, ValueError):  # a buffer NumPy will not wrap: take the general route
+        return np.lib.stride_tricks.as_strided(data[base:], shape=tuple(shape),
+                                               strides=tuple(strides))
 
 
 def load(space: Space, buffer: Buffer, addr: Any, readonly: bool = False) -> np.ndarray:
