@@ -445,3 +445,72 @@ def test_cf_value_live_through_blocks_that_do_not_use_it():
     gpu.launch(m, "m::k", grid=(1,), block=(32,), args=[out])
     t = np.arange(32)
     np.testing.assert_array_equal(out, np.where(t % 2 != 1, t + 1, 0))
+
+
+def test_subgroup_and_cluster_ids():
+    body = """
+      %lin = gpu.global_id x
+      %lane = gpu.lane_id
+      %sg = gpu.subgroup_id : index
+      %nsg = gpu.num_subgroups : index
+      %sgs = gpu.subgroup_size : index
+      %cid = gpu.cluster_id x
+      %cbid = gpu.cluster_block_id x
+      %cdim = gpu.cluster_dim x
+      %cdb = gpu.cluster_dim_blocks x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
+      %c5 = arith.constant 5 : index
+      %c6 = arith.constant 6 : index
+      %c7 = arith.constant 7 : index
+      memref.store %lane, %out[%lin, %c0] : memref<192x8xindex>
+      memref.store %sg, %out[%lin, %c1] : memref<192x8xindex>
+      memref.store %nsg, %out[%lin, %c2] : memref<192x8xindex>
+      memref.store %sgs, %out[%lin, %c3] : memref<192x8xindex>
+      memref.store %cid, %out[%lin, %c4] : memref<192x8xindex>
+      memref.store %cbid, %out[%lin, %c5] : memref<192x8xindex>
+      memref.store %cdim, %out[%lin, %c6] : memref<192x8xindex>
+      memref.store %cdb, %out[%lin, %c7] : memref<192x8xindex>
+"""
+    m = tileir.parse(kernel_module(body, "%out: memref<192x8xindex>"))
+    out = np.zeros((192, 8), np.int64)
+    gpu.launch(m, "m::k", grid=(4,), block=(48,), args=[out], cluster=(2,))
+    t = np.arange(192) % 48
+    b = np.arange(192) // 48
+    np.testing.assert_array_equal(out[:, 0], t % 32)
+    np.testing.assert_array_equal(out[:, 1], t // 32)
+    np.testing.assert_array_equal(out[:, 2], 2)
+    np.testing.assert_array_equal(out[:, 3], 32)
+    np.testing.assert_array_equal(out[:, 4], b // 2)
+    np.testing.assert_array_equal(out[:, 5], b % 2)
+    np.testing.assert_array_equal(out[:, 6], 2)
+    np.testing.assert_array_equal(out[:, 7], 2)
+
+
+def test_upper_bound_violation_is_reported():
+    body = """
+      %t = gpu.thread_id x upper_bound 16
+      memref.store %t, %out[%t] : memref<64xindex>
+"""
+    m = tileir.parse(kernel_module(body, "%out: memref<64xindex>"))
+    gpu.launch(m, "m::k", grid=(1,), block=(16,), args=[np.zeros(64, np.int64)])
+    with pytest.raises(UndefinedBehaviorError, match="upper_bound 16"):
+        gpu.launch(m, "m::k", grid=(1,), block=(17,), args=[np.zeros(64, np.int64)])
+
+
+def test_kernel_in_a_gpu_binary_is_reported():
+    text = """
+module attributes {gpu.container_module} {
+  gpu.binary @bin [#gpu.object<#nvvm.target, "BLOB">]
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @bin::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+}
+"""
+    with pytest.raises(UnsupportedError, match="gpu.binary @bin"):
+        gpu.run(tileir.parse(text), "main", args=[])

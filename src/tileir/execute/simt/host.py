@@ -36,6 +36,8 @@ class Program:
         self.funcs: dict[str, Operation] = {}
         self.kernels: dict[str, Operation] = {}
         self.globals: dict[str, Operation] = {}
+        #: names of gpu.binary ops (compiled kernels the engine cannot run)
+        self.binaries: set[str] = set()
         for op in _top_ops(self.module):
             name = op.attributes.get("sym_name")
             if name is None:
@@ -51,6 +53,8 @@ class Program:
                         self.globals.setdefault(sym.value, inner)
             elif op.name == "memref.global":
                 self.globals[name.value] = op
+            elif op.name == "gpu.binary":
+                self.binaries.add(name.value)
         self.global_buffers: dict[str, MemRef] = {}
 
 
@@ -64,6 +68,10 @@ def lookup_kernel(program: Program, name: str) -> Operation:
     """``"mod::k"`` (or ``"@mod::@k"``) -> the ``gpu.func``."""
     key = name.replace("@", "")
     k = program.kernels.get(key)
+    if k is None and key.split("::")[0] in program.binaries:
+        from ..errors import UnsupportedError
+        raise UnsupportedError(f"kernel '{name}' is in gpu.binary @{key.split('::')[0]} "
+                               "(compiled GPU code); the CPU engine runs gpu.module kernels")
     if k is None:
         known = ", ".join(sorted(program.kernels)) or "none"
         raise ArgumentError(f"no gpu.func '{name}' in the module (kernels: {known})")
