@@ -83,3 +83,32 @@ def test_2to4_spmm_prunes_in_place():
     np.testing.assert_array_equal(a, pruned)
     np.testing.assert_array_equal(c, (pruned.astype(np.float64) @ b.astype(np.float64))
                                   .astype(np.float16))
+
+
+def test_coo_aos_csc_transpose_and_bsr():
+    rng = np.random.default_rng(9)
+    a = sp.random(6, 4, density=0.5, random_state=7, format="coo")
+    x, y = rng.standard_normal(4), rng.standard_normal(6)
+    y0 = y.copy()
+    ij = np.stack([a.row, a.col], axis=1).astype(np.int64).reshape(-1)
+    gpu.run(load("sparse_formats.mlir"), "coo_aos", args=[6, 4, a.nnz, ij, a.data, x, y])
+    np.testing.assert_allclose(y, a @ x + y0, rtol=1e-14)
+
+    c = sp.random(5, 7, density=0.4, random_state=8, format="csc", dtype=np.float32)
+    xc = rng.standard_normal(5).astype(np.float32)
+    yc = rng.standard_normal(7).astype(np.float32)
+    yc0 = yc.copy()
+    gpu.run(load("sparse_formats.mlir"), "csc_t", args=[
+        5, 7, c.nnz, c.indptr.astype(np.int32), c.indices.astype(np.int32), c.data, xc, yc])
+    expect = (c.T.astype(np.float64) @ xc.astype(np.float64) + yc0).astype(np.float32)
+    np.testing.assert_array_equal(yc, expect)
+
+    dense = rng.standard_normal((4, 6)) * np.kron(rng.random((2, 3)) < 0.6, np.ones((2, 2)))
+    bsr = sp.bsr_matrix(dense, blocksize=(2, 2))
+    b = rng.standard_normal((6, 3))
+    out = rng.standard_normal((4, 3))
+    out0 = out.copy()
+    gpu.run(load("sparse_formats.mlir"), "bsr", args=[
+        2, 3, bsr.indices.size, 2, 2, bsr.indptr.astype(np.int64), bsr.indices.astype(np.int64),
+        bsr.data.reshape(-1), b.reshape(-1), out.reshape(-1), 4, 6, 3])
+    np.testing.assert_allclose(out, dense @ b + out0, rtol=1e-13)
