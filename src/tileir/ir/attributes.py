@@ -409,7 +409,9 @@ def _elided_default_type(attr: Attribute) -> str:
     if isinstance(attr, IntegerAttr) and attr.type is I64:
         return str(attr.value)
     if isinstance(attr, FloatAttr) and attr.type is F64:
-        return attr_without_type(attr)
+        text = attr_without_type(attr)
+        # a hexadecimal spelling (inf, NaN) would read back as an integer: keep its type
+        return text if not text.startswith(("0x", "-0x")) else attr.generic()
     return attr.generic()
 
 

@@ -109,6 +109,9 @@ def unescape_string(token: str) -> bytes:
                 i += 3
                 continue
             raise ValueError(f"unknown escape in string literal")
-        out += c.encode("utf-8")
+        try:
+            out += c.encode("utf-8", "surrogateescape")  # raw bytes of an undecodable file
+        except UnicodeEncodeError:
+            raise ValueError("invalid character in string literal") from None
         i += 1
     return bytes(out)

@@ -97,6 +97,18 @@ class _ForwardRef(Value):
     __slots__ = ("name",)
 
 
+def _hex_float(token: str, element: str) -> float:
+    """A hexadecimal float literal: the bit pattern of a value of ``element``."""
+    import numpy as np
+    from ..ir.dtypes import NUMPY_DTYPES
+    bits = int(token, 16)
+    dtype = np.dtype(NUMPY_DTYPES.get(element, np.float64))
+    if bits >= 1 << (8 * dtype.itemsize):
+        raise ValueError("hexadecimal literal too wide")
+    raw = np.array(bits, dtype=np.uint64).astype(f"u{dtype.itemsize}")
+    return float(raw.view(dtype).astype(np.float64))
+
+
 class Parser:
     """Recursive-descent parser over a token list (see :mod:`tileir.text.lexer`)."""
 
@@ -694,7 +706,10 @@ class Parser:
         self.i += 1
         body = t[1:]
         if body.startswith('"'):
-            return unescape_string(body).decode("utf-8", "surrogateescape")
+            try:
+                return unescape_string(body).decode("utf-8", "surrogateescape")
+            except ValueError as exc:
+                raise self.error(str(exc), self.offs[self.i - 1])
         return body
 
     def parse_generic_operation(self, names, start: int) -> Operation:
@@ -759,9 +774,13 @@ class Parser:
                              f" but had {len(ftype.inputs)}", type_off)
         operands = [self.lookup_value(n, off, t) for (n, off), t in zip(uses, ftype.inputs)]
         segments = None
-        seg = attrs.pop("operandSegmentSizes", None)
-        if isinstance(seg, DenseArrayAttr):
+        seg = attrs.get("operandSegmentSizes")
+        if isinstance(seg, DenseArrayAttr) and seg.element == "i32":
+            attrs.pop("operandSegmentSizes")
             segments = seg.value
+        elif seg is not None and spec is not None and spec.attr_sized_operands:
+            raise self.error(f"invalid properties {{operandSegmentSizes = {seg.generic()}}} for op "
+                             f"{name}: expected DenseI32ArrayAttr for key `value`", name_off)
         if spec is not None:
             attrs = normalize_attributes(spec, attrs)
         op = make_op(name, operands, ftype.results, attrs, regions, self.loc_at(start), segments)
@@ -855,6 +874,8 @@ class Parser:
         if not label or label[0] != "^":
             raise self.error("expected block name")
         self.i += 1
+        if not self.block_labels:   # a top-level op (the implicit module has one block)
+            raise self.error("reference to an undefined block", off)
         labels = self.block_labels[-1]
         block = labels.get(label)
         if block is None:
@@ -1054,6 +1075,12 @@ class Parser:
             v -= 1 << width
         return v
 
+    def parse_integer_attr(self, typ: Type) -> IntegerAttr:
+        """An integer literal as an attribute of ``typ`` (``integer constant out of range for
+        attribute`` when it does not fit, as MLIR's attribute parser)."""
+        off = self.offset
+        return self.integer_attr(self.parse_integer(), typ, off)
+
     def integer_attr(self, value: int, typ: Type, off: int) -> IntegerAttr:
         """An integer attribute of ``typ`` holding ``value`` (see :meth:`integer_in_type`)."""
         return IntegerAttr(self.integer_in_type(value, typ, off), typ)
@@ -1075,16 +1102,20 @@ class Parser:
                 if elt == "i1":
                     w = self.parse_keyword("boolean")
                     return w == "true"
-                if elt.startswith("f"):
+                if elt.startswith(("f", "bf", "tf")):
                     neg = self.consume("-")
                     t = self.toks[self.i]
                     if not t or not (t[0].isdigit() or t in ("inf", "nan")):
                         raise self.error("expected floating point literal")
+                    off = self.offs[self.i]
+                    if t.isdigit():
+                        raise self.error("unexpected decimal integer literal for a floating "
+                                         "point value", off)
                     self.i += 1
                     try:
-                        v = float(int(t, 16)) if t.startswith("0x") else float(t)
-                    except ValueError:
-                        raise self.error("expected floating point literal", self.offs[self.i - 1])
+                        v = _hex_float(t, elt) if t.startswith("0x") else float(t)
+                    except (ValueError, OverflowError):
+                        raise self.error("expected floating point literal", off) from None
                     return -v if neg else v
                 value = self.parse_integer()
                 width = int(elt[1:]) if elt[1:].isdigit() else 0

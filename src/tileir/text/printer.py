@@ -16,7 +16,8 @@ from typing import Optional
 from ..ir.attributes import format_named_attr
 from ..ir.core import Block, Operation, Region, Value
 from ..ir.locations import UNKNOWN_LOC, CallSiteLoc, FusedLoc, Location, NameLoc
-from .registry import DISASM_FORMS, INHERENT_ATTRIBUTES, PRINT_NAME_ALIASES
+from .registry import (DISASM_FORMS, INHERENT_ATTRIBUTES, PRINT_NAME_ALIASES,
+                       default_dialect_for)
 from .format import print_format
 
 __all__ = ["print_op", "OpPrinter"]
@@ -567,7 +568,8 @@ class OpPrinter:
             parts.append(" <{" + ", ".join(format_named_attr(k, v)
                                            for k, v in op.properties.entries) + "}>")
         if op.regions:
-            self.default_dialect.append(op.name.split(".")[0] if "." in op.name else "")
+            # the default dialect the parser gives a generic op's regions
+            self.default_dialect.append(default_dialect_for(op.name, self.default_dialect[-1]))
             try:
                 regions = [self._generic_region(r) for r in op.regions]
             finally:

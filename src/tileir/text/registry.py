@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["DIALECT_TYPE_PARSERS", "DIALECT_ATTR_PARSERS", "KEYWORD_TYPES", "OP_NAME_ALIASES",
            "PRINT_NAME_ALIASES", "DISASM_FORMS", "ATTR_KIND_PARSERS", "DEFAULT_DIALECTS", "ISOLATED_OPS", "DENSE_BUILDERS",
-           "FAST_OP_PARSERS", "ENUM_DESCRIPTIONS", "STANDARD_TYPE_SYNTAX_DIALECTS", "FAST_PATH_MISMATCH", "ALIASED_ATTRIBUTES", "GENERIC_ATTR_NORMALIZERS", "default_dialect_for",
+           "FAST_OP_PARSERS", "ENUM_DESCRIPTIONS", "STANDARD_TYPE_SYNTAX_DIALECTS", "FAST_PATH_MISMATCH", "ALIASED_ATTRIBUTES", "GENERIC_ATTR_NORMALIZERS", "IMPLIED_ATTRIBUTES", "default_dialect_for",
            "NUMBER_TYPE_PARSERS", "KEYWORD_ATTRIBUTES", "INHERENT_ATTRIBUTES"]
 
 #: ``!dialect.word<...>``: dialect -> ``parse(parser, word, offset, word_end) -> Type``.  Called
@@ -112,6 +112,12 @@ STANDARD_TYPE_SYNTAX_DIALECTS: set[str] = set()
 #: ``normalize(spec, attributes)`` (edits the dict in place), run after the engine's own
 #: normalisation (integers to enum members).
 GENERIC_ATTR_NORMALIZERS: dict[str, Callable[[Any, dict], None]] = {}
+
+#: Attributes a custom-syntax parser always adds, with these values, where the generic form may
+#: omit them (as MLIR's do: ``gpu.func``'s ``workgroup_attributions = 0``): op name ->
+#: ``{attribute name: value}``.  Absent and this value denote the same IR (the round-trip
+#: checker compares them so).
+IMPLIED_ATTRIBUTES: dict[str, dict[str, Any]] = {}
 
 #: Attribute classes printed through an alias (``#di_file = #cuda_tile.di_file<...>``) in the
 #: printer's alias section rather than inline.  Each has a ``ALIAS`` name prefix.

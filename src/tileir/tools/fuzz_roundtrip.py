@@ -226,6 +226,161 @@ _register_cuda_tile_inputs()
 
 
 # ---------------------------------------------------------------------------------------------
+# MLIR upstream / gpu dialect text
+# ---------------------------------------------------------------------------------------------
+
+#: hand-written seeds with ops of every upstream dialect the gpu programs use
+_MLIR_SEEDS = [
+    """func.func @f(%a: memref<4x?xf32>, %i: index, %v: vector<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %a[%c0, %i] : memref<4x?xf32>
+  %y = math.exp %x : f32
+  %s = vector.reduction <add>, %v, %y : vector<4xf32> into f32
+  %j = index.add %i, %c0
+  %r = scf.if %true -> (f32) {
+    scf.yield %s : f32
+  } else {
+    scf.yield %x : f32
+  }
+  return %r : f32
+}""".replace("%true", "%t").replace("  %r = scf.if", "  %t = arith.constant true\n  %r = scf.if"),
+    """func.func @g(%n: index) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> (index) {
+    %s = arith.addi %acc, %i : index
+    scf.yield %s : index
+  }
+  cf.br ^bb1(%r : index)
+^bb1(%x: index):
+  return %x : index
+}""",
+]
+
+
+def _mlir_corpus() -> list:
+    """Seeds: the gpu-dialect conformance chunks, examples/gpu, the upstream dialect corpora
+    of the tests, and a few hand-written modules (comments removed)."""
+    from ..text.expected import split_input
+    base = _conformance_dir()
+    files = []
+    if base is not None:
+        files += sorted((base.parent / "gpu-dialect").glob("*.mlir"))
+    files += sorted((_REPO / "examples" / "gpu").glob("*.mlir"))
+    files += sorted((_REPO / "tests" / "dialects").rglob("*.mlir"))
+    files += sorted((_REPO / "tests" / "execute" / "simt" / "programs").glob("*.mlir"))
+    texts = list(_MLIR_SEEDS)
+    for path in files:
+        for chunk in split_input(path.read_text(encoding="utf-8", errors="replace")):
+            text = _COMMENT.sub("", chunk.text).strip()
+            if text:
+                texts.append(text + "\n")
+    return texts
+
+
+def _register_mlir_inputs() -> None:
+    cache: dict = {}
+
+    def texts() -> list:
+        if "t" not in cache:
+            cache["t"] = _mlir_corpus()
+        return cache["t"]
+
+    mutator: list = []
+
+    def mutate(text: str, rng: random.Random) -> str:
+        if not mutator:
+            mutator.append(_TextMutator(texts()))
+        return mutator[0](text, rng)
+    register_input(InputFormat("mlir", texts, [mutate, mutate, mutate, _mutate_text_bytes],
+                               _accept_text, [(_text_lines, _join_lines),
+                                              (_text_tokens, _join_tokens)]))
+
+
+_register_mlir_inputs()
+
+
+# ---------------------------------------------------------------------------------------------
+# tinytc
+# ---------------------------------------------------------------------------------------------
+
+def _tinytc_corpus() -> list:
+    base = _conformance_dir()
+    texts = []
+    if base is not None:
+        for path in sorted((base.parent / "tinytc").rglob("*.ir")):
+            texts.append(path.read_text(encoding="utf-8", errors="replace"))
+    for path in sorted((_REPO / "examples").rglob("*.ir")):
+        texts.append(path.read_text(encoding="utf-8", errors="replace"))
+    from ..frontends.tinytc.demo import BATCHED_GEMM
+    texts.append(BATCHED_GEMM)
+    return [t for t in texts if t.strip()]
+
+
+def _accept_tinytc(text) -> object:
+    from ..frontends import tinytc
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "surrogateescape")
+    try:
+        return tinytc.parse(text, filename="<fuzz>")
+    except tinytc.TinytcError as exc:
+        raise DiagnosticError([]) from exc
+
+
+def _check_tinytc(prog) -> dict:
+    """tinytc's invariant: the printed program parses (and checks) back and prints the same
+    text."""
+    from ..frontends import tinytc
+    try:
+        text = tinytc.print(prog)
+    except Exception as exc:  # noqa: BLE001
+        raise Violation("tinytc: print crash", f"{type(exc).__name__}: {exc}") from exc
+    try:
+        back = tinytc.parse(text, filename="<round-trip>")
+    except tinytc.TinytcError as exc:
+        raise Violation("tinytc: output does not read back", f"{exc}\n--- output ---\n{text}") \
+            from exc
+    again = tinytc.print(back)
+    if again != text:
+        raise Violation("tinytc: program changed", _first_line_difference(text, again))
+    return {"tinytc text": "ok"}
+
+
+def _first_line_difference(a: str, b: str) -> str:
+    for i, (x, y) in enumerate(zip(a.splitlines(), b.splitlines())):
+        if x != y:
+            return f"line {i + 1}:\n  before: {x}\n  after:  {y}"
+    return "line counts differ"
+
+
+def _register_tinytc_inputs() -> None:
+    cache: dict = {}
+
+    def texts() -> list:
+        if "t" not in cache:
+            cache["t"] = _tinytc_corpus()
+        return cache["t"]
+
+    mutator: list = []
+
+    def mutate(text: str, rng: random.Random) -> str:
+        if not mutator:
+            mutator.append(_TextMutator(texts()))
+        return mutator[0](text, rng)
+
+    def key(prog) -> str:
+        from ..frontends import tinytc
+        return tinytc.print(prog)
+    register_input(InputFormat("tinytc", texts, [mutate, mutate, mutate, _mutate_text_bytes],
+                               _accept_tinytc, [(_text_lines, _join_lines),
+                                                (_text_tokens, _join_tokens)],
+                               check=_check_tinytc, key=key))
+
+
+_register_tinytc_inputs()
+
+
+# ---------------------------------------------------------------------------------------------
 # Driver
 # ---------------------------------------------------------------------------------------------
 
@@ -265,13 +420,13 @@ def run_one(fmt: InputFormat, data, seen: Optional[set] = None):
                         f"{type(exc).__name__}: {exc}") from exc
     if seen is not None:
         try:
-            key = hash(ir_key(module))
+            key = hash((fmt.key or ir_key)(module))
         except Exception as exc:  # noqa: BLE001
             raise Violation("generic text: print crash", f"{type(exc).__name__}: {exc}") from exc
         if key in seen:
             return "seen"
         seen.add(key)
-    return check_module(module)
+    return (fmt.check or check_module)(module)
 
 
 def shrink(fmt: InputFormat, data, kind: str, budget_s: float = 20.0):

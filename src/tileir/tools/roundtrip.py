@@ -69,6 +69,11 @@ class InputFormat:
     #: how the shrinker cuts a failing input into pieces it may drop, coarsest first: pairs of
     #: ``split(input) -> list`` and ``join(list) -> input`` (lines then tokens, bytes)
     shrink_levels: list = field(default_factory=list)
+    #: the invariant for what ``accept`` returns (default :func:`check_module`) and the key
+    #: that says two accepted inputs are the same (default :func:`ir_key`); for front ends
+    #: whose programs are not IR modules (tinytc)
+    check: Optional[Callable[[object], dict]] = None
+    key: Optional[Callable[[object], str]] = None
 
 
 FORMS: list[RoundTripForm] = []
@@ -111,6 +116,36 @@ def ir_key(op: Operation, drop_module_attrs: tuple = (), locations: bool = True)
     attributes only (what a bytecode file carries)."""
     from ..text.printer import print_op
     op = _unwrap_implicit_module(op)
+    with _implied_attributes(op):
+        return _ir_key(op, drop_module_attrs, locations, print_op)
+
+
+class _implied_attributes:
+    """While active, ops that omit an implied attribute (:data:`IMPLIED_ATTRIBUTES`) carry it,
+    so that absent and implied compare equal."""
+
+    def __init__(self, root: Operation) -> None:
+        self.root = root
+        self.added: list = []
+
+    def __enter__(self):
+        from ..text.registry import IMPLIED_ATTRIBUTES
+        if IMPLIED_ATTRIBUTES:
+            for o in self.root.walk():
+                implied = IMPLIED_ATTRIBUTES.get(o.name)
+                if implied:
+                    for k, v in implied.items():
+                        if k not in o.attributes:
+                            o.attributes[k] = v
+                            self.added.append((o, k))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for o, k in self.added:
+            del o.attributes[k]
+
+
+def _ir_key(op: Operation, drop_module_attrs: tuple, locations: bool, print_op) -> str:
     if not drop_module_attrs:
         text = print_op(op, generic=True)
         return text + _locations(op) if locations else text

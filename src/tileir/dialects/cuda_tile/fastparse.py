@@ -1274,8 +1274,8 @@ def _try_generic(parser, hm, name, block):
         if gi == 2:
             seg = d.pop("operandSegmentSizes", None)
             if seg is not None:
-                if not isinstance(seg, DenseArrayAttr):
-                    return None
+                if not isinstance(seg, DenseArrayAttr) or seg.element != "i32":
+                    return None    # the full parser reports it
                 segments = seg.value
         for k in d:
             if k in attrs:

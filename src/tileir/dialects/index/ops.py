@@ -135,7 +135,7 @@ def _parse_constant(parser: "Parser", state: "OpState"):
         state.attrs.update(parser.parse_attr_dict_body())
     if state.spec.name == "index.constant" and parser.tok and \
             (parser.tok[0].isdigit() or parser.tok[0] == "-"):
-        state.attrs["value"] = IntegerAttr(parser.parse_integer(), _index_type())
+        state.attrs["value"] = parser.parse_integer_attr(_index_type())
     else:
         off = parser.offset
         value = parser.parse_attribute(I1 if state.spec.name == "index.bool.constant" else None)

@@ -411,7 +411,7 @@ def _mixed_list(parser: Parser, delimiters: str = "()") -> tuple[list, list]:
             dynamic.append(parser._parse_use())
             static.append(DYNAMIC)
         else:
-            static.append(parser.parse_integer())
+            static.append(parser.parse_fixed_integer(64))
     parser.parse_comma_list(one, delimiters[1])
     parser.expect(delimiters[1])
     return static, dynamic

@@ -163,6 +163,16 @@ def _fill_transfer_defaults(state: "OpState", source_type, vector_type) -> None:
         state.attrs["in_bounds"] = ArrayAttr(tuple(IntegerAttr(0, I1) for _ in range(vrank)))
 
 
+def _vector_type(parser: Parser, off: int):
+    """A type that must be a vector (``requires vector type`` otherwise, reported at ``off``:
+    MLIR points at the ``:`` of the type list)."""
+    from ..builtin.types import VectorType
+    t = parser.parse_type()
+    if not isinstance(t, VectorType):
+        raise parser.error(f"{parser.op_prefix()}requires vector type", off)
+    return t
+
+
 def parse_transfer_read(parser: Parser, state: "OpState") -> Operation:
     state.operands["base"] = [parser._parse_use()]
     _indices(parser, state, "indices")
@@ -171,10 +181,11 @@ def parse_transfer_read(parser: Parser, state: "OpState") -> Operation:
     if parser.consume(","):
         state.operands["mask"] = [parser._parse_use()]
     _attrs(parser, state)
+    colon = parser.offset
     parser.expect(":")
     source = parser.parse_type()
     parser.expect(",")
-    vector = parser.parse_type()
+    vector = _vector_type(parser, colon)
     state.operand_types["base"] = [source]
     state.operand_types["padding"] = [getattr(source, "element_type", source)]
     state.result_types["vector"] = [vector]
@@ -229,8 +240,9 @@ def parse_transfer_write(parser: Parser, state: "OpState") -> Operation:
     if parser.consume(","):
         state.operands["mask"] = [parser._parse_use()]
     _attrs(parser, state)
+    colon = parser.offset
     parser.expect(":")
-    vector = parser.parse_type()
+    vector = _vector_type(parser, colon)
     parser.expect(",")
     source = parser.parse_type()
     state.operand_types["valueToStore"] = [vector]

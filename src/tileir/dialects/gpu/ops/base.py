@@ -137,7 +137,7 @@ def parse_attr_dict(parser: "Parser", state: "OpState", keyword: bool = False) -
 
 
 def parse_index_attr(parser: "Parser") -> IntegerAttr:
-    return IntegerAttr(parser.parse_integer(), INDEX)
+    return parser.parse_integer_attr(INDEX)
 
 
 def parse_keyword_enum(parser: "Parser", enum: type):

@@ -167,11 +167,11 @@ class SubgroupReduceOp(GpuOp):
             parser.expect("(")
             parser.expect_keyword("size")
             parser.expect("=")
-            state.attrs["cluster_size"] = IntegerAttr(parser.parse_integer(), I32)
+            state.attrs["cluster_size"] = parser.parse_integer_attr(I32)
             if parser.consume(","):
                 parser.expect_keyword("stride")
                 parser.expect("=")
-                state.attrs["cluster_stride"] = IntegerAttr(parser.parse_integer(), I32)
+                state.attrs["cluster_stride"] = parser.parse_integer_attr(I32)
             parser.expect(")")
         parse_attr_dict(parser, state)
         _parse_functional_type(parser, state, "value", "result")
@@ -260,9 +260,9 @@ class RotateOp(GpuOp):
     def parse_custom(parser, state):
         state.operands["value"] = [parser._parse_use()]
         parser.expect(",")
-        state.attrs["offset"] = IntegerAttr(parser.parse_integer(), I32)
+        state.attrs["offset"] = parser.parse_integer_attr(I32)
         parser.expect(",")
-        state.attrs["width"] = IntegerAttr(parser.parse_integer(), I32)
+        state.attrs["width"] = parser.parse_integer_attr(I32)
         parse_attr_dict(parser, state)
         parser.expect(":")
         off = parser.offset

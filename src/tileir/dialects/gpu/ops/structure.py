@@ -14,12 +14,16 @@ from ....ir.types import I64, FunctionType
 from ....ir.traits import (TERMINATOR, IsolatedFromAbove, ReturnLike, SingleBlockImplicitTerminator,
                           SingleBlockNoTerminator, Symbol)
 from ..attributes import ObjectAttr, SelectObjectAttr
+from ....text import registry
 from .verify_util import memref_info
 from .base import (INDEX, GpuOp, attr_dict, parse_async, parse_attr_dict, parse_region,
                    parse_types, print_async, print_types, print_uses, render_region)
 
 _KERNEL = "gpu.kernel"
 _WORKGROUP = "workgroup_attributions"
+# the custom syntax always records the count; the generic form may leave it out (= 0)
+for _name in ("gpu.func", "gpu.launch"):
+    registry.IMPLIED_ATTRIBUTES[_name] = {_WORKGROUP: IntegerAttr(0, I64)}
 
 
 # -- terminators ------------------------------------------------------------------------------
@@ -641,7 +645,7 @@ class WarpExecuteOnLane0Op(GpuOp):
         state.set_types("laneid", "operand", [INDEX], off)
         parser.expect(")")
         parser.expect("[")
-        state.attrs["warp_size"] = IntegerAttr(parser.parse_integer(), I64)
+        state.attrs["warp_size"] = IntegerAttr(parser.parse_fixed_integer(64), I64)
         parser.expect("]")
         _parse_args_clause(parser, state, "args")
         results = []
