@@ -84,3 +84,24 @@ def test_regions_of_a_generic_op_print_with_the_parser_s_default_dialect():
     printed = tileir.print(m)
     assert "gpu.return" in printed
     check_module(m)
+
+
+@pytest.mark.parametrize("type_text, col, message", [
+    ("!foo.bar<a ] b>", 30, "unbalanced '<' character in pretty dialect name"),
+    ("!foo.bar<a ( ] b>", 30, "unbalanced '(' character in pretty dialect name"),
+    ("!foo.bar<a { b>", 30, "unbalanced '{' character in pretty dialect name"),
+    ("!foo.bar<a [ ( ] ) b>", 30, "unbalanced '(' character in pretty dialect name"),
+    ("!name <x>", 27, "undefined symbol alias id 'name'"),
+])
+def test_pretty_dialect_bodies_must_balance(type_text, col, message):
+    """Fuzzer finding (cuda_tile text run): an opaque type body with an unbalanced ``]`` was
+    accepted and, printed, swallowed the op's location.  Messages and columns: mlir-opt 22."""
+    with pytest.raises(tileir.DiagnosticError, match=rf"t.mlir:1:{col}: error: "
+                                                     rf"{message.replace('(', '[(]')}"):
+        tileir.parse(f'"use_type"() : () -> {type_text}\n', "t.mlir", allow_unregistered=True)
+
+
+def test_dialect_bodies_right_after_the_dialect_name():
+    for text in ('"use_type"() : () -> !foobar<x>\n', '"use_type"() {a = #foobar<x>} : () -> ()\n',
+                 '"use_type"() : () -> !foo.bar<a -> b>\n'):
+        check_module(tileir.parse(text, allow_unregistered=True))

@@ -1182,7 +1182,7 @@ class Parser:
             if t in self.attr_aliases:
                 self.i += 1
                 return self.attr_aliases[t]
-            if "." in t:
+            if "." in t or self.peek() == "<" and self.src.startswith("<", off + len(t)):
                 return OpaqueAttr(self.take_balanced_text())
             raise self.error(f"undefined symbol alias id '{t[1:]}'", self.offs[self.i] + len(t))
         self.i += 1
@@ -1280,21 +1280,28 @@ class Parser:
     # ------------------------------------------------------------------------------------------
 
     def _balanced_end(self, lt_offset: int) -> int:
-        """Offset just past the ``>`` matching the ``<`` at ``lt_offset``."""
+        """Offset just past the ``>`` matching the ``<`` at ``lt_offset``: MLIR's pretty dialect
+        body, where ``<>``, ``()``, ``[]`` and ``{}`` nest and must match (``->`` is not a
+        closing ``>``), and strings are skipped."""
         src = self.src
-        depth = 0
+        closing = {"<": ">", "(": ")", "[": "]", "{": "}"}
+        stack: list[str] = []
         i = lt_offset
         n = len(src)
         while i < n:
             c = src[i]
-            if c == "<":
-                depth += 1
-            elif c == ">":
-                if i > 0 and src[i - 1] == "-":
+            if c in closing:
+                stack.append(c)
+            elif c in ">)]}":
+                if c == ">" and i > 0 and src[i - 1] == "-":
                     i += 1
                     continue
-                depth -= 1
-                if depth == 0:
+                if not stack or closing[stack[-1]] != c:
+                    opened = stack[-1] if stack else "<"
+                    raise self.error(f"unbalanced '{opened}' character in pretty dialect name",
+                                     lt_offset)
+                stack.pop()
+                if not stack:
                     return i + 1
             elif c == '"':
                 j = i + 1
@@ -1304,7 +1311,8 @@ class Parser:
                     j += 2 if src[j] == "\\" else 1
                 i = j
             i += 1
-        raise self.error("unbalanced '<' character in pretty dialect name", lt_offset)
+        opened = stack[-1] if stack else "<"
+        raise self.error(f"unbalanced '{opened}' character in pretty dialect name", lt_offset)
 
     def parse_dimension_list(self, *, dynamic: bool = True, scalable: bool = False,
                              unranked: bool = False) -> tuple[Optional[list], list[bool]]:
@@ -1384,7 +1392,8 @@ class Parser:
             if t in self.type_aliases:
                 self.i += 1
                 return self.type_aliases[t]
-            if self.peek() == "<":
+            if self.peek() == "<" and (dot or self.src.startswith("<", off + len(t))):
+                # ``!dialect.name<...>``, or ``!dialect<...>`` (the ``<`` right after the name)
                 return BuiltinType(self.take_balanced_text())
             if "." in t:
                 self.i += 1

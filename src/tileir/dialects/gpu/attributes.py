@@ -120,7 +120,7 @@ class KernelTableAttr(Attribute):
 
     @staticmethod
     def of(kernels) -> "KernelTableAttr":
-        return KernelTableAttr(tuple(sorted(kernels, key=lambda k: k.name.encode())))
+        return KernelTableAttr(tuple(sorted(kernels, key=lambda k: k.name.encode("utf-8", "surrogateescape"))))
 
     def body(self) -> str:
         return "<[" + ", ".join(str(k) for k in self.kernels) + "]>"
