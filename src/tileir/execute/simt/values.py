@@ -81,6 +81,8 @@ def storage(t: Type) -> np.dtype:
     name = element_name(t)
     if name == "index":
         return np.dtype(np.int64)
+    if name[:2] in ("si", "ui") and name[2:].isdigit():   # signed/unsigned integer types
+        return numpy_dtype("i" + name[2:])
     return numpy_dtype(name)
 
 
@@ -94,4 +96,6 @@ def vector_shape(t: Type) -> tuple:
 def numerics_name(t: Type) -> Optional[str]:
     """The element name the shared numerics modules take (``index`` is ``'i64'``)."""
     name = element_name(t)
+    if name[:2] in ("si", "ui") and name[2:].isdigit():
+        return "i" + name[2:]
     return "i64" if name == "index" else name

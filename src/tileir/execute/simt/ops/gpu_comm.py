@@ -79,6 +79,24 @@ class _Lanes:
         return np.broadcast_to(_lane(self.space, value), self.space.shape).reshape(-1) \
             .astype(np.int64)
 
+    def require_whole(self, group_of_thread: np.ndarray, what: str) -> None:
+        """Every (block, group) that has an active thread must have all of its threads active
+        (``group_of_thread`` maps thread columns to groups)."""
+        n_groups = int(group_of_thread.max()) + 1 if group_of_thread.size else 1
+        present = np.zeros((self.ex.n_blocks, n_groups), dtype=bool)
+        complete = np.ones((self.ex.n_blocks, n_groups), dtype=bool)
+        for g in range(n_groups):
+            cols = np.flatnonzero(group_of_thread == g)
+            act = self.active[:, cols]
+            present[:, g] = act.any(axis=1)
+            complete[:, g] = act.all(axis=1)
+        bad = present & ~complete
+        if bad.any():
+            b, g = np.argwhere(bad)[0]
+            lanes_bad = bad[self.blk, group_of_thread[self.thr]]
+            raise ub(f"{what} executed by only part of its threads (block {int(b)}, group "
+                     f"{int(g)})", lanes_bad.reshape(self.space.shape))
+
     def subgroup_size(self, thr: np.ndarray) -> np.ndarray:
         sg = thr // SUBGROUP_SIZE
         return np.minimum(SUBGROUP_SIZE, self.T - sg * SUBGROUP_SIZE)
@@ -230,6 +248,7 @@ def _subgroup_reduce(op: Operation, c):
     kind = op.attributes["op"].keyword
     size_attr = op.attributes.get("cluster_size")
     stride_attr = op.attributes.get("cluster_stride")
+    uniform = "uniform" in op.attributes
     t = op.results[0].type
     fn = combiner(kind, t)
     vshape = vector_shape(t)
@@ -250,6 +269,8 @@ def _subgroup_reduce(op: Operation, c):
         group = sg * clusters_per_sg + base * stride + within % stride
         member = within // stride
         n_groups = int(group.max()) + 1
+        if uniform:
+            lanes.require_whole(sg, "gpu.subgroup_reduce uniform")
         table = lanes.table(args[0], vshape, dtype)
         red = _reduce_groups(table, lanes.active, group, member, n_groups, size, fn)
         out = red[:, group]
@@ -270,6 +291,7 @@ def _all_reduce(op: Operation, c):
         k = _kernel(ex, op)
         space = frame.space
         lanes = _Lanes(k, space)
+        lanes.require_whole(np.zeros(lanes.T, dtype=np.int64), "gpu.all_reduce")
         table = lanes.table(args[0], vshape, dtype)
         if kind_attr is not None:
             fn = combiner(kind_attr.keyword, t)
@@ -356,8 +378,23 @@ def _mma_store(op: Operation, c):
         addr = _fragment_addresses(space, ref, idx, shape, ld, transpose)
         v = np.broadcast_to(value, addr.shape)
         ref.buffer.data[addr.reshape(-1)] = v.reshape(-1).astype(ref.buffer.data.dtype)
+        if getattr(ex, "racelog", None) is not None:
+            _record_fragment_store(ex, space, ref, addr, op)
         return []
     return affine(step)
+
+
+def _record_fragment_store(ex, space, ref, addr: np.ndarray, op: Operation) -> None:
+    """For racecheck: a subgroup stores its fragment once (as its first active thread)."""
+    blk, thr = ex.lane_ids(space)
+    blk = np.broadcast_to(blk, space.shape).reshape(-1)
+    thr = np.broadcast_to(thr, space.shape).reshape(-1)
+    key = blk * (ex.geo.threads // SUBGROUP_SIZE + 1) + thr // SUBGROUP_SIZE
+    order = np.lexsort((thr, key))
+    first = order[np.concatenate([[True], key[order][1:] != key[order][:-1]])]
+    a = np.broadcast_to(addr, space.shape + addr.shape[-2:]).reshape((-1,) + addr.shape[-2:])
+    ex.racelog.record(ref.buffer, a[first], blk[first][:, None, None], thr[first][:, None, None],
+                      True, op)
 
 
 @lowering("gpu.subgroup_mma_constant_matrix")
