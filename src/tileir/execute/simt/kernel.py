@@ -155,6 +155,7 @@ class KernelExecutor(Executor):
         n = int(np.prod(shape, dtype=np.int64)) if shape else 1
         copies = self.n_blocks if scope == "workgroup" else self.n_blocks * self.geo.threads
         buf = Buffer(np.zeros(n * copies, dtype=storage(elem_type)), scope, name)
+        buf.copy_size = n
         base = self.block_linear if scope == "workgroup" else self.lane_linear
         strides = []
         acc = 1
@@ -198,6 +199,8 @@ class KernelExecutor(Executor):
         if race is None:
             return
         buf, elem, blk, ta, op_a, wa, tb, op_b, wb = race
+        if buf.copy_size:       # the element within the block's (or thread's) own copy
+            elem %= buf.copy_size
         kind = {(True, True): "write/write", (True, False): "write/read",
                 (False, True): "read/write"}[(wa, wb)]
         raise DataRaceError(

@@ -36,7 +36,7 @@ class Buffer:
     diagnostics; ``freed`` is set by ``dealloc`` (a later access is an error)."""
 
     __slots__ = ("data", "space", "name", "freed", "ident", "read_only", "pending",
-                 "__weakref__")
+                 "copy_size", "__weakref__")
 
     def __init__(self, data: np.ndarray, space: str = "global", name: str = "buffer",
                  read_only: bool = False) -> None:
@@ -49,6 +49,8 @@ class Buffer:
         self.read_only = read_only
         #: the :class:`~.values.Token` of an async op still writing it (host runtime)
         self.pending = None
+        #: elements per block (workgroup) or per thread (private) copy, else 0
+        self.copy_size = 0
 
     @property
     def size(self) -> int:
