@@ -297,3 +297,14 @@ def test_entry_argument_attributes_are_printed():
     assert "%arg0: tile<f32> {cuda_tile.x, cuda_tile.y = 1 : i32}, %arg1: tile<i32>)" in printed
     check_module(module)
     _all_forms(tileir.parse("cuda_tile.module @m { entry @e(tile<f32> {cuda_tile.return}) { } }"))
+
+
+def test_an_empty_module_from_bytecode_has_no_block():
+    """Fuzzer finding (bytecode run): a module with no globals and no entries read back with
+    one empty block, which the text `{}` does not denote (it parses as a region without
+    blocks), so the text round trip changed the IR."""
+    module = tileir.parse("cuda_tile.module @k {\n}\n")
+    data = write_bytecode(module, "13.1")
+    back = read_bytecode(data)
+    assert not back.regions[0].blocks
+    _all_forms(back)

@@ -606,6 +606,8 @@ class _Reader:
         if self.producer is not None:
             attrs["producer"] = StringAttr(self.producer)
         module = make_op("cuda_tile.module", (), (), attrs, 1, UNKNOWN_LOC)
+        if not globals_ and not funcs:
+            return module      # an empty body: no block, as the text `{}` parses
         body = module.regions[0].add_block()
         for g in globals_:
             body.append(self._make_global(*g))
