@@ -112,3 +112,25 @@ def test_coo_aos_csc_transpose_and_bsr():
         2, 3, bsr.indices.size, 2, 2, bsr.indptr.astype(np.int64), bsr.indices.astype(np.int64),
         bsr.data.reshape(-1), b.reshape(-1), out.reshape(-1), 4, 6, 3])
     np.testing.assert_allclose(out, dense @ b + out0, rtol=1e-13)
+
+
+def test_shape_mismatch_and_destroyed_handles_are_errors():
+    from tileir.execute.errors import LaunchError
+    a = sp.random(6, 4, density=0.5, random_state=7, format="coo")
+    ij = np.stack([a.row, a.col], axis=1).astype(np.int64).reshape(-1)
+    bad = (PROGRAMS / "sparse_formats.mlir").read_text().replace(
+        "%X, %t2 = gpu.create_dn_tensor async [%t1] %x, %cols",
+        "%X, %t2 = gpu.create_dn_tensor async [%t1] %x, %rows")
+    with pytest.raises(LaunchError, match="gpu.spmv: shapes do not match: op\\(A\\) is 6x4, x is 6"):
+        gpu.run(tileir.parse(bad), "coo_aos",
+                args=[6, 4, a.nnz, ij, a.data, np.zeros(6), np.zeros(6)])
+    text = (PROGRAMS / "sparse_spmv_spmm.mlir").read_text().replace(
+        "%t16 = gpu.destroy_dn_tensor async [%t15] %X",
+        "%t16x = gpu.destroy_dn_tensor async [%t15] %X\n"
+        "  %t16 = gpu.spmv async [%t16x] %A, %X, %Y, %buf : memref<?xi8> into f64")
+    a = sp.random(3, 3, density=0.5, random_state=1, format="csr")
+    with pytest.raises(LaunchError, match="used after it was destroyed"):
+        gpu.run(tileir.parse(text), "main", args=[
+            3, 3, a.nnz, a.indptr.astype(np.int64), a.indices.astype(np.int64), a.data,
+            np.zeros(3), np.zeros(3), np.zeros(3), np.zeros(3), 1, np.zeros(1, np.int32),
+            np.zeros(1, np.int32), np.zeros(1)])

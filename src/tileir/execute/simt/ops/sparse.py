@@ -58,6 +58,7 @@ class DnTensor:
     def __init__(self, ref: MemRef, dims: tuple) -> None:
         self.ref = ref
         self.dims = dims
+        self.destroyed = False
 
     def view(self) -> np.ndarray:
         arr = _array(self.ref)
@@ -77,6 +78,7 @@ class SpMat:
     def __init__(self, fmt: str, shape: tuple, nnz: int, arrays: dict, block: tuple = ()) -> None:
         self.fmt, self.shape, self.nnz, self.arrays, self.block = fmt, shape, nnz, arrays, block
         self.product = None            # SpGEMM result waiting for spgemm_copy
+        self.destroyed = False
 
     def values(self) -> np.ndarray:
         return _array(self.arrays["values"]).reshape(-1)
@@ -142,6 +144,9 @@ def _sparse_op(*names):
                 deps = dependencies(op, frame)
                 for v in op.operands:
                     x = frame.get(v)
+                    if getattr(x, "destroyed", False):
+                        raise LaneFault(f"{type(x).__name__} handle used after it was destroyed",
+                                        kind=UnsupportedError)
                     if isinstance(x, MemRef):
                         check_device_use(x.buffer, deps, op)
                     elif isinstance(x, (DnTensor, SpMat)):
@@ -170,6 +175,8 @@ def _create_dn(host, op, frame, deps):
 
 @_sparse_op("gpu.destroy_dn_tensor", "gpu.destroy_sp_mat", "gpu.spgemm_destroy_descr")
 def _destroy(host, op, frame, deps):
+    handle = frame.get(op.operands[-1])
+    handle.destroyed = True
     return _finish(op, deps, [])
 
 
@@ -275,7 +282,9 @@ def _spmv(host, op, frame, deps):
     x = _get(op, frame, "dnX")
     y = _get(op, frame, "dnY")
     yv = y.view()
-    _round_into(yv, a @ x.view().astype(np.float64).reshape(-1) + yv.astype(np.float64))
+    xv = x.view().astype(np.float64).reshape(-1)
+    _check_shapes(op, "op(A)", a.shape, "x", (xv.size,), "y", (yv.size,))
+    _round_into(yv, a @ xv + yv.astype(np.float64))
     return _finish(op, deps, [], [y.ref.buffer])
 
 
@@ -289,6 +298,7 @@ def _spmm(host, op, frame, deps):
         b = b.T
     c = _get(op, frame, "dnmatC")
     cv = c.view()
+    _check_shapes(op, "op(A)", a.shape, "op(B)", b.shape, "C", cv.shape)
     _round_into(cv, a @ b + cv.astype(np.float64))
     return _finish(op, deps, [], [c.ref.buffer])
 
@@ -302,6 +312,7 @@ def _sddmm(host, op, frame, deps):
     if _mode(op, "modeB"):
         b = b.T
     cmat = _get(op, frame, "spmatC")
+    _check_shapes(op, "op(A)", a.shape, "op(B)", b.shape, "C", cmat.shape)
     coo = cmat.scipy().tocoo()
     # the stored entries of C in its own storage order
     rows, cols = _stored_coordinates(cmat)
@@ -333,8 +344,22 @@ def _stored_coordinates(m: SpMat) -> tuple:
     raise LaneFault(f"sddmm into a {m.fmt} matrix", kind=UnsupportedError)
 
 
+def _check_shapes(op: Operation, a_name: str, a: tuple, b_name: str, b: tuple, c_name: str,
+                  c: tuple) -> None:
+    """``c = a @ b`` must be shape-consistent (vectors as 1-d shapes)."""
+    inner_ok = a[1] == b[0]
+    rows_ok = a[0] == c[0]
+    cols_ok = len(b) == 1 or len(c) > 1 and b[1] == c[1]
+    if not (inner_ok and rows_ok and cols_ok):
+        raise LaneFault(f"{op.name}: shapes do not match: {a_name} is {'x'.join(map(str, a))}, "
+                        f"{b_name} is {'x'.join(map(str, b))}, {c_name} is "
+                        f"{'x'.join(map(str, c))}", kind=UnsupportedError)
+
+
 class SpGEMMDescr:
     """An SpGEMM operation handle (it carries nothing: the product lives on matrix C)."""
+
+    destroyed = False
 
 
 @_sparse_op("gpu.spgemm_create_descr")
