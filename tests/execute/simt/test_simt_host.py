@@ -129,3 +129,19 @@ def test_register_and_default_device():
     with pytest.raises(ArgumentError, match="one device"):
         gpu.run(module(text.replace("%c0 = arith.constant 0 : i32", "%c0 = arith.constant 2 : "
                                     "i32")), "main", args=[h])
+
+
+def test_memset_with_an_integer_constant():
+    """Helper h4's finding: the value of an integer arith.constant is affine on the host."""
+    text = """
+  func.func @main(%out: memref<3xi32>) {
+    %d = gpu.alloc host_shared () : memref<3xi32>
+    %v = arith.constant 7 : i32
+    gpu.memset %d, %v : memref<3xi32>, i32
+    gpu.memcpy %out, %d : memref<3xi32>, memref<3xi32>
+    return
+  }
+"""
+    out = np.zeros(3, np.int32)
+    gpu.run(module(text), "main", args=[out])
+    np.testing.assert_array_equal(out, 7)

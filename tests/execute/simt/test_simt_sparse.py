@@ -134,3 +134,35 @@ def test_shape_mismatch_and_destroyed_handles_are_errors():
             3, 3, a.nnz, a.indptr.astype(np.int64), a.indices.astype(np.int64), a.data,
             np.zeros(3), np.zeros(3), np.zeros(3), np.zeros(3), 1, np.zeros(1, np.int32),
             np.zeros(1, np.int32), np.zeros(1)])
+
+
+def test_out_of_range_indices_are_reported_not_read():
+    """Helper h4's finding: a CSR column index 7 in a 2x2 matrix made SciPy read past x."""
+    from tileir.execute.errors import MemoryAccessError
+    text = (PROGRAMS / "sparse_formats.mlir").read_text()
+    pos = np.array([0, 1, 2], np.int32)
+    idx = np.array([0, 7], np.int32)
+    with pytest.raises(MemoryAccessError, match="outside"):
+        gpu.run(tileir.parse(text), "csc_t", args=[2, 2, 2, pos, idx, np.ones(2, np.float32),
+                                                   np.ones(2, np.float32),
+                                                   np.zeros(2, np.float32)])
+    ij = np.array([0, 0, 5, 1], np.int64)
+    with pytest.raises(MemoryAccessError, match="outside"):
+        gpu.run(tileir.parse(text), "coo_aos", args=[2, 2, 2, ij, np.ones(2), np.ones(2),
+                                                     np.zeros(2)])
+
+
+def test_spgemm_with_a_transposed_second_operand_parses_and_runs():
+    text = (PROGRAMS / "sparse_spgemm.mlir").read_text().replace(
+        "%A, %B, %C, %desc, %c0, %bufc : f32", "%A, %B{TRANSPOSE}, %C, %desc, %c0, %bufc : f32")
+    m = k = n = 4
+    a = sp.random(m, k, density=0.5, random_state=3, format="csr", dtype=np.float32)
+    b = sp.random(n, k, density=0.5, random_state=4, format="csr", dtype=np.float32)
+    cpos = np.zeros(m + 1, np.int32)
+    nnz, ci, cv = gpu.run(tileir.parse(text), "main", args=[
+        m, k, n, a.indptr.astype(np.int32), a.indices.astype(np.int32), a.data, a.nnz,
+        b.indptr.astype(np.int32), b.indices.astype(np.int32), b.data, b.nnz, cpos])
+    ref = (a.astype(np.float64) @ b.T.astype(np.float64)).tocsr()
+    ref.sort_indices()
+    assert nnz == ref.nnz
+    np.testing.assert_array_equal(ci, ref.indices)

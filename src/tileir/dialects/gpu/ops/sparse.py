@@ -295,7 +295,7 @@ class SpGEMMWorkEstimationOrComputeOp(SparseOp):
     ATTRIBUTES = (_mode("modeA"), _mode("modeB"), _COMPUTE,
                   Attr("kind", _enum_kind(SpGEMMWorkEstimationOrComputeKind)))
     FORMAT = (f"{_ASYNC} `{{` $kind `}}` $spmatA (`{{` $modeA^ `}}`)? `,` $spmatB "
-              "(`{{` $modeB^ `}}`)? `,` $spmatC `,` $desc `,` $bufferSz `,` $buffer attr-dict "
+              "(`{` $modeB^ `}`)? `,` $spmatC `,` $desc `,` $bufferSz `,` $buffer attr-dict "
               "`:` $computeType `into` type($buffer)")
 
 

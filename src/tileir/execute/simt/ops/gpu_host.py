@@ -13,6 +13,7 @@ import numpy as np
 from ....ir.core import Operation
 from ...errors import ArgumentError, MemoryAccessError, UnsupportedError
 from ..faults import LaneFault
+from ..lanes import Aff
 from ..memory import Buffer, MemRef
 from ..registry import lowering
 from ..runtime import check_device_use, dependencies, start, token_of, written_by
@@ -104,7 +105,9 @@ def _memset(op: Operation, c):
         _host(ex, op)
         deps = dependencies(op, frame)
         dst = frame.get(op.operand_group("dst")[0])
-        value = np.asarray(frame.get(op.operand_group("value")[0])).reshape(-1)[0]
+        value = frame.get(op.operand_group("value")[0])
+        value = frame.space.array(value) if isinstance(value, Aff) else np.asarray(value)
+        value = value.reshape(-1)[0]
         check_device_use(dst.buffer, deps, op)
         if dst.buffer.read_only:
             raise LaneFault(f"gpu.memset of read-only {dst.buffer.name}",

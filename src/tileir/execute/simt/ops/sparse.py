@@ -84,7 +84,16 @@ class SpMat:
         return _array(self.arrays["values"]).reshape(-1)
 
     def scipy(self):
-        """The matrix as a SciPy sparse matrix over the current buffer contents (copies)."""
+        """The matrix as a SciPy sparse matrix over the current buffer contents (copies);
+        index arrays are validated first (SciPy would read past its arrays otherwise)."""
+        try:
+            m = self._scipy()
+        except ValueError as exc:   # SciPy's own checks (e.g. COO coordinates): a clean error
+            raise _bad(f"{exc} (an index lies outside the matrix or its arrays)") from None
+        _validate(m, self.fmt)
+        return m
+
+    def _scipy(self):
         sp = _scipy()
         rows, cols = self.shape
         nnz = self.nnz
@@ -117,6 +126,32 @@ class SpMat:
 
     def buffers(self) -> list:
         return [a.buffer for a in self.arrays.values() if isinstance(a, MemRef)]
+
+
+def _bad(message: str) -> LaneFault:
+    return LaneFault(f"sparse matrix: {message}", kind=MemoryAccessError)
+
+
+def _validate(m, fmt: str) -> None:
+    """Every stored coordinate inside the matrix, positions monotonic and within nnz."""
+    if fmt in ("coo", "coo_aos"):
+        rows, cols = m.shape
+        if m.nnz and (m.row.min() < 0 or m.row.max() >= rows or m.col.min() < 0 or
+                      m.col.max() >= cols):
+            raise _bad(f"a coordinate lies outside the {rows}x{cols} matrix")
+        return
+    if fmt in ("csr", "csc", "bsr"):
+        ptr, idx = np.asarray(m.indptr), np.asarray(m.indices)
+        outer = m.shape[0] if fmt == "csr" else m.shape[1] if fmt == "csc" else \
+            m.shape[0] // m.blocksize[0]
+        inner = m.shape[1] if fmt == "csr" else m.shape[0] if fmt == "csc" else \
+            m.shape[1] // m.blocksize[1]
+        if ptr.size != outer + 1 or ptr[0] != 0 or np.any(np.diff(ptr) < 0) or \
+                ptr[-1] > idx.size:
+            raise _bad("the position array is not a valid prefix sum of the nonzeros")
+        used = idx[:ptr[-1]]
+        if used.size and (used.min() < 0 or used.max() >= inner):
+            raise _bad(f"an index lies outside the {inner} columns/rows")
 
 
 def _transposed(attr) -> bool:
