@@ -308,3 +308,15 @@ def test_an_empty_module_from_bytecode_has_no_block():
     back = read_bytecode(data)
     assert not back.regions[0].blocks
     _all_forms(back)
+
+
+def test_reduce_dim_out_of_range_is_reported_by_the_fast_path_too():
+    """Fuzzer finding (text run): the fast parser of reduce/scan headers took ``dim=2^32``
+    into an i32 attribute, and the generic form printed from it did not read back."""
+    text = ("cuda_tile.module @m { entry @e(%arg0: tile<8xf32>) {\n"
+            "    %0 = reduce %arg0 dim=4294967296 identities=[0.000000e+0 : f32] : tile<8xf32> -> "
+            "tile<f32>\n    (%a: tile<f32>, %b: tile<f32>) {\n      %add = addf %a, %b : tile<f32>\n"
+            "      yield %add : tile<f32>\n    }\n    return } }\n")
+    with pytest.raises(tileir.DiagnosticError, match=r"t.mlir:2:27: error: integer constant out "
+                                                     r"of range for attribute"):
+        tileir.parse(text, "t.mlir")

@@ -298,3 +298,20 @@ func.func @main(%m: memref<4xf32>) -> index {
   %d = memref.dim %m, %c9 : memref<4xf32>
   return %d : index
 }""", [np.zeros(4, np.float32)])
+
+
+def test_alloca_scope_with_results():
+    text = """
+func.func @main(%x: f32) -> f32 {
+  %r = memref.alloca_scope -> (f32) {
+    %a = memref.alloca() : memref<1xf32>
+    %c0 = arith.constant 0 : index
+    memref.store %x, %a[%c0] : memref<1xf32>
+    %v = memref.load %a[%c0] : memref<1xf32>
+    %w = arith.addf %v, %v : f32
+    memref.alloca_scope.return %w : f32
+  }
+  return %r : f32
+}
+"""
+    assert host(text, [1.25]) == [2.5]

@@ -1077,12 +1077,15 @@ def _fast_aggregate(name: str):
         arg_types = [_type(t) for _, t, _ in args]
         if None in arg_types or len(in_types) != len(uses):
             return None
+        dim = signless_value(int(m.group(2)), 32)
+        if dim is None:
+            return None      # out of range for i32: the full parser reports it
         spec = OP_REGISTRY[name]
         state = OpState(parser, spec, hm.start(1))
         state.operands["operands"] = uses
         state.operand_types["operands"] = in_types
         state.result_types["results"] = out_types
-        state.attrs["dim"] = IntegerAttr(int(m.group(2)), I32)
+        state.attrs["dim"] = IntegerAttr(dim, I32)
         if name == "cuda_tile.scan":
             from .types import I1
             state.attrs["reverse"] = IntegerAttr(1 if m.group(3) == "true" else 0, I1)

@@ -237,7 +237,7 @@ class BlockPlan:
 #: terminators the interpreter handles itself (they end a block rather than run as a step)
 TERMINATORS = {"scf.yield", "scf.condition", "gpu.yield", "gpu.return", "func.return",
                "cf.br", "cf.cond_br", "cf.switch", "gpu.terminator", "scf.reduce",
-               "scf.reduce.return",
+               "scf.reduce.return", "memref.alloca_scope.return",
                "memref.atomic_yield", "vector.yield", "scf.forall.in_parallel",
                "gpu.all_reduce_yield"}
 
