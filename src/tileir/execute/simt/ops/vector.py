@@ -667,7 +667,12 @@ def _transfer(op: Operation, c):
             out = np.empty(space.shape + tuple(vshape), ref.buffer.data.dtype)
             padv = np.broadcast_to(_lane(space, pad), space.shape).astype(ref.buffer.data.dtype)
         if mask is not None:
-            mask = np.broadcast_to(_lane(space, mask), space.shape + tuple(vshape))
+            # the mask's dims follow the memref dims the vector dims run along (MLIR infers
+            # the mask type by permuting the vector shape back; broadcast dims have none)
+            mapped = sorted((d, vd) for vd, d in enumerate(dims) if d is not None)
+            mask_dims = [vd for _, vd in mapped]
+            mshape = tuple(vshape[vd] for vd in mask_dims)
+            mask = np.broadcast_to(_lane(space, mask), space.shape + mshape)
         for offs in _element_offsets(vshape):
             pos = list(idx)
             valid = np.ones(space.shape, dtype=bool)
@@ -683,7 +688,7 @@ def _transfer(op: Operation, c):
                                     kind=MemoryAccessError)
                 valid = valid & inside
             if mask is not None:
-                valid = valid & mask[(Ellipsis,) + offs]
+                valid = valid & mask[(Ellipsis,) + tuple(offs[vd] for vd in mask_dims)]
             if write:
                 if valid.any():
                     _scatter_elements(ex, op, space, ref, pos, value[(Ellipsis,) + offs], (),
