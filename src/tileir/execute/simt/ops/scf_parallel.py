@@ -60,11 +60,14 @@ def _parallel(op: Operation, c):
     def step(ex, frame, args):
         space = frame.space
         n = seg[0]
-        lbs = [_uniform_int(space, a, "lower bound") for a in args[:n]]
-        ubs = [_uniform_int(space, a, "upper bound") for a in args[n:n + seg[1]]]
-        steps = [_uniform_int(space, a, "step") for a in args[n + seg[1]:n + seg[1] + seg[2]]]
+        lbs, ubs = args[:n], args[n:n + seg[1]]
+        steps = args[n + seg[1]:n + seg[1] + seg[2]]
         accs = list(args[n + seg[1] + seg[2]:])
-        for ivs in _iterations(lbs, ubs, steps):
+        bounds = [_uniform_or_none(space, b) for b in lbs + ubs + steps]
+        if any(b is None for b in bounds):
+            return _divergent_parallel(ex, frame, lbs, ubs, steps, accs)
+        lbs_k, ubs_k, steps_k = bounds[:n], bounds[n:2 * n], bounds[2 * n:]
+        for ivs in _iterations(lbs_k, ubs_k, steps_k):
             fr = Frame(space, frame)
             for a, v in zip(body.args, ivs):
                 fr.vals[a] = _iv(space, v)
@@ -74,7 +77,67 @@ def _parallel(op: Operation, c):
             for k, (region, value) in enumerate(zip(exit_.op.regions, exit_.values)):
                 accs[k] = ex.run_single(region, fr, [accs[k], value]).values[0]
         return accs
+
+    def _divergent_parallel(ex, frame, lbs, ubs, steps, accs):
+        """Per-thread bounds: the iteration space of each thread is linearised (row-major) and
+        iteration k runs on the threads that have at least k + 1 iterations."""
+        space = frame.space
+        lb = [np.broadcast_to(_arr(space, b), space.shape).astype(np.int64) for b in lbs]
+        ub = [np.broadcast_to(_arr(space, b), space.shape).astype(np.int64) for b in ubs]
+        st = [np.broadcast_to(_arr(space, b), space.shape).astype(np.int64) for b in steps]
+        for s_ in st:
+            if np.any(s_ <= 0):
+                raise LaneFault("scf.parallel step is not positive", s_ <= 0)
+        counts = [np.maximum(0, -(-(u - l) // s_)) for l, u, s_ in zip(lb, ub, st)]
+        total = np.ones(space.shape, dtype=np.int64)
+        for cnt in counts:
+            total = total * cnt
+        full = [np.array(np.broadcast_to(space.array(a) if isinstance(a, Aff) else a,
+                                         space.shape + np.asarray(space.array(a)
+                                                                  if isinstance(a, Aff) else a)
+                                         .shape[space.ndim:])) for a in accs]
+        for k in range(int(total.max(initial=0))):
+            sub = space.restrict(k < total)
+            if sub is None:
+                break
+            rem = np.full(space.shape, k, dtype=np.int64)
+            ivs = []
+            for d in range(len(counts) - 1, -1, -1):
+                i_d = rem % np.maximum(counts[d], 1)
+                rem = rem // np.maximum(counts[d], 1)
+                ivs.append(lb[d] + i_d * st[d])
+            ivs.reverse()
+            conv = (lambda v: v) if sub is space else sub.enter
+            fr = Frame(sub, frame)
+            for a, v in zip(body.args, ivs):
+                fr.vals[a] = conv(v)
+            exit_ = ex.run_block(body, fr)
+            if exit_.op is None or not accs:
+                continue
+            for j, (region, value) in enumerate(zip(exit_.op.regions, exit_.values)):
+                cur = conv(full[j])
+                new = ex.run_single(region, fr, [cur, value]).values[0]
+                new = sub.array(new) if isinstance(new, Aff) else new
+                if sub is space:
+                    full[j] = np.array(np.broadcast_to(new, full[j].shape))
+                else:
+                    sub.scatter(full[j], new)
+        return full
     return affine(step)
+
+
+def _uniform_or_none(space, x):
+    if isinstance(x, Aff):
+        return x.const if x.is_constant else None
+    arr = np.asarray(x)
+    flat = arr.reshape(-1)
+    if flat.size == 1 or (flat == flat[0]).all():
+        return int(flat[0])
+    return None
+
+
+def _arr(space, x) -> np.ndarray:
+    return space.array(x) if isinstance(x, Aff) else np.asarray(x)
 
 
 @lowering("scf.forall")
