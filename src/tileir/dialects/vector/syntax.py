@@ -267,6 +267,7 @@ def print_transfer_write(printer: "OpPrinter", op: Operation) -> str:
 # -- shuffle / constant_mask -----------------------------------------------------------------
 
 def parse_shuffle(parser: Parser, state: "OpState") -> Operation:
+    name_off = parser.offs[parser.i - 1]      # the op name, where MLIR reports op errors
     state.operands["v1"] = [parser._parse_use()]
     parser.expect(",")
     state.operands["v2"] = [parser._parse_use()]
@@ -277,6 +278,9 @@ def parse_shuffle(parser: Parser, state: "OpState") -> Operation:
     parser.expect(",")
     b = parser.parse_type()
     state.operand_types.update(v1=[a], v2=[b])
+    if not state.attrs["mask"].value:
+        # no result type can be inferred (vector<0x...> is not a type): MLIR's verifier message
+        raise parser.error("'vector.shuffle' op invalid mask length", name_off)
     state.result_types["vector"] = [shuffle_result(a, len(state.attrs["mask"].value))]
     return state.build()
 
