@@ -115,3 +115,17 @@ def test_a_shuffle_with_an_empty_mask_is_rejected():
     with pytest.raises(tileir.DiagnosticError, match=r"t.mlir:2:8: error: 'vector.shuffle' op "
                                                      r"invalid mask length"):
         tileir.parse(text, "t.mlir")
+
+
+@pytest.mark.parametrize("body, col, op", [
+    ("%0 = vector.from_elements %a, %a : f32", 38, "vector.from_elements"),
+    ("%0:2 = vector.to_elements %a : f32", 34, "vector.to_elements"),
+])
+def test_vector_typed_format_types_must_be_vectors(body, col, op):
+    """Fuzzer finding: a scalar where the format's type must be a vector crashed type inference
+    (AttributeError).  mlir-opt 22's message and column."""
+    text = f"func.func @f(%a: f32) {{\n  {body}\n  return\n}}\n"
+    with pytest.raises(tileir.DiagnosticError, match=rf"t.mlir:2:{col}: error: custom op '{op}' "
+                                                     r"invalid kind of type specified: expected "
+                                                     r"builtin.vector, but found 'f32'"):
+        tileir.parse(text, "t.mlir")

@@ -127,9 +127,20 @@ class FromElementsOp(VectorOp):
         dest = state.result_types.get("dest")
         uses = state.operands.get("elements")
         if dest and uses and "elements" not in state.operand_types:
+            _require_vector_type(state, "dest", dest[0])
             state.operand_types["elements"] = [dest[0].element_type] * len(uses)
             return True
         return False
+
+
+def _require_vector_type(state, group: str, t) -> None:
+    """``type($x)`` of a vector-typed operand or result: MLIR's generated parser accepts only a
+    vector type there."""
+    if not _is_vector(t):
+        parser = state.parser
+        raise parser.error(f"{parser.op_prefix()}invalid kind of type specified: expected "
+                           f"builtin.vector, but found '{t}'",
+                           state.type_offsets.get(group, state.start))
 
 
 class LoadOp(VectorOp):
@@ -591,6 +602,7 @@ class ToElementsOp(VectorOp):
         source = state.operand_types.get("source")
         if source and "elements" not in state.result_types:
             t = source[0]
+            _require_vector_type(state, "source", t)
             state.result_types["elements"] = [t.element_type] * t.num_elements
             return True
         return False
