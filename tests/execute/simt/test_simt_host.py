@@ -145,3 +145,28 @@ def test_memset_with_an_integer_constant():
     out = np.zeros(3, np.int32)
     gpu.run(module(text), "main", args=[out])
     np.testing.assert_array_equal(out, 7)
+
+
+def test_async_gpu_launch_region_writes_are_pending_until_waited():
+    text = """
+  func.func @main(%h: memref<4xf32>) -> f32 {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %t0 = gpu.wait async
+    %t = gpu.launch async [%t0] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+      %v = memref.load %h[%tx] : memref<4xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %h[%tx] : memref<4xf32>
+      gpu.terminator
+    }
+    WAIT
+    %c0 = arith.constant 0 : index
+    %r = memref.load %h[%c0] : memref<4xf32>
+    return %r : f32
+  }
+"""
+    h = np.arange(1, 5, dtype=np.float32)
+    assert gpu.run(module(text.replace("WAIT", "gpu.wait [%t]")), "main", args=[h]) == [2.0]
+    with pytest.raises(UndefinedBehaviorError, match="before the async 'gpu.launch'"):
+        gpu.run(module(text.replace("WAIT", "")), "main", args=[h])

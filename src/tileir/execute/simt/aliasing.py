@@ -35,8 +35,29 @@ def _is_memref(v: Value) -> bool:
 def written_arguments(region: Region, n_args: int) -> set[int]:
     """Indices of the entry arguments of ``region`` (the first ``n_args``) that may be written."""
     entry = region.blocks[0]
-    root: dict[Value, int] = {a: i for i, a in enumerate(entry.args[:n_args])}
-    written: set[int] = set()
+    return _written(region, {a: i for i, a in enumerate(entry.args[:n_args])})
+
+
+def written_captures(region: Region) -> set:
+    """The memref values defined outside ``region`` (a ``gpu.launch`` body) it may write."""
+    inside: set = set()
+    ops: list[Operation] = []
+    for block in region.blocks:
+        inside.update(block.args)
+        for op in block.ops:
+            for o in op.walk():
+                ops.append(o)
+                inside.update(o.results)
+                for r in o.regions:
+                    for b in r.blocks:
+                        inside.update(b.args)
+    captured = {v: v for o in ops for v in o.operands if v not in inside and _is_memref(v)}
+    return _written(region, captured)
+
+
+def _written(region: Region, root: dict) -> set:
+    """The ``root`` keys' images that ops of ``region`` may write (through views)."""
+    written: set = set()
     ops: list[Operation] = []
     for block in region.blocks:
         for op in block.ops:

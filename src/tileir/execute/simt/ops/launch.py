@@ -15,7 +15,8 @@ from ..kernel import Geometry, KernelExecutor, run_kernel
 from ..lanes import Aff
 from ..registry import lowering
 from ..memory import MemRef
-from ..runtime import dependencies, start, token_of, written_by
+from ..aliasing import written_captures
+from ..runtime import check_device_use, dependencies, start, token_of, written_by
 
 
 def _host(ex, op: Operation) -> HostExecutor:
@@ -119,10 +120,22 @@ def _launch(op: Operation, c):
             values += [k.allocate("private", a.type.element, a.type.shape,
                                   f"private attribution #{i}") for i, a in enumerate(priv_args)]
             return values
+        captured = host.compiler.cache.get(("captures", op))
+        if captured is None:
+            captured = host.compiler.cache[("captures", op)] = written_captures(body)
+        for v in captured:
+            ref = frame.get(v)
+            if isinstance(ref, MemRef):
+                check_device_use(ref.buffer, deps, op)
         text = run_kernel(host.compiler, body, geo, bind, racecheck=host.racecheck,
                           max_lanes=host.max_lanes, parent=frame, program=host.program)
         host.emit(text)
-        return start(op, deps)
+        results = start(op, deps)
+        for v in captured:
+            ref = frame.get(v)
+            if isinstance(ref, MemRef):
+                written_by(ref.buffer, token_of(results))
+        return results
     return affine(step)
 
 
