@@ -112,7 +112,8 @@ def compile(module, kernel_name: str, *, verify: bool = True):  # noqa: A001
 def __getattr__(name: str):
     # ``tileir.cutile`` (run cuTile Python kernels on the CPU) is imported on first use: it
     # imports NVIDIA's cuda.tile only when a kernel is launched.
-    if name == "cutile":
+    # ``tileir.gpu`` and ``tileir.tinytc`` likewise, so ``import tileir; tileir.gpu.run(...)`` works
+    if name in ("cutile", "gpu", "tinytc"):
         import importlib
-        return importlib.import_module(".cutile", __name__)
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'tileir' has no attribute {name!r}")
