@@ -206,9 +206,10 @@ def decide_compare(pred: str, a, b, space) -> Any:
     return True if alo >= bhi else False if ahi < blo else None
 
 
-@lowering("arith.cmpi")
+@lowering("arith.cmpi", "index.cmp")
 def _cmpi(op: Operation, c):
-    pred = _CMPI[int(op.attributes["predicate"].value)]
+    # (index.cmp names its predicate `pred`; both enums list the predicates in this order)
+    pred = _CMPI[int(op.attributes["predicate" if op.name == "arith.cmpi" else "pred"].value)]
     sem = int_of(op.operands[0].type)
 
     def step(ex, frame, args):
@@ -355,11 +356,12 @@ def _int_resize(op: Operation, c):
     return affine(step)
 
 
-@lowering("arith.index_cast", "arith.index_castui")
+@lowering("arith.index_cast", "arith.index_castui", "index.casts", "index.castu")
 def _index_cast(op: Operation, c):
+    """Casts between index and integers (sign- or zero-extending, wrapping when narrowing)."""
     src = int_of(op.operands[0].type)
     dst = int_of(op.results[0].type)
-    unsigned = op.name.endswith("ui")
+    unsigned = op.name.endswith(("castui", "castu"))
 
     def step(ex, frame, args):
         x = args[0]
