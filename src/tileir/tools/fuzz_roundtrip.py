@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from ..ir.diagnostics import DiagnosticError
-from .roundtrip import INPUTS, InputFormat, Violation, check_module, ir_key, register_input
+from .roundtrip import (INPUTS, InputFormat, Violation, _first_difference, check_module, ir_key,
+                        register_input)
 
 __all__ = ["FuzzReport", "fuzz", "shrink", "corpus_texts"]
 
@@ -278,26 +279,28 @@ def _mlir_corpus() -> list:
     return texts
 
 
-def _register_mlir_inputs() -> None:
+def _register_text_format(name: str, corpus: Callable[[], list], accept: Callable,
+                          **hooks) -> None:
+    """A text input format: seeds from ``corpus()`` (read once), token-level mutations over the
+    corpus vocabulary (three times as often as byte-level ones), shrinking by lines then
+    tokens; ``hooks`` are :class:`InputFormat`'s ``check``/``key``."""
     cache: dict = {}
 
     def texts() -> list:
         if "t" not in cache:
-            cache["t"] = _mlir_corpus()
+            cache["t"] = corpus()
         return cache["t"]
 
-    mutator: list = []
-
     def mutate(text: str, rng: random.Random) -> str:
-        if not mutator:
-            mutator.append(_TextMutator(texts()))
-        return mutator[0](text, rng)
-    register_input(InputFormat("mlir", texts, [mutate, mutate, mutate, _mutate_text_bytes],
-                               _accept_text, [(_text_lines, _join_lines),
-                                              (_text_tokens, _join_tokens)]))
+        if "m" not in cache:
+            cache["m"] = _TextMutator(texts())
+        return cache["m"](text, rng)
+    register_input(InputFormat(name, texts, [mutate, mutate, mutate, _mutate_text_bytes], accept,
+                               [(_text_lines, _join_lines), (_text_tokens, _join_tokens)],
+                               **hooks))
 
 
-_register_mlir_inputs()
+_register_text_format("mlir", _mlir_corpus, _accept_text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -342,42 +345,17 @@ def _check_tinytc(prog) -> dict:
             from exc
     again = tinytc.print(back)
     if again != text:
-        raise Violation("tinytc: program changed", _first_line_difference(text, again))
+        raise Violation("tinytc: program changed", _first_difference(text, again))
     return {"tinytc text": "ok"}
 
 
-def _first_line_difference(a: str, b: str) -> str:
-    for i, (x, y) in enumerate(zip(a.splitlines(), b.splitlines())):
-        if x != y:
-            return f"line {i + 1}:\n  before: {x}\n  after:  {y}"
-    return "line counts differ"
+def _tinytc_key(prog) -> str:
+    from ..frontends import tinytc
+    return tinytc.print(prog)
 
 
-def _register_tinytc_inputs() -> None:
-    cache: dict = {}
-
-    def texts() -> list:
-        if "t" not in cache:
-            cache["t"] = _tinytc_corpus()
-        return cache["t"]
-
-    mutator: list = []
-
-    def mutate(text: str, rng: random.Random) -> str:
-        if not mutator:
-            mutator.append(_TextMutator(texts()))
-        return mutator[0](text, rng)
-
-    def key(prog) -> str:
-        from ..frontends import tinytc
-        return tinytc.print(prog)
-    register_input(InputFormat("tinytc", texts, [mutate, mutate, mutate, _mutate_text_bytes],
-                               _accept_tinytc, [(_text_lines, _join_lines),
-                                                (_text_tokens, _join_tokens)],
-                               check=_check_tinytc, key=key))
-
-
-_register_tinytc_inputs()
+_register_text_format("tinytc", _tinytc_corpus, _accept_tinytc, check=_check_tinytc,
+                      key=_tinytc_key)
 
 
 # ---------------------------------------------------------------------------------------------
