@@ -410,30 +410,16 @@ def _gather_elements(ex, op, space, ref, indices, vshape, mask=None, pad=None, d
     memref dims by default); masked-off elements take ``pad``."""
     rank = ref.rank
     dims = dims if dims is not None else list(range(rank - len(vshape), rank))
-    dtype = ref.buffer.data.dtype
     parts = []
-    for k, offs in enumerate(_element_offsets(vshape)):
+    for offs in _element_offsets(vshape):
         idx = _shifted(space, indices, offs, dims)
         if mask is None:
             addr = element_address(space, ref, idx)
             _record(ex, space, ref, addr, False, op)
             parts.append(np.broadcast_to(load(space, ref.buffer, addr), space.shape))
-            continue
-        m = np.broadcast_to(mask[(Ellipsis,) + offs], space.shape)
-        value = np.broadcast_to(pad[(Ellipsis,) + offs], space.shape).astype(dtype)
-        if m.any():
-            sub = space.restrict(m)
-            sub_idx = [sub.enter(i) if sub is not space else i for i in idx]
-            sref = sub.enter(ref) if sub is not space else ref
-            addr = element_address(sub, sref, sub_idx)
-            _record(ex, sub, sref, addr, False, op)
-            got = load(sub, ref.buffer, addr)
-            value = np.array(value)
-            if sub is space:
-                value[...] = np.broadcast_to(got, space.shape)
-            else:
-                sub.scatter(value, got)
-        parts.append(value)
+        else:
+            parts.append(_one_masked(ex, op, space, ref, idx, mask[(Ellipsis,) + offs],
+                                     pad[(Ellipsis,) + offs]))
     out = np.stack(parts, axis=-1)
     return out.reshape(space.shape + tuple(vshape))
 
