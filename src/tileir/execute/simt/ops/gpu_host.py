@@ -79,6 +79,17 @@ def _same_shape(a: MemRef, b: MemRef, op: Operation) -> None:
                         f"{list(b.sizes)}", kind=MemoryAccessError)
 
 
+def _device_write(op: Operation, deps, dst: MemRef, value) -> list:
+    """Write ``value`` into ``dst`` for a memcpy/memset; the op's token (if async) leaves the
+    buffer pending until waited on."""
+    if dst.buffer.read_only:
+        raise LaneFault(f"{op.name} into read-only {dst.buffer.name}", kind=MemoryAccessError)
+    dst.to_numpy()[...] = value
+    results = start(op, deps)
+    written_by(dst.buffer, token_of(results))
+    return results
+
+
 @lowering("gpu.memcpy")
 def _memcpy(op: Operation, c):
     def step(ex, frame, args):
@@ -89,13 +100,7 @@ def _memcpy(op: Operation, c):
         check_device_use(src.buffer, deps, op)
         check_device_use(dst.buffer, deps, op)
         _same_shape(dst, src, op)
-        if dst.buffer.read_only:
-            raise LaneFault(f"gpu.memcpy into read-only {dst.buffer.name}",
-                            kind=MemoryAccessError)
-        dst.to_numpy()[...] = np.array(src.to_numpy())
-        results = start(op, deps)
-        written_by(dst.buffer, token_of(results))
-        return results
+        return _device_write(op, deps, dst, np.array(src.to_numpy()))
     return step
 
 
@@ -109,13 +114,7 @@ def _memset(op: Operation, c):
         value = frame.space.array(value) if isinstance(value, Aff) else np.asarray(value)
         value = value.reshape(-1)[0]
         check_device_use(dst.buffer, deps, op)
-        if dst.buffer.read_only:
-            raise LaneFault(f"gpu.memset of read-only {dst.buffer.name}",
-                            kind=MemoryAccessError)
-        dst.to_numpy()[...] = value
-        results = start(op, deps)
-        written_by(dst.buffer, token_of(results))
-        return results
+        return _device_write(op, deps, dst, value)
     return step
 
 
