@@ -8,7 +8,7 @@ import pytest
 
 import tileir
 from tileir.dialects.cuda_tile.attributes import DenseElementsAttr
-from tileir.ir.densefloat import format_float_elements
+from tileir.ir.densefloat import format_float_elements, format_float_nested, nest_texts
 from tileir.ir.floatfmt import float_from_text, format_float
 from tileir.dialects.cuda_tile.types import F32, TileType
 
@@ -28,6 +28,10 @@ def _cases(dtype, rng):
         "eighths": (np.arange(1000) / 8).astype(dtype),
         "tenths": (np.arange(1000) * 0.1).astype(dtype),
         "special": np.array(SPECIAL * 2).astype(dtype),
+        "six digits": (rng.integers(1, 10 ** 6, 2000) * 10.0 ** rng.integers(-40, 30, 2000)
+                       ).astype(dtype),
+        "near powers of ten": np.nextafter(10.0 ** rng.integers(-300, 300, 2000),
+                                           rng.choice([0.0, np.inf], 2000)).astype(dtype),
         "any bits": rng.integers(0, int(info.max), 6000, dtype=bits, endpoint=True).view(dtype),
     }
 
@@ -64,3 +68,16 @@ def test_printed_constant_reads_back_bit_exactly():
     texts = format_float_elements(a.reshape(-1)[4:], "f32")
     assert [float_from_text(t, "f32") for t in texts if not t.startswith("0x")] == \
         [x for x, t in zip(a.reshape(-1)[4:], texts) if not t.startswith("0x")]
+
+
+@pytest.mark.parametrize("element,dtype", [("f32", np.float32), ("f64", np.float64)])
+@pytest.mark.parametrize("shape", [(6000,), (60, 100), (1, 6000), (6000, 1), (3, 4, 5, 100)])
+@pytest.mark.filterwarnings("ignore:overflow encountered in cast")
+def test_nested_text_built_in_one_piece(element, dtype, shape):
+    """The one-piece nested list equals the element texts joined and bracketed, undecided and
+    hexadecimal elements (NaN, inf) included."""
+    rng = np.random.default_rng(7)
+    a = np.concatenate(list(_cases(dtype, rng).values()))[:6000].astype(dtype)
+    rng.shuffle(a)
+    want = nest_texts([format_float(x, element) for x in a], shape)
+    assert format_float_nested(a.reshape(shape), element) == want

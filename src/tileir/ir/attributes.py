@@ -375,12 +375,11 @@ class DenseElementsAttr(Attribute):
             return self._fmt_element(a[()])
         if a.size == 0:
             return "[" + ", ".join(self._nested(sub) for sub in a) + "]"
-        # every element at once, then grouped innermost dimension first
-        items = self._elements_text(a.reshape(-1))
-        for extent in reversed(a.shape):
-            items = ["[" + ", ".join(items[i:i + extent]) + "]"
-                     for i in range(0, len(items), extent)] if extent else ["[]"]
-        return items[0]
+        from .densefloat import format_float_nested, nest_texts
+        name = getattr(self.type.element, "name", None)
+        if name in ("f32", "f64"):
+            return format_float_nested(a, name)
+        return nest_texts(self._elements_text(a.reshape(-1)), a.shape)
 
     def generic(self) -> str:
         return f"dense<{self.body()}> : {self.type}"
