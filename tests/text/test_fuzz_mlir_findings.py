@@ -22,6 +22,15 @@ from tileir.tools.roundtrip import check_module
      "custom op 'vector.insert' integer value too large"),
     ("vector.transfer_write %v, %m[%i] : f32, memref<4xf32>", "2:36",
      "custom op 'vector.transfer_write' requires vector type"),
+    ("%r = vector.transfer_read %t[%i, %i, %i], %v, %k {permutation_map = affine_map<(d0, d1, "
+     "d2) -> (d2, d0)>} : tensor<4x8x16xf32>, vector<4xf32>", "2:109", "custom op "
+     "'vector.transfer_read' expected the same rank for the vector and the results of the "
+     "permutation map"),
+    ("vector.transfer_write %x, %m[%i], %k {permutation_map = affine_map<(d0) -> (d0, d0)>} : "
+     "vector<4xf32>, memref<4xf32>", "2:89", "custom op 'vector.transfer_write' expected the "
+     "same rank for the vector and the results of the permutation map"),
+    ("%r = vector.transfer_read %e[%i], %x, %k : memref<4xvector<4xf32>>, vector<4x4xf32>",
+     "2:41", "custom op 'vector.transfer_read' does not support masks with vector element type"),
     ('%a = "memref.alloc"() <{operandSegmentSizes = array<f8E8M0FNU: 0, 0>}> : () -> '
      'memref<4xf32>', "2:66", "unexpected decimal integer literal for a floating point value"),
     ('%a = "memref.alloc"() <{operandSegmentSizes = array<f32: 0.0, 0.0>}> : () -> '
@@ -30,7 +39,9 @@ from tileir.tools.roundtrip import check_module
      "`value`"),
 ])
 def test_out_of_range_and_ill_typed_literals_are_parse_errors(body, where, message):
-    text = ("func.func @a(%v: f32, %w: vector<8x4xf32>, %m: memref<4xf32>, %i: index) {\n"
+    text = ("func.func @a(%v: f32, %w: vector<8x4xf32>, %m: memref<4xf32>, %i: index, "
+            "%t: tensor<4x8x16xf32>, %k: vector<4xi1>, %x: vector<4xf32>, "
+            "%e: memref<4xvector<4xf32>>) {\n"
             f"  {body}\n  return\n}}\n")
     with pytest.raises(tileir.DiagnosticError) as err:
         tileir.parse(text, "t.mlir")

@@ -165,6 +165,36 @@ def test_writer_refuses_attributes_it_cannot_hold(text, message):
     _all_forms(module)
 
 
+_SCAN = ('cuda_tile.module @kernels {{\n  entry @k() {{\n'
+         '    %a = constant <i32: 1> : tile<8xi32>\n'
+         '    %s = "cuda_tile.scan"(%a) <{{dim = 0 : i32, identities = [0 : i32], '
+         'reverse = {reverse}}}> ({{\n'
+         '    ^bb0(%p: tile<i32>, %q: tile<i32>):\n'
+         '      %t = "cuda_tile.maxi"(%p, %q) <{{signedness = #cuda_tile.signedness<signed>}}>'
+         ' : (tile<i32>, tile<i32>) -> tile<i32>\n'
+         '      "cuda_tile.yield"(%t) : (tile<i32>) -> ()\n'
+         '    }}) : (tile<8xi32>) -> tile<8xi32>\n    return\n  }}\n}}\n')
+
+
+@pytest.mark.parametrize("reverse", ["0x7FF0000000000000 : f64", "1 : i32", '"yes"'])
+def test_writer_refuses_a_bool_slot_holding_another_attribute(reverse):
+    """Fuzzer finding: a float in scan's ``reverse`` was written as ``true``."""
+    module = tileir.parse(_SCAN.format(reverse=reverse))
+    for v in VERSIONS:
+        with pytest.raises(BytecodeWriteError, match="unsupported attribute type .* 'reverse'"):
+            write_bytecode(module, v)
+    _all_forms(module)
+    ok = tileir.parse(_SCAN.format(reverse="true"))
+    assert "reverse=true" in tileir.print(read_bytecode(write_bytecode(ok, "13.1")))
+
+
+def test_custom_form_bool_attribute_must_be_a_bool():
+    text = _SCAN.format(reverse="true")
+    custom = tileir.print(tileir.parse(text)).replace("reverse=true", "reverse=1.0e400")
+    with pytest.raises(tileir.DiagnosticError, match="invalid kind of attribute specified"):
+        tileir.parse(custom)
+
+
 def test_bounded_round_trip_fuzz():
     """A bounded run of benchmarks/fuzz_roundtrip.py's fuzzer over every registered input
     format (TILEIR_ROUNDTRIP_FUZZ_INPUTS scales it up)."""

@@ -20,11 +20,12 @@ from ..dialects.cuda_tile.attributes import (ArrayAttr, BoundedAttr, DenseArrayA
                                              SymbolRefAttr, SymbolVisibility, TileEnum, TypeAttr,
                                              enum_member_since)
 from ..ir.diagnostics import ERROR, REMARK, Diagnostic
+from ..ir.attributes import Attribute
 from ..ir.core import Operation
 from ..ir.locations import (UNKNOWN_LOC, CallSiteLoc, FileLineColLoc, FusedLoc, Location, NameLoc,
                             UnknownLoc)
 from ..dialects.cuda_tile.attributes import DILoc
-from ..dialects.cuda_tile.types import TOKEN, FloatType, FunctionType, IntegerType, TileType
+from ..dialects.cuda_tile.types import I1, TOKEN, FloatType, FunctionType, IntegerType, TileType
 from ._dense import FLOAT_BITS, dense_to_raw, float_to_bits
 from ._codegen import make_encoder
 from ._ops import codec_for_name
@@ -370,50 +371,60 @@ class _Writer:
         """An op attribute in its non-self-contained form."""
         if kind == "enum":
             if not isinstance(value, TileEnum):
-                raise _err(f"unsupported attribute type encountered during serialization of "
-                           f"attribute '{info.name}': {value}", op.loc)
+                raise _unsupported(info, value, op)
             since = enum_member_since(value)
             if since is not None and self.version < since:
                 self.too_new_enum(op, value)
             put_varint(out, int(value))
         elif kind == "i64" or kind == "i32":
             if not isinstance(value, IntegerAttr):
-                raise _err(f"unsupported attribute type encountered during serialization of "
-                           f"attribute '{info.name}': {value}", op.loc)
+                raise _unsupported(info, value, op)
             put_varint(out, value.value & (MASK64 if kind == "i64" else 0xFFFFFFFF))
         elif kind == "bool":
+            if not (isinstance(value, bool) or
+                    (isinstance(value, IntegerAttr) and value.type is I1)):
+                raise _unsupported(info, value, op)
             out.append(1 if (value.value if isinstance(value, IntegerAttr) else value) else 0)
         elif kind == "str":
+            if not isinstance(value, (StringAttr, str)):
+                raise _unsupported(info, value, op)
             put_varint(out, self.string(value.value if isinstance(value, StringAttr) else value))
         elif kind == "flat_symbol" or kind == "symbol":
-            if isinstance(value, SymbolRefAttr):
+            if isinstance(value, SymbolRefAttr) and not value.nested:
                 value = value.root
             elif isinstance(value, StringAttr):
                 value = value.value
+            if not isinstance(value, str):
+                raise _unsupported(info, value, op)
             put_varint(out, self.string(value))
         elif kind == "dense":
             if not isinstance(value, DenseElementsAttr):
-                raise _err(f"unsupported attribute type encountered during serialization of "
-                           f"attribute '{info.name}': {value}", op.loc)
+                raise _unsupported(info, value, op)
             put_varint(out, self.constant(value))
         elif kind == "type" or kind == "function_type":
+            if isinstance(value, Attribute) and not isinstance(value, TypeAttr):
+                raise _unsupported(info, value, op)
             put_varint(out, self.type_index(value.value if isinstance(value, TypeAttr) else value))
         elif kind == "array_i32" or kind == "array_i64":
+            if isinstance(value, Attribute) and not (isinstance(value, DenseArrayAttr) and
+                                                     value.element == kind[-3:]):
+                raise _unsupported(info, value, op)
             vals = value.value if isinstance(value, DenseArrayAttr) else tuple(value)
             put_le_array(out, list(vals), 4 if kind == "array_i32" else 8)
         elif kind == "array_bool":
+            if isinstance(value, Attribute) and not (isinstance(value, DenseArrayAttr) and
+                                                     value.element == "i1"):
+                raise _unsupported(info, value, op)
             vals = value.value if isinstance(value, DenseArrayAttr) else tuple(value)
             put_varint(out, len(vals))
             out += bytes(1 if v else 0 for v in vals)
         elif kind == "hints":
             if not isinstance(value, OptimizationHintsAttr):
-                raise _err(f"unsupported attribute type encountered during serialization of "
-                           f"attribute '{info.name}': {value}", op.loc)
+                raise _unsupported(info, value, op)
             self.put_dict(out, value.entries, op)
         elif kind == "predicate":
             if not isinstance(value, (DivByAttr, SameElementsAttr, BoundedAttr)):
-                raise _err(f"unsupported attribute type encountered during serialization of "
-                           f"attribute '{info.name}': {value}", op.loc)
+                raise _unsupported(info, value, op)
             self.put_predicate(out, value)
         elif kind == "array":
             items = value.value if isinstance(value, ArrayAttr) else tuple(value)
@@ -421,8 +432,7 @@ class _Writer:
             for item in items:
                 self.put_tagged(out, item, op, "arrayElement")
         else:
-            raise _err(f"unsupported attribute type encountered during serialization of "
-                       f"attribute '{info.name}': {value}", op.loc)
+            raise _unsupported(info, value, op)
 
     # -- operations -----------------------------------------------------------------------------
 
@@ -719,6 +729,12 @@ _MODULE_ATTRS = frozenset(("sym_name", "producer"))
 def di_loc_of(loc):
     from ..dialects.cuda_tile.verify_util import di_loc_of as _di_loc_of
     return _di_loc_of(loc)
+
+
+def _unsupported(info, value, op: Operation) -> BytecodeWriteError:
+    """The error for an attribute value that an op's encoding cannot hold in its slot."""
+    return _err(f"unsupported attribute type encountered during serialization of attribute "
+                f"'{info.name}': {value}", op.loc)
 
 
 def _check_carried(op: Operation, carried: frozenset) -> None:

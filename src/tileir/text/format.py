@@ -21,7 +21,7 @@ from ..ir.attributes import (ENUM_MNEMONICS, UNIT, ArrayAttr, Attribute, DenseAr
 from ..ir.core import Operation, Region
 from ..ir.infer import TypeState, infer_types
 from ..ir.opdef import FORMAT_COMPILERS, OPTIONAL, SINGLE, VARIADIC, Attr, OpSpec, make_op
-from ..ir.types import I32, I64, Type
+from ..ir.types import I1, I32, I64, Type
 from .registry import ATTR_KIND_PARSERS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -398,7 +398,11 @@ def parse_attr_value(parser: "Parser", decl: Attr) -> Attribute:
     kind_parser = ATTR_KIND_PARSERS.get(kind)
     if kind_parser is not None:
         return kind_parser(parser)
-    return parser.parse_attribute()
+    off = parser.offset
+    attr = parser.parse_attribute()
+    if kind == "bool" and not (isinstance(attr, IntegerAttr) and attr.type is I1):
+        raise parser.error("invalid kind of attribute specified", off)
+    return attr
 
 
 _ATTR_KEYWORDS = frozenset(("true", "false", "unit", "dense", "array", "affine_map",

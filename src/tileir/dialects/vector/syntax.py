@@ -3,7 +3,7 @@ custom directives (positions, reduction kinds, transfers), as mlir-opt 22 prints
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from ...ir.attributes import ArrayAttr, DenseArrayAttr, IntegerAttr, OpaqueAttr
 from ...ir.core import Operation
@@ -178,7 +178,9 @@ def parse_transfer_read(parser: Parser, state: "OpState") -> Operation:
     _indices(parser, state, "indices")
     parser.expect(",")
     state.operands["padding"] = [parser._parse_use()]
+    mask_off = None
     if parser.consume(","):
+        mask_off = parser.offset
         state.operands["mask"] = [parser._parse_use()]
     _attrs(parser, state)
     colon = parser.offset
@@ -190,9 +192,25 @@ def parse_transfer_read(parser: Parser, state: "OpState") -> Operation:
     state.operand_types["padding"] = [getattr(source, "element_type", source)]
     state.result_types["vector"] = [vector]
     _fill_transfer_defaults(state, source, vector)
-    if state.operands.get("mask"):
-        state.operand_types["mask"] = [mask_type_for(state.attrs["permutation_map"], vector)]
+    _transfer_mask_type(parser, state, source, vector, mask_off, colon)
     return state.build()
+
+
+def _transfer_mask_type(parser: Parser, state: "OpState", source, vector,
+                        mask_off: Optional[int], colon: int) -> None:
+    """The type of a transfer's mask operand (if it has one), inferred as MLIR's parser does,
+    with its two checks first (reported at the mask and at the ``:`` of the type list)."""
+    if mask_off is None:
+        return
+    from ..builtin.types import VectorType
+    if isinstance(getattr(source, "element_type", None), VectorType):
+        raise parser.error(f"{parser.op_prefix()}does not support masks with vector element type",
+                           mask_off)
+    perm = state.attrs["permutation_map"]
+    if len(perm.value.results) != _vector_rank(vector):
+        raise parser.error(f"{parser.op_prefix()}expected the same rank for the vector and the "
+                           "results of the permutation map", colon)
+    state.operand_types["mask"] = [mask_type_for(perm, vector)]
 
 
 def mask_type_for(perm, vector):
@@ -237,7 +255,9 @@ def parse_transfer_write(parser: Parser, state: "OpState") -> Operation:
     parser.expect(",")
     state.operands["base"] = [parser._parse_use()]
     _indices(parser, state, "indices")
+    mask_off = None
     if parser.consume(","):
+        mask_off = parser.offset
         state.operands["mask"] = [parser._parse_use()]
     _attrs(parser, state)
     colon = parser.offset
@@ -249,8 +269,7 @@ def parse_transfer_write(parser: Parser, state: "OpState") -> Operation:
     state.operand_types["base"] = [source]
     state.result_types["result"] = [source] if str(source).startswith("tensor") else []
     _fill_transfer_defaults(state, source, vector)
-    if state.operands.get("mask"):
-        state.operand_types["mask"] = [mask_type_for(state.attrs["permutation_map"], vector)]
+    _transfer_mask_type(parser, state, source, vector, mask_off, colon)
     return state.build()
 
 
