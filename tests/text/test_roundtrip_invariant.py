@@ -350,3 +350,22 @@ def test_reduce_dim_out_of_range_is_reported_by_the_fast_path_too():
     with pytest.raises(tileir.DiagnosticError, match=r"t.mlir:2:27: error: integer constant out "
                                                      r"of range for attribute"):
         tileir.parse(text, "t.mlir")
+
+
+def test_empty_op_hints_read_from_bytecode_are_no_hints():
+    """Fuzzer finding: the reader kept an op's empty ``optimization_hints`` (dropped by text)."""
+    from tileir.dialects.cuda_tile.attributes import OptimizationHintsAttr
+    module = tileir.parse(_module(
+        "    %r, %t = load_ptr_tko weak %p optimization_hints = <sm_100 = {latency = 3}> : "
+        "tile<4xptr<f32>> -> tile<4xf32>, token", "entry @k(%p: tile<ptr<f32>>)").replace(
+        "%p optimization", "%q optimization").replace(
+        "    %r,", "    %q = reshape %p : tile<ptr<f32>> -> tile<1xptr<f32>>\n"
+              "    %b = broadcast %q : tile<1xptr<f32>> -> tile<4xptr<f32>>\n    %r,").replace(
+        "%q optimization", "%b optimization"))
+    load = next(op for op in module.walk() if op.name == "cuda_tile.load_ptr_tko")
+    load.attributes["optimization_hints"] = OptimizationHintsAttr(())
+    for v in VERSIONS:
+        back = read_bytecode(write_bytecode(module, v))
+        op = next(op for op in back.walk() if op.name == "cuda_tile.load_ptr_tko")
+        assert "optimization_hints" not in op.attributes
+        _all_forms(back)

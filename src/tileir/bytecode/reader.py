@@ -869,6 +869,8 @@ class _Body:
         c = self.cursor()
         if kind == "hints":
             value = self.r.hints(c, 0)
+            if not value.entries:
+                value = None  # (empty hints are no hints, as for functions)
         elif kind == "predicate":
             p = c.pos
             value = self.r.tagged(c, 0)
