@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import signal
 import sys
 from pathlib import Path
@@ -44,7 +45,14 @@ def main(argv=None) -> int:
     ap.add_argument("--format", action="append", choices=sorted(INPUTS),
                     help="input format to fuzz (repeatable; default: all registered)")
     ap.add_argument("--out", default="fuzz-failures")
+    ap.add_argument("--memory-gb", type=float, default=6.0,
+                    help="address-space limit of this process: an input that makes tileir "
+                         "allocate more fails with MemoryError (a violation) instead of taking "
+                         "the machine down (0: no limit)")
     args = ap.parse_args(argv)
+    if args.memory_gb > 0:
+        limit = int(args.memory_gb * (1 << 30))
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
     def progress(report, elapsed):
         print(f"... {elapsed:.0f} s: " + ", ".join(f"{k} {v}" for k, v in

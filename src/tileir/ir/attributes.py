@@ -24,6 +24,7 @@ __all__ = [
     "ENUM_MEMBER_SINCE", "enum_member_since",
     "IntegerAttr", "FloatAttr", "StringAttr", "UnitAttr", "UNIT", "TypeAttr", "ArrayAttr",
     "DenseArrayAttr", "DictionaryAttr", "SymbolRefAttr", "DenseElementsAttr", "OpaqueAttr",
+    "splat_array",
     "quote_string", "format_attr_name", "format_named_attr", "format_symbol", "attr_without_type",
     "bool_attr", "i64_attr", "i32_attr", "signless_value",
 ]
@@ -287,6 +288,12 @@ class SymbolRefAttr(Attribute):
 _DENSE_BODIES: dict = {}
 
 
+def splat_array(value, shape: tuple, dtype) -> np.ndarray:
+    """A read-only array of ``shape`` whose elements are all ``value``, in the memory of one
+    element (MLIR keeps splats compact: ``dense<1.0> : tensor<4000000000xf32>`` is 4 bytes)."""
+    return np.broadcast_to(np.asarray(value, dtype=dtype), tuple(shape))
+
+
 class DenseElementsAttr(Attribute):
     """A dense constant: a NumPy array (in the element type's storage dtype) and its tile type.
 
@@ -299,7 +306,9 @@ class DenseElementsAttr(Attribute):
     def __init__(self, type: "Type", array: np.ndarray) -> None:
         self.type = type
         self.array = array
-        self._splat: Optional[bool] = None
+        # a splat is kept as a zero-stride view of its one element (see splat_array)
+        self._splat: Optional[bool] = True if array.size > 1 and not any(array.strides) \
+            else None
 
     @property
     def element(self):
@@ -320,14 +329,25 @@ class DenseElementsAttr(Attribute):
                     self._splat = bool((flat == flat[0]).all())
         return self._splat
 
+    def _content(self) -> bytes:
+        """The elements' bytes (one element for a splat: never materialized)."""
+        a = self.array
+        if a.size > 1 and self.is_splat:
+            a = np.asarray(a[(0,) * a.ndim])
+            prefix = b"splat"
+        else:
+            prefix = b""
+        if a.dtype == object:  # (integers wider than 64 bits: Python ints, not their addresses)
+            return prefix + repr(a.tolist()).encode()
+        return prefix + np.ascontiguousarray(a).tobytes()
+
     def __eq__(self, other: Any) -> bool:
         return (isinstance(other, DenseElementsAttr) and self.type == other.type
                 and self.array.shape == other.array.shape
-                and np.ascontiguousarray(self.array).tobytes()
-                == np.ascontiguousarray(other.array).tobytes())
+                and self._content() == other._content())
 
     def __hash__(self) -> int:
-        return hash((self.type, np.ascontiguousarray(self.array).tobytes()))
+        return hash((self.type, self._content()))
 
     def __repr__(self) -> str:
         return f"DenseElementsAttr({self.body()} : {self.type})"
@@ -352,7 +372,7 @@ class DenseElementsAttr(Attribute):
         if a.size == 0:
             body = ""
         elif self.is_splat:
-            body = self._fmt_element(a.reshape(-1)[0])
+            body = self._fmt_element(a[(0,) * a.ndim])
         else:
             body = self._nested(a)
         if len(_DENSE_BODIES) > 4096:

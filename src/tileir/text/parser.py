@@ -16,7 +16,7 @@ import numpy as np
 
 from ..ir.attributes import (ENUMS_BY_NAME, UNIT, ArrayAttr, Attribute, DenseArrayAttr,
                              DenseElementsAttr, DictionaryAttr, FloatAttr, IntegerAttr, OpaqueAttr,
-                             StringAttr, SymbolRefAttr, TypeAttr, signless_value)
+                             StringAttr, SymbolRefAttr, TypeAttr, signless_value, splat_array)
 from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError, SourceFile, SourceManager
 from ..ir.core import Block, Operation, Region, Value
 from ..ir.limits import MAX_REGION_DEPTH
@@ -742,11 +742,13 @@ class Parser:
             self.expect("]")
         attrs: dict = {}
         properties: Optional[dict] = None
+        segments_in_properties = False
         if self.toks[self.i] == "<" and self.peek() == "{":
             self.i += 1
             properties = self.parse_attr_dict_body()
             self.expect(">")
             if spec is not None or name in INHERENT_ATTRIBUTES:
+                segments_in_properties = "operandSegmentSizes" in properties
                 attrs.update(properties)
                 properties = None
         regions: list[Region] = []
@@ -763,7 +765,9 @@ class Parser:
                     break
             self.expect(")")
         if self.toks[self.i] == "{":
-            attrs.update(self.parse_attr_dict_body())
+            discardable = self.parse_attr_dict_body()
+            segments_in_properties &= "operandSegmentSizes" not in discardable
+            attrs.update(discardable)
         type_off = self.offset
         self.expect(":")
         ftype = self.parse_type()
@@ -775,22 +779,30 @@ class Parser:
         operands = [self.lookup_value(n, off, t) for (n, off), t in zip(uses, ftype.inputs)]
         segments = None
         seg = attrs.get("operandSegmentSizes")
+        sized = spec is not None and spec.attr_sized_operands
         if isinstance(seg, DenseArrayAttr) and seg.element == "i32":
             attrs.pop("operandSegmentSizes")
             segments = seg.value
-        elif seg is not None and spec is not None and spec.attr_sized_operands:
+            if sized and len(segments) != len(spec.operands):
+                if segments_in_properties:
+                    raise self.error(f"invalid properties {{operandSegmentSizes = "
+                                     f"{seg.generic()}}} for op {name}: size mismatch in "
+                                     f"attribute conversion: {len(segments)} vs "
+                                     f"{len(spec.operands)}", start)
+                segments = None  # (MLIR 22 keeps the property's default then)
+        elif seg is not None and sized:
             raise self.error(f"invalid properties {{operandSegmentSizes = {seg.generic()}}} for op "
                              f"{name}: expected DenseI32ArrayAttr for key `value`", name_off)
+        if sized and segments is None:
+            # MLIR 22 keeps segment sizes as a property that defaults to all zero: the verifier
+            # then reports the operand count
+            segments = (0,) * len(spec.operands)
         if spec is not None:
             attrs = normalize_attributes(spec, attrs)
         op = make_op(name, operands, ftype.results, attrs, regions, self.loc_at(start), segments)
         op.successors = successors
         if properties is not None:
             op.properties = DictionaryAttr.of(properties)
-        if spec is not None and spec.attr_sized_operands and segments is None:
-            self.pending_diags.append(Diagnostic(
-                ERROR, "'operandSegmentSizes' attribute for specifying operand segments must "
-                "have", self.loc_at(start)))
         return op
 
     def _parse_use(self) -> tuple[str, int]:
@@ -1482,6 +1494,22 @@ def _flatten(tree) -> list:
     return out
 
 
+#: the most elements a splat may have: NumPy's views index with 64-bit integers
+MAX_SPLAT_ELEMENTS = 1 << 62
+
+
+def parse_splat(parser: Parser, value, shape: tuple, dtype, offset: int) -> np.ndarray:
+    """The elements of a splat literal (one element's memory, see ``splat_array``); a shape of
+    more than :data:`MAX_SPLAT_ELEMENTS` elements is an error at ``offset``."""
+    count = 1
+    for d in shape:
+        count *= d
+    if count > MAX_SPLAT_ELEMENTS:
+        raise parser.error(f"tileir cannot represent a dense splat of {count} elements (at most "
+                           f"2**62)", offset)
+    return splat_array(value, shape, dtype)
+
+
 def build_dense(parser: Parser, tree, typ: Type, offset: int) -> DenseElementsAttr:
     """A dense constant of shaped type ``typ`` (with ``shape`` and ``element``) from a literal
     tree (see ``Parser.parse_literal_tree``)."""
@@ -1504,7 +1532,7 @@ def build_dense(parser: Parser, tree, typ: Type, offset: int) -> DenseElementsAt
     if shape:
         arr = arr.reshape(typ.shape)
     else:
-        arr = np.full(typ.shape, arr[0], dtype=dt) if typ.shape else arr.reshape(())
+        arr = parse_splat(parser, arr[0], typ.shape, dt, offset) if typ.shape else arr.reshape(())
     return DenseElementsAttr(typ, arr)
 
 

@@ -19,7 +19,7 @@ from ...ir.attributes import DenseElementsAttr, OpaqueAttr
 from ...ir.dtypes import NUMPY_DTYPES
 from ...ir.types import IntegerType, Type
 from ...text import registry
-from ...text.parser import Parser, _flatten, _literal_shape, build_dense
+from ...text.parser import Parser, _flatten, _literal_shape, build_dense, parse_splat
 from .types import (IndexType, RankedTensorType, SignedIntegerType, UnrankedTensorType,
                     VectorType)
 
@@ -105,9 +105,7 @@ def _integer_elements(parser: Parser, tree: Any, typ, offset: int) -> IntegerEle
     if shape:
         arr = arr.reshape(typ.shape)
     else:
-        full = np.empty(typ.shape, dtype=object)
-        full[...] = values[0]
-        arr = full
+        arr = parse_splat(parser, arr[0], typ.shape, object, offset)
     return IntegerElementsAttr(typ, arr)
 
 
@@ -128,7 +126,8 @@ def _hex_elements(parser: Parser, text: str, typ, offset: int):
     else:
         arr = np.frombuffer(data, dtype=dtype.newbyteorder("<")).astype(dtype)
     if arr.size == 1:
-        return BuiltinDenseElementsAttr(typ, np.full(typ.shape, arr[0], dtype=arr.dtype))
+        return BuiltinDenseElementsAttr(typ, parse_splat(parser, arr[0], typ.shape, arr.dtype,
+                                                         offset))
     if arr.size != count:
         raise parser.error("elements hex data size is invalid for provided type", offset)
     return BuiltinDenseElementsAttr(typ, arr.reshape(typ.shape))

@@ -1,6 +1,7 @@
 """A minimal slice of MLIR's llvm dialect: ``llvm.mlir.zero`` only (the gpu dialect's tests
-pass LLVM pointers as launch streams).  LLVM types such as ``!llvm.ptr`` stay verbatim."""
+pass LLVM pointers as launch streams).  ``!llvm.ptr`` is parsed as MLIR 22 does (opaque, with an
+optional address space); other LLVM types stay verbatim."""
 
 from __future__ import annotations
 
-from . import ops  # noqa: F401
+from . import ops, types  # noqa: F401
