@@ -369,3 +369,30 @@ def test_empty_op_hints_read_from_bytecode_are_no_hints():
         op = next(op for op in back.walk() if op.name == "cuda_tile.load_ptr_tko")
         assert "optimization_hints" not in op.attributes
         _all_forms(back)
+
+
+def test_writer_refuses_a_block_without_terminator():
+    """Fuzzer finding: an empty scan body was written as bytecode its reader rejects."""
+    text = _SCAN.format(reverse="true")
+    body = text[text.index("    ^bb0"):text.index("    }) : (tile<8xi32>)")]
+    module = tileir.parse(text.replace(body, "    ^bb0(%p: tile<i32>, %q: tile<i32>):\n"))
+    for v in VERSIONS:
+        with pytest.raises(BytecodeWriteError, match="'cuda_tile.scan' has no terminator"):
+            write_bytecode(module, v)
+    _all_forms(module)
+
+
+@pytest.mark.parametrize("predicate", [
+    "div_by<169223372036854775807>", "div_by<8, every 9223372036854775808 along 0>",
+    "bounded<-9223372036854775809, ?>", "same_elements<[18446744073709551616]>"])
+def test_assume_predicate_integers_are_64_bit(predicate):
+    """Fuzzer finding: a divisor above 2**64 was written modulo 2**64."""
+    text = _module(f"    %a = assume {predicate}, %p : tile<ptr<f32>>",
+                   "entry @k(%p: tile<ptr<f32>>)")
+    with pytest.raises(tileir.DiagnosticError, match="integer value too large"):
+        tileir.parse(text)
+
+
+def test_a_negative_divisor_wraps_as_an_unsigned_64_bit_value():
+    text = _module("    %a = assume div_by<-1>, %p : tile<ptr<f32>>", "entry @k(%p: tile<ptr<f32>>)")
+    assert "div_by<18446744073709551615>" in tileir.print(tileir.parse(text))

@@ -28,7 +28,7 @@ from ..dialects.cuda_tile.attributes import DILoc
 from ..dialects.cuda_tile.types import I1, TOKEN, FloatType, FunctionType, IntegerType, TileType
 from ._dense import FLOAT_BITS, dense_to_raw, float_to_bits
 from ._codegen import make_encoder
-from ._ops import codec_for_name
+from ._ops import TERMINATORS, codec_for_name
 from ._prims import MAGIC, MASK64, pad_to, put_le_array, put_svarint, put_varint, zigzag
 from ._types import TypeVersionError, TypeWriter
 from .errors import BytecodeWriteError
@@ -531,6 +531,13 @@ class _Writer:
         raise _err(f"missing required attribute '{info.name}'", op.loc)
 
     def write_block(self, block, out: bytearray) -> None:
+        if not block.ops or block.ops[-1].name not in TERMINATORS:
+            region = block.parent
+            owner = getattr(region, "parent", None) if region is not None else None
+            what = (f"the last operation '{block.ops[-1].name}' is not a terminator"
+                    if block.ops else "it is empty")
+            raise _err(f"a block of '{getattr(owner, 'name', '?')}' has no terminator ({what}): "
+                       "bytecode requires one", getattr(owner, "loc", None) or UNKNOWN_LOC)
         saved = self.next_value
         vmap = self.vmap
         put_varint(out, len(block.args))

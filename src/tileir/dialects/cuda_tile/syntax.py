@@ -96,19 +96,25 @@ def parse_optimization_hints_body(parser: Parser, op_name: Optional[str] = None)
 
 def parse_assume_predicate_body(parser: Parser, mnemonic: str) -> Attribute:
     parser.expect("<")
+    # the parameters are 64-bit (the divisor unsigned: a negative one wraps, as MLIR's
+    # parseInteger<uint64_t> does); larger literals are "integer value too large"
     if mnemonic == "div_by":
+        off = parser.offset
         divisor = parser.parse_integer()
+        if not -(1 << 63) <= divisor < (1 << 64):
+            raise parser.error(f"{parser.op_prefix()}integer value too large", off)
+        divisor &= (1 << 64) - 1
         every = along = None
         if parser.consume(","):
             parser.expect_keyword("every")
-            every = parser.parse_integer()
+            every = parser.parse_fixed_integer(64)
             parser.expect_keyword("along")
-            along = parser.parse_integer()
+            along = parser.parse_fixed_integer(64)
         parser.expect(">")
         return DivByAttr(divisor, every, along)
     if mnemonic == "same_elements":
         parser.expect("[")
-        values = parser.parse_comma_list(parser.parse_integer, "]")
+        values = parser.parse_comma_list(lambda: parser.parse_fixed_integer(64), "]")
         parser.expect("]")
         parser.expect(">")
         return SameElementsAttr(tuple(values))
@@ -117,7 +123,7 @@ def parse_assume_predicate_body(parser: Parser, mnemonic: str) -> Attribute:
         if parser.consume("?"):
             bounds.append(None)
         else:
-            bounds.append(parser.parse_integer())
+            bounds.append(parser.parse_fixed_integer(64))
         if k == 0:
             parser.expect(",")
     parser.expect(">")
