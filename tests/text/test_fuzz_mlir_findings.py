@@ -140,3 +140,27 @@ def test_vector_typed_format_types_must_be_vectors(body, col, op):
                                                      r"invalid kind of type specified: expected "
                                                      r"builtin.vector, but found 'f32'"):
         tileir.parse(text, "t.mlir")
+
+
+@pytest.mark.parametrize("loc, where, message", [
+    ('"f.mlir":x:3', "2:23", "expected integer line number in FileLineColRange"),
+    ('"f.mlir":4294967296:3', "2:23", "expected integer line number in FileLineColRange"),
+    ('"f.mlir":-1:3', "2:23", "expected integer line number in FileLineColRange"),
+    ('"f.mlir":3:-2', "2:25", "expected integer column number in FileLineColRange"),
+    ('"f.mlir":3:4 to :4294967296', "2:31", "expected integer column number in FileLineColRange"),
+    ('"f.mlir":3:4 to x:5', "2:29", "expected either integer or `:` post `to` in "
+                                    "FileLineColRange"),
+    ('"f.mlir":3:4 to 4294967296:1', "2:29", "expected integer line number in FileLineColRange"),
+])
+def test_file_locations_hold_32_bit_lines_and_columns(loc, where, message):
+    with pytest.raises(tileir.DiagnosticError) as err:
+        tileir.parse(f"func.func @f() {{\n  return loc({loc})\n}}\n", "t.mlir")
+    assert f"t.mlir:{where}: error: {message}" in str(err.value)
+
+
+def test_largest_file_location_round_trips():
+    text = 'func.func @f() {\n  return loc("f.mlir":4294967295:4294967295 to 16:0x10)\n}\n'
+    module = tileir.parse(text)
+    assert check_module(module)
+    printed = tileir.print(module, debuginfo=True)
+    assert '"f.mlir":4294967295:4294967295 to 16:16' in printed

@@ -396,3 +396,22 @@ def test_assume_predicate_integers_are_64_bit(predicate):
 def test_a_negative_divisor_wraps_as_an_unsigned_64_bit_value():
     text = _module("    %a = assume div_by<-1>, %p : tile<ptr<f32>>", "entry @k(%p: tile<ptr<f32>>)")
     assert "div_by<18446744073709551615>" in tileir.print(tileir.parse(text))
+
+
+@pytest.mark.parametrize("line, ok", [("4294967295", True), ("-1", True), ("4294967296", False)])
+def test_debug_info_lines_are_unsigned_32_bit(line, ok):
+    """Lines and columns of the debug info attributes are ``unsigned`` (a negative literal
+    wraps); text and bytecode agree on the range."""
+    text = ('#f = #cuda_tile.di_file<"a.py" in "/t/">\n'
+            '#cu = #cuda_tile.di_compile_unit<file = #f>\n'
+            f'#sp = #cuda_tile.di_subprogram<file = #f, line = {line}, name = "k", '
+            'linkageName = "k", compileUnit = #cu>\n'
+            + _module("").replace("return", 'return loc(#cuda_tile.di_loc<loc("a.py":3:4) in '
+                                  '#sp>)'))
+    if not ok:
+        with pytest.raises(tileir.DiagnosticError, match="integer value too large"):
+            tileir.parse(text)
+        return
+    module = tileir.parse(text)
+    assert "line = 4294967295" in tileir.print(module, debuginfo=True)
+    _all_forms(module)

@@ -145,6 +145,14 @@ class Cursor:
             raise self.error(f"{what} ({v}) exceeds the remaining data ({limit} bytes)", start)
         return v
 
+    def varint32(self, what: str) -> int:
+        """A varint holding an unsigned 32-bit value (debug info lines and columns)."""
+        start = self.pos
+        v = self.varint(what)
+        if v >= 1 << 32:
+            raise self.error(f"{what} ({v}) does not fit 32 bits", start)
+        return v
+
     def svarint(self, what: str = "signed varint") -> int:
         """A zigzag varint as a signed 64-bit value."""
         return to_signed(unzigzag(self.varint(what)), 64)

@@ -152,26 +152,26 @@ class _DebugInfo:
             scope = self._ref(c, depth, (DISubprogramAttr, DILexicalBlockAttr), "scope",
                               "DILexicalBlockAttr")
             f = self._ref(c, depth, DIFileAttr, "file", "DILexicalBlockAttr")
-            line = c.varint("line number")
-            col = c.varint("column number")
+            line = c.varint32("line number")
+            col = c.varint32("column number")
             return DILexicalBlockAttr(scope, f, line, col or None)
         if tag == 4:
             scope = self._ref(c, depth, (DISubprogramAttr, DILexicalBlockAttr), "scope",
                               "DILocAttr")
             p = c.pos
             filename = strings.get(c.varint("file name"), c.base + p)
-            line = c.varint("line number")
-            col = c.varint("column number")
+            line = c.varint32("line number")
+            col = c.varint32("column number")
             return DILoc(FileLineColLoc(filename, line, col), scope)
         if tag == 5:
             f = self._ref(c, depth, DIFileAttr, "file", "DISubprogramAttr")
-            line = c.varint("line number")
+            line = c.varint32("line number")
             p = c.pos
             name = strings.get(c.varint("name"), c.base + p)
             p = c.pos
             linkage = strings.get(c.varint("linkage name"), c.base + p)
             cu = self._ref(c, depth, DICompileUnitAttr, "compile unit", "DISubprogramAttr")
-            scope_line = c.varint("scope line number")
+            scope_line = c.varint32("scope line number")
             return DISubprogramAttr(f, line, name, linkage, cu, scope_line or None)
         if tag == 6:
             callee = self._ref(c, depth, Location, "callee", "CallSiteLoc")

@@ -165,22 +165,22 @@ class _DebugInfo:
             out.append(3)
             put_varint(out, self.get(attr.scope))
             put_varint(out, self.get(attr.file))
-            put_varint(out, attr.line & MASK64)
-            put_varint(out, (attr.column or 0) & MASK64)
+            put_varint(out, _u32(attr.line, "line"))
+            put_varint(out, _u32(attr.column or 0, "column"))
         elif isinstance(attr, DILoc):
             out.append(4)
             put_varint(out, self.get(attr.scope))
             put_varint(out, s(attr.source.file))
-            put_varint(out, attr.source.line & MASK64)
-            put_varint(out, attr.source.col & MASK64)
+            put_varint(out, _u32(attr.source.line, "line"))
+            put_varint(out, _u32(attr.source.col, "column"))
         elif isinstance(attr, DISubprogramAttr):
             out.append(5)
             put_varint(out, self.get(attr.file))
-            put_varint(out, attr.line & MASK64)
+            put_varint(out, _u32(attr.line, "line"))
             put_varint(out, s(attr.name))
             put_varint(out, s(attr.linkage_name))
             put_varint(out, self.get(attr.compile_unit))
-            put_varint(out, (attr.scope_line or 0) & MASK64)
+            put_varint(out, _u32(attr.scope_line or 0, "scope line"))
         elif isinstance(attr, CallSiteLoc):
             out.append(6)
             put_varint(out, self.get(attr.callee))
@@ -736,6 +736,13 @@ _MODULE_ATTRS = frozenset(("sym_name", "producer"))
 def di_loc_of(loc):
     from ..dialects.cuda_tile.verify_util import di_loc_of as _di_loc_of
     return _di_loc_of(loc)
+
+
+def _u32(value: int, what: str) -> int:
+    """A debug info line or column: unsigned 32-bit (what the reader accepts)."""
+    if not 0 <= value < (1 << 32):
+        raise _err(f"debug info {what} {value} does not fit 32 bits")
+    return value
 
 
 def _unsupported(info, value, op: Operation) -> BytecodeWriteError:

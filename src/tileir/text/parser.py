@@ -367,6 +367,16 @@ class Parser:
             raise self.error(f"{self.op_prefix()}integer value too large", start)
         return v
 
+    def parse_unsigned_integer(self, bits: int) -> int:
+        """An unsigned ``bits``-bit integer as MLIR's ``parseInteger<uintN_t>`` reads it: a
+        negative literal wraps (``-1`` is the largest value), one outside
+        ``[-2**(bits-1), 2**bits)`` is ``integer value too large`` at the literal."""
+        start = self.offset
+        v = self.parse_integer()
+        if not -(1 << (bits - 1)) <= v < (1 << bits):
+            raise self.error(f"{self.op_prefix()}integer value too large", start)
+        return v & ((1 << bits) - 1)
+
     def try_parse_integer(self) -> Optional[int]:
         t = self.toks[self.i]
         if t == "-":
@@ -1228,6 +1238,26 @@ class Parser:
         self.expect(")")
         return loc
 
+    def _location_number_at(self) -> Optional[int]:
+        """The unsigned 32-bit integer literal at the current token, or None."""
+        t = self.toks[self.i]
+        if not t or not t[0].isdigit() or "." in t:
+            return None
+        try:
+            value = int(t, 16) if t.startswith(("0x", "0X")) else int(t)
+        except ValueError:
+            return None
+        return value if value < (1 << 32) else None
+
+    def _location_number(self, what: str) -> int:
+        """A line or column of a file location: an unsigned 32-bit literal (mlir-opt's
+        message otherwise)."""
+        value = self._location_number_at()
+        if value is None:
+            raise self.error(f"expected integer {what} number in FileLineColRange")
+        self.i += 1
+        return value
+
     def parse_location_body(self) -> Location:
         t = self.toks[self.i]
         off = self.offset
@@ -1256,18 +1286,27 @@ class Parser:
             name = self.parse_string()
             if self.toks[self.i] == ":":
                 self.i += 1
-                line = self.parse_integer("line number")
+                line = self._location_number("line")
                 self.expect(":")
-                col = self.parse_integer("column number")
+                col = self._location_number("column")
                 end_line = end_col = None
                 if self.toks[self.i] == "to":
                     self.i += 1
                     if self.consume(":"):
-                        end_col = self.parse_integer()
+                        end_col = self._location_number("column")
                     else:
-                        end_line = self.parse_integer()
+                        # (mlir-opt reports a bad end line just after `to`)
+                        t = self.toks[self.i]
+                        if not t or not t[0].isdigit():
+                            raise self.error_prev_end("expected either integer or `:` post `to` "
+                                                      "in FileLineColRange")
+                        end_line = self._location_number_at()
+                        if end_line is None:
+                            raise self.error_prev_end("expected integer line number in "
+                                                      "FileLineColRange")
+                        self.i += 1
                         self.expect(":")
-                        end_col = self.parse_integer()
+                        end_col = self._location_number("column")
                 return FileLineColLoc(name, line, col, end_line, end_col)
             child = None
             if self.consume("("):

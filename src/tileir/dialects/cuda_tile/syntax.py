@@ -99,11 +99,7 @@ def parse_assume_predicate_body(parser: Parser, mnemonic: str) -> Attribute:
     # the parameters are 64-bit (the divisor unsigned: a negative one wraps, as MLIR's
     # parseInteger<uint64_t> does); larger literals are "integer value too large"
     if mnemonic == "div_by":
-        off = parser.offset
-        divisor = parser.parse_integer()
-        if not -(1 << 63) <= divisor < (1 << 64):
-            raise parser.error(f"{parser.op_prefix()}integer value too large", off)
-        divisor &= (1 << 64) - 1
+        divisor = parser.parse_unsigned_integer(64)
         every = along = None
         if parser.consume(","):
             parser.expect_keyword("every")
@@ -143,8 +139,8 @@ def parse_di_struct(parser: Parser, mnemonic: str, off: int) -> Attribute:
         parser.expect("=")
         kind = kinds[key]
         value_off = parser.offset
-        if kind is int:
-            fields[key] = parser.parse_integer()
+        if kind is int:  # (lines and columns: `unsigned` in MLIR's debug info attributes)
+            fields[key] = parser.parse_unsigned_integer(32)
             return
         t = parser.toks[parser.i]
         value = parser.parse_string() if t and t[0] == '"' else parser.parse_attribute()
