@@ -164,3 +164,14 @@ def test_largest_file_location_round_trips():
     assert check_module(module)
     printed = tileir.print(module, debuginfo=True)
     assert '"f.mlir":4294967295:4294967295 to 16:16' in printed
+
+
+@pytest.mark.parametrize("arg, where, message", [
+    ("tensor<99999999999999999999xf32>", "1:25", "invalid dimension"),
+    ("memref<8xf32, strided<[99999999999999999999]>>", "1:41",
+     "expected a 64-bit signed integer or '?'"),
+])
+def test_builtin_shapes_and_strides_are_64_bit(arg, where, message):
+    with pytest.raises(tileir.DiagnosticError) as err:
+        tileir.parse(f"func.func @f(%a: {arg}) {{\n  return\n}}\n", "t.mlir")
+    assert f"t.mlir:{where}: error: {message}" in str(err.value)

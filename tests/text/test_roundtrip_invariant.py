@@ -415,3 +415,19 @@ def test_debug_info_lines_are_unsigned_32_bit(line, ok):
     module = tileir.parse(text)
     assert "line = 4294967295" in tileir.print(module, debuginfo=True)
     _all_forms(module)
+
+
+@pytest.mark.parametrize("body, message", [
+    ("%tv = make_tensor_view %p, shape = [99999999999999999999], strides = [1] : "
+     "tensor_view<99999999999999999999xf32, strides=[1]>", "invalid dimension"),
+    ("%tv = make_tensor_view %p, shape = [8], strides = [99999999999999999999] : "
+     "tensor_view<8xf32, strides=[99999999999999999999]>",
+     "expected either 64-bit integer or question mark"),
+    ("%tv = make_tensor_view %p, shape = [8], strides = [1] : tensor_view<8xf32, strides=[1]>\n"
+     "    %pv = make_partition_view %tv : partition_view<tile=(8), tensor_view<8xf32, "
+     "strides=[1]>, dim_map=[99999999999999999999]>", "integer value too large"),
+])
+def test_view_type_integers_are_64_bit(body, message):
+    """Fuzzer-style finding: a tensor_view dimension above 2**64 crashed the bytecode writer."""
+    with pytest.raises(tileir.DiagnosticError, match=message):
+        tileir.parse(_module(f"    {body}", "entry @k(%p: tile<ptr<f32>>)"))

@@ -1395,7 +1395,10 @@ class Parser:
                     raise self.error("expected static shape", m.start(1))
                 sizes.append(None)
             else:
-                sizes.append(int(text))
+                size = int(text)
+                if size >= 1 << 63:
+                    raise self.error("invalid dimension", m.start(1))
+                sizes.append(size)
             flags.append(is_scalable)
             pos = m.end()
         m = _DIMENSION_NO_X.match(src, pos)

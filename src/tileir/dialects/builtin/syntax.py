@@ -231,9 +231,10 @@ def parse_integer_set_attr(parser: Parser) -> IntegerSetAttr:
 def _stride_or_dynamic(parser: Parser) -> Optional[int]:
     if parser.consume("?"):
         return None
+    off = parser.offset
     value = parser.try_parse_integer()
     if value is None or not -(1 << 63) <= value < (1 << 63):
-        raise parser.error("expected a 64-bit signed integer or '?'")
+        raise parser.error("expected a 64-bit signed integer or '?'", off)
     return value
 
 

@@ -255,12 +255,16 @@ class TypeTextParser:
         return m.group()
 
     def integer(self) -> int:
+        """A signed 64-bit integer (strides, tile sizes, dim maps...)."""
         self.ws()
         m = _INT_RE.match(self.src, self.pos)
         if not m:
             raise self.error("expected integer value")
+        value = int(m.group())
+        if not -(1 << 63) <= value < (1 << 63):
+            raise self.error("integer value too large")
         self.pos = m.end()
-        return int(m.group())
+        return value
 
     def int_or_dynamic(self) -> Optional[int]:
         self.ws()
@@ -279,6 +283,8 @@ class TypeTextParser:
                 return out
             # "0x..." could be a hex literal; dims never are, but guard "x" followed by
             # nothing sensible
+            if m.group(1) != "?" and int(m.group(1)) >= 1 << 63:
+                raise self.error("invalid dimension", m.start(1))
             self.pos = m.end()
             out.append(None if m.group(1) == "?" else int(m.group(1)))
 
@@ -349,8 +355,9 @@ class TypeTextParser:
                         strides.append(None)
                     else:
                         m = _INT_RE.match(self.src, self.pos)
-                        if not m:
-                            raise self.error("expected either 64-bit integer or question mark")
+                        if not m or int(m.group()) >= 1 << 63:
+                            raise self.error("expected either 64-bit integer or question mark",
+                                             at)
                         self.pos = m.end()
                         v = int(m.group())
                         if v <= 0:
