@@ -307,7 +307,49 @@ def test_alloca_scratch_memory():
     %t3 = store_ptr_tko weak %optrs, %v : tile<8xptr<f32>>, tile<8xf32> -> token"""
     out = np.zeros(8, np.float32)
     info = tileir.launch(module(body, "%out: tile<ptr<f32>>"), "k", (2,), [out])
-    assert out.tolist() == [7, 6, 5, 4, 3, 2, 1, 0] and info.mode == "sequential"
+    assert out.tolist() == [7, 6, 5, 4, 3, 2, 1, 0] and info.mode == "batched"
+
+
+_PER_BLOCK_ALLOCA = """    %buf = alloca num_elem = 4, alignment = 16 : tile<ptr<i32>>
+    %b1 = reshape %buf : tile<ptr<i32>> -> tile<1xptr<i32>>
+    %bb = broadcast %b1 : tile<1xptr<i32>> -> tile<4xptr<i32>>
+    %lane = iota : tile<4xi32>
+    %at = offset %bb, %lane : tile<4xptr<i32>>, tile<4xi32> -> tile<4xptr<i32>>
+    %old, %t0 = load_ptr_tko weak %at : tile<4xptr<i32>> -> tile<4xi32>, token
+    %bid, %y, %z = get_tile_block_id : tile<i32>
+    %b4 = reshape %bid : tile<i32> -> tile<1xi32>
+    %bid4 = broadcast %b4 : tile<1xi32> -> tile<4xi32>
+    %v = addi %old, %bid4 : tile<4xi32>
+    %t1 = store_ptr_tko weak %at, %v token=%t0 : tile<4xptr<i32>>, tile<4xi32> -> token
+    %c4 = constant <i32: 4> : tile<4xi32>
+    %k = muli %bid4, %c4 : tile<4xi32>
+    %slot = addi %k, %lane : tile<4xi32>
+    %o1 = reshape %out : tile<ptr<i32>> -> tile<1xptr<i32>>
+    %ob = broadcast %o1 : tile<1xptr<i32>> -> tile<4xptr<i32>>
+    %op = offset %ob, %slot : tile<4xptr<i32>>, tile<4xi32> -> tile<4xptr<i32>>
+    %back, %t2 = load_ptr_tko weak %at token=%t1 : tile<4xptr<i32>> -> tile<4xi32>, token
+    %t3 = store_ptr_tko weak %op, %back : tile<4xptr<i32>>, tile<4xi32> -> token"""
+
+
+def test_alloca_is_zeroed_and_private_to_each_block_in_a_batch():
+    """A batch of blocks runs in lock step: each block still sees only its own zeroed alloca."""
+    out = np.full(4 * 50, -1, np.int32)
+    kernel = tileir.compile(module(_PER_BLOCK_ALLOCA, "%out: tile<ptr<i32>>"), "k")
+    for _ in range(2):      # the allocations are released: a second launch starts from zeros
+        info = kernel.launch((50,), [out])
+        assert info.mode == "batched"
+        assert out.tolist() == np.repeat(np.arange(50, dtype=np.int32), 4).tolist()
+
+
+def test_alloca_overrun_faults_even_where_the_next_block_allocation_follows():
+    body = _PER_BLOCK_ALLOCA.replace("%lane = iota : tile<4xi32>",
+                                     "%lane0 = iota : tile<4xi32>\n"
+                                     "    %one = constant <i32: 1> : tile<4xi32>\n"
+                                     "    %lane = addi %lane0, %one : tile<4xi32>")
+    out = np.zeros(4 * 8, np.int32)
+    with pytest.raises(MemoryAccessError, match="out-of-bounds read of 4 bytes .* past the end "
+                       "of buffer 'alloca of 4 elements'"):
+        tileir.launch(module(body, "%out: tile<ptr<i32>>"), "k", (8,), [out])
 
 
 # -- atomics -----------------------------------------------------------------------------------
@@ -454,3 +496,20 @@ def test_stride_wraps_like_64_bit_address_arithmetic():
     dst = np.zeros(4, np.float32)
     tileir.launch(m, "k", (1,), [src, dst, -1])
     assert dst.tolist() == [3, 2, 1, 0] and src.tolist() == [0, 1, 2, 3]
+
+
+def test_alloca_in_a_block_dependent_branch_allocates_for_the_blocks_taking_it():
+    inner = _PER_BLOCK_ALLOCA.replace("%bid, %y, %z = get_tile_block_id : tile<i32>",
+                                      "%bid, %y2, %z2 = get_tile_block_id : tile<i32>")
+    body = ("    %id, %y, %z = get_tile_block_id : tile<i32>\n"
+            "    %two = constant <i32: 2> : tile<i32>\n"
+            "    %r = remi %id, %two signed : tile<i32>\n"
+            "    %zero = constant <i32: 0> : tile<i32>\n"
+            "    %even = cmpi equal %r, %zero, signed : tile<i32> -> tile<i1>\n"
+            "    if %even {\n" + "\n".join("  " + line for line in inner.splitlines()) +
+            "\n    }")
+    out = np.full(4 * 10, -1, np.int32)
+    info = tileir.launch(module(body, "%out: tile<ptr<i32>>"), "k", (10,), [out])
+    assert info.mode == "batched" and info.divergent
+    expected = [[b] * 4 if b % 2 == 0 else [-1] * 4 for b in range(10)]
+    assert out.reshape(10, 4).tolist() == expected

@@ -17,8 +17,8 @@ Choices where the spec leaves the result open (each documented at its op):
   a legal interleaving; racy kernels see one of the legal outcomes.  Where their control flow
   diverges the lanes split (:mod:`.lanes`), chunks of blocks may run on several threads
   (kernels without atomics), and a load may return a read-only view of memory no store writes
-  (:mod:`.aliasing`).  ``print_tko``, ``alloca`` and divergence around spin loops (atomics or
-  ordered loads) make blocks run one at a time.  A block that spins in a ``loop`` (1024
+  (:mod:`.aliasing`).  ``print_tko`` and divergence around spin loops (atomics or ordered
+  loads) make blocks run one at a time; ``alloca`` and atomics keep a batch on one thread.  A block that spins in a ``loop`` (1024
   iterations without ``break``) lets a block that has not started yet run inside its loop, so
   blocks waiting for a later block's store finish (up to 512 waiting blocks nest).
 * **reduce**: balanced pairwise tree, lower index as the first argument of each pair; the
@@ -37,8 +37,9 @@ Choices where the spec leaves the result open (each documented at its op):
 * **Memory**: one storage element per IR element (i1 one byte; ``ptr<i4>``/``ptr<f4>`` step one
   byte per element); buffers 256-byte aligned with unmapped guards; misaligned accesses and
   stores to read-only arrays or ``constant`` globals are errors; globals live as long as the
-  module object (shared by its kernels, kept across launches); ``alloca`` memory is zeroed and
-  freed when the tile block ends.
+  module object (shared by its kernels, kept across launches); ``alloca`` memory is zeroed,
+  one allocation per tile block (a batch's lie one guard apart in one buffer, each checked on
+  its own), and freed when the tile block (or its batch) ends.
 * **assert** stops the launch at the first failing execution, listing every failing block of
   the batch and their element indices.  **print_tko** prints a tile as a nested list with each
   element formatted by the conversion (unsigned conversions at the element's own width).

@@ -539,10 +539,21 @@ class Kernel:
         run = plan.run
         rt = self.rt
 
+        memory = self.memory
+
         def run_chunk(start: int) -> int:
             lin = np.arange(start, min(total, start + chunk), dtype=np.int64)
             _set_lanes(rt, lin, grid)
-            run(list(regs0))
+            # (a kernel with alloca runs on one thread: its chunks' allocations are released
+            # when the chunk ends, like a sequential block's)
+            mark = memory.mark()
+            rt.allocs = []
+            try:
+                run(list(regs0))
+            finally:
+                if rt.allocs:
+                    memory.release(mark)
+                    rt.allocs = []
             return int(lin.size)
 
         if workers == 1:

@@ -50,9 +50,13 @@ class Fault(Exception):
 class Buffer:
     """One mapped allocation: ``nbytes`` bytes at ``base`` backed by the uint8 array ``data``."""
 
-    __slots__ = ("base", "nbytes", "end", "data", "name", "writable", "written", "_typed")
+    __slots__ = ("base", "nbytes", "end", "data", "name", "writable", "written", "_typed",
+                 "segments")
 
     def __init__(self, base: int, data: np.ndarray, name: str, writable: bool) -> None:
+        #: ``(stride, size)`` for a buffer of equal segments (:meth:`Memory.allocate_segments`):
+        #: only the first ``size`` bytes of every ``stride`` are mapped
+        self.segments: Optional[tuple[int, int]] = None
         self.written = False
         self.base = base
         self.data = data
@@ -111,6 +115,19 @@ class Memory:
         """Map a fresh zero-filled buffer."""
         return self.map(np.zeros(max(int(nbytes), 0), dtype=np.uint8), name, True, alignment)
 
+    def allocate_segments(self, count: int, nbytes: int, name: str,
+                          alignment: int = ALIGNMENT) -> tuple[Buffer, int]:
+        """Map ``count`` zero-filled allocations of ``nbytes`` each as one buffer (one per tile
+        block of a lock-step batch): ``(buffer, stride)``, allocation ``i`` at ``base + i *
+        stride``.  The bytes between allocations are not mapped: an access that runs off one
+        allocation faults as it would between separate buffers."""
+        align = max(ALIGNMENT, int(alignment) if alignment else ALIGNMENT)
+        nbytes = max(int(nbytes), 0)
+        stride = -(-(max(nbytes, 1) + GUARD) // align) * align
+        buf = self.allocate(stride * count, name, align)
+        buf.segments = (stride, nbytes)
+        return buf, stride
+
     def mark(self) -> tuple:
         """A point to :meth:`release` back to (drops buffers mapped after it)."""
         return (self._next, len(self._bufs), tuple(self._bufs))
@@ -150,6 +167,11 @@ class Memory:
         buf = self.find(lo, hi - lo)
         if buf is None:
             raise Fault("bounds", self._oob_message(lo, hi - lo, write), index)
+        if buf.segments is not None:
+            stride, size = buf.segments
+            first = (lo - buf.base) // stride
+            if hi - buf.base > first * stride + size:
+                raise Fault("bounds", self._segment_message(buf, lo, hi - lo, write), index)
         if (lo - buf.base) % itemsize:
             raise Fault("align", f"misaligned {itemsize}-byte access at address {lo:#x}", index)
         if write:
@@ -157,6 +179,15 @@ class Memory:
                 raise Fault("readonly", f"store to read-only buffer {buf.name!r}", index)
             buf.written = True
         return buf
+
+    @staticmethod
+    def _segment_message(buf: Buffer, addr: int, size: int, write: bool) -> str:
+        stride, nbytes = buf.segments
+        k = (int(addr) - buf.base) // stride
+        start = buf.base + k * stride
+        what = "write" if write else "read"
+        return (f"out-of-bounds {what} of {size} bytes at address {int(addr):#x} (runs past the "
+                f"end of buffer {buf.name!r} [{start:#x}, {start + nbytes:#x}))")
 
     def _oob_message(self, addr: int, size: int, write: bool) -> str:
         what = "write" if write else "read"
@@ -218,6 +249,14 @@ class Memory:
 
     def _check_group(self, buf: Buffer, off: np.ndarray, itemsize: int, write: bool,
                      addrs: np.ndarray, index_map, _unused) -> None:
+        if buf.segments is not None:
+            stride, size = buf.segments
+            outside = (off % np.uint64(stride)) + np.uint64(itemsize) > np.uint64(size)
+            if outside.any():
+                bad = int(np.flatnonzero(outside)[0])
+                where = int(index_map[bad]) if index_map is not None else bad
+                raise Fault("bounds", self._segment_message(buf, int(addrs[bad]), itemsize,
+                                                            write), where)
         if itemsize > 1:
             mis = (off % np.uint64(itemsize)) != 0
             if mis.any():

@@ -374,8 +374,8 @@ class BatchAnalysis:
     the lanes are split (:mod:`.lanes`): each path runs for its own lanes only.  Pure ``if``
     branches are instead evaluated for all lanes and merged element-wise (cheaper).
 
-    Batching is refused (``reason``) for ``print_tko`` and ``alloca`` (their per-block effects
-    are reported in block order), for divergence inside a reduce/scan body, and for divergence
+    Batching is refused (``reason``) for ``print_tko`` (its per-block output is reported in
+    block order), for divergence inside a reduce/scan body, and for divergence
     around a ``loop`` with atomics or ordered loads: its tile blocks may be waiting for each
     other through memory (a spin lock), which needs blocks to run one at a time.
     ``divergent`` lists the constructs that split lanes."""

@@ -88,17 +88,24 @@ def _lower_token(op, cc):
     return None
 
 
-@lowering("alloca", sequential=True, effects=True)
+@lowering("alloca", varying=True, effects=True)
 def _lower_alloca(op, cc):
+    """Each tile block gets its own zeroed allocation, freed when the block ends (in a
+    lock-step batch: one allocation per block of the batch, freed with the batch)."""
     n = int(op.attributes["num_elem"].value)
     align = int(op.attributes["alignment"].value) if "alignment" in op.attributes else 0
     isz = storage_dtype(op.results[0].type.element.pointee).itemsize
     out = cc.slot(op.results[0])
     rt = cc.rt
-    kind = "global alloca" if "global" in op.attributes else "alloca"
+    name = f"{'global alloca' if 'global' in op.attributes else 'alloca'} of {n} elements"
 
     def run(r):
-        buf = rt.memory.allocate(n * isz, f"{kind} of {n} elements", align)
+        lanes = rt.lanes
+        if lanes == 1:
+            buf = rt.memory.allocate(n * isz, name, align)
+            r[out] = np.array([buf.base], dtype=np.uint64)
+        else:
+            buf, stride = rt.memory.allocate_segments(lanes, n * isz, name, align)
+            r[out] = np.uint64(buf.base) + np.arange(lanes, dtype=np.uint64) * np.uint64(stride)
         rt.allocs.append(buf)
-        r[out] = np.array([buf.base], dtype=np.uint64)
     return run
