@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import tileir
 from tileir import LaunchError, tinytc
 
 RNG = np.random.default_rng(11)
@@ -218,6 +219,28 @@ def test_sample_fused_kernel_with_groups_and_alloca(conformance=None):
         ref[:, :, g] += 0.5 * (As[g].astype(np.float64) @ B.T.astype(np.float64)) @ C
     run(src, "fused_kernel", [0.5, As, B, C, D], group_size=G)
     np.testing.assert_allclose(D, ref, rtol=1e-4, atol=1e-4)
+
+
+def test_alloca_is_a_cuda_tile_alloca_of_each_work_group():
+    """No scratch parameter: each work group (tile block) allocates its own zeroed memory,
+    and the groups still run in lock step."""
+    src = """func @k(%A: memref<f64x4x?>) {
+  %g = group_id
+  %t = alloca -> memref<f64x4>
+  %a = subview %A[:, %g] : memref<f64x4x?>
+  axpby.n 2.0, %a, 1.0, %t : f64, memref<f64x4>, f64, memref<f64x4>
+  axpby.n 1.0, %t, 0.0, %a : f64, memref<f64x4>, f64, memref<f64x4>
+}"""
+    prog = tinytc.parse(src)
+    lowered = tileir.print(tinytc.lower(prog))
+    assert "alloca num_elem=4, alignment=128 : tile<ptr<f64>>" in lowered.replace(" = ", "=")
+    assert "entry @k(%arg0: tile<ptr<f64>>, %arg1: tile<i64>)" in lowered
+    A = np.asfortranarray(RNG.standard_normal((4, 300)))
+    ref = 2 * A
+    kernel = tinytc.compile(prog, "k")
+    info = kernel.launch(args=[A], group_size=300)
+    np.testing.assert_array_equal(A, ref)
+    assert info.mode == "batched"
 
 
 def test_group_offsets_static_and_dynamic():

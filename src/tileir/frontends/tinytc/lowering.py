@@ -26,7 +26,10 @@ from .ir import Function, Imm, Inst, MemrefType, Program, Region, ScalarType
 from .ir import is_float
 from .tiles import GroupVal, MemrefVal, Root, _pow2, _tile, cuda_element
 
-__all__ = ["lower_program", "entry_signature", "cuda_element", "allocas"]
+__all__ = ["lower_program", "entry_signature", "cuda_element"]
+
+#: byte alignment of the cuda_tile ``alloca`` an ``alloca`` becomes
+ALLOCA_ALIGNMENT = 128
 
 _FOREACH_CHUNK = 256
 
@@ -39,10 +42,9 @@ def entry_signature(fn: Function) -> list[tuple[str, str]]:
       order), then one per ``?`` stride;
     * ``group<memref<T x ...>, offset: o>``: ``tile<ptr<i64>>`` (table of element addresses),
       then a ``tile<ptr<i64>>`` table per ``?`` size and per ``?`` stride, then ``tile<i64>``
-      when the offset is ``?``;
+      when the offset is ``?``.
 
-    then, for every ``alloca`` (program order), ``tile<ptr<T>>``: scratch memory of
-    ``group_size x extent`` elements, work group g using elements [g extent, (g + 1) extent).
+    (An ``alloca`` needs no parameter: it becomes a cuda_tile ``alloca`` of the work group.)
     """
     params = []
     for a in fn.args:
@@ -64,10 +66,6 @@ def entry_signature(fn: Function) -> list[tuple[str, str]]:
                        for i, s in enumerate(m.strides) if s is None]
             if t.offset is None:
                 params.append((f"%{a.name} offset", "tile<i64>"))
-    for inst, extent in allocas(fn):
-        el = cuda_element(inst.types[0].element)
-        params.append((f"scratch of the alloca at line {inst.loc.line} ({extent} elements per "
-                       "work group)", _tile((), f"ptr<{el}>")))
     return params
 
 
@@ -76,21 +74,6 @@ def alloca_extent(t: MemrefType) -> int:
     if any(s == 0 for s in t.shape):
         return 1
     return 1 + sum((s - 1) * st for s, st in zip(t.shape, t.strides))
-
-
-def allocas(fn: Function) -> list:
-    """``(alloca instruction, elements per work group)`` of ``fn`` in program order."""
-    out = []
-
-    def walk(region: Region) -> None:
-        for inst in region.insts:
-            if inst.op == "alloca":
-                out.append((inst, alloca_extent(inst.types[0])))
-            for r in inst.regions:
-                walk(r)
-
-    walk(fn.body)
-    return out
 
 
 class _FunctionLowering(BlasLowering):
@@ -121,7 +104,6 @@ class _FunctionLowering(BlasLowering):
                     strides = {i: next(it) for i, s in enumerate(m.strides) if s is None}
                     offset = t.offset if t.offset is not None else next(it)
                     self.env[a] = GroupVal(m, table, shapes, strides, offset)
-            self.scratch = {inst: next(it) for inst, _ in allocas(self.fn)}
             self.region(self.fn.body)
 
     def region(self, region: Region) -> list:
@@ -292,20 +274,15 @@ class _FunctionLowering(BlasLowering):
             mem.strides[:lo] + [mem.strides[lo]] + mem.strides[hi + 1:])
 
     def op_alloca(self, inst: Inst) -> None:
-        """The work group's slice of the alloca's scratch parameter: a subview (by group id)
-        of a ``T x shape x group_size`` argument, so all work groups run in lock step."""
+        """A cuda_tile ``alloca`` of the work group (tile block): zeroed memory that lives
+        until the kernel ends for that block, laid out by the memref type's strides."""
         t: MemrefType = inst.types[0]
-        extent = alloca_extent(t)
-        x, _, _ = self.b.get_tile_block_id()
-        gid = self.b.exti(x, signedness="signed", result_type="i64")
-        n, _, _ = self.b.get_num_tile_blocks()
-        groups = self.b.exti(n, signedness="signed", result_type="i64")
-        scratch = self.scratch[inst]
-        base = self.pointers(MemrefVal(t.element, scratch, [groups], [extent]), [gid])
-        root = Root(scratch, list(t.shape) + [groups], list(t.strides) + [extent],
-                    list(range(t.order)), [0] * t.order + [gid])
+        el = cuda_element(t.element)
+        base = self.b.alloca(num_elem=alloca_extent(t), alignment=ALLOCA_ALIGNMENT,
+                             result_type=_tile((), f"ptr<{el}>"))
         self.env[inst.results[0]] = MemrefVal(t.element, base, list(t.shape), list(t.strides),
-                                              root)
+                                              Root(base, list(t.shape), list(t.strides),
+                                                   list(range(t.order)), [0] * t.order))
 
     # -- control flow --------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ import numpy as np
 from ...ir.dtypes import numpy_dtype
 from ...execute import ArgumentError
 from .ir import GroupType, MemrefType, Program, ScalarType
-from .lowering import allocas, cuda_element
+from .lowering import cuda_element
 
 __all__ = ["Group", "TinytcKernel"]
 
@@ -113,9 +113,6 @@ class TinytcKernel:
                                if s is None]
                 elif isinstance(t, GroupType):
                     params += self._group(value, t, what, memory)
-            for inst, extent in allocas(fn):     # per-work-group scratch of each alloca
-                params.append(np.zeros(int(group_size) * extent,
-                                       dtype=_dtype(inst.types[0].element)))
             return self.kernel.launch((int(group_size), 1, 1), params)
         finally:
             memory.release(mark)

@@ -88,7 +88,6 @@ class TileEmitter:
         self.env: dict = {}
         self.mask = None          # active lanes inside a foreach ([P] i1) or None
         self.width: Optional[int] = None
-        self.scratch: dict = {}       # alloca instruction -> its scratch parameter
 
     # -- errors and locations -------------------------------------------------------------
 
