@@ -175,3 +175,16 @@ def test_builtin_shapes_and_strides_are_64_bit(arg, where, message):
     with pytest.raises(tileir.DiagnosticError) as err:
         tileir.parse(f"func.func @f(%a: {arg}) {{\n  return\n}}\n", "t.mlir")
     assert f"t.mlir:{where}: error: {message}" in str(err.value)
+
+
+@pytest.mark.parametrize("visibility, shown", [('"a\\"b"', '"a\\22b"'), ('"weird"', '"weird"')])
+def test_global_visibility_is_checked_and_printed_escaped(visibility, shown):
+    """Fuzzer finding: a visibility holding a quote printed as text that does not parse."""
+    text = f"memref.global {visibility} constant @gv : memref<4xf32> = dense<1.0>\n"
+    module = tileir.parse(text, "t.mlir")  # (parsing does not verify)
+    assert f"memref.global {shown} constant @gv" in tileir.print(module, assume_verified=True)
+    assert check_module(module)
+    with pytest.raises(tileir.DiagnosticError) as err:
+        tileir.verify(module)
+    assert ('visibility expected to be one of ["public", "private", "nested"], but got '
+            f"{shown}") in str(err.value)

@@ -809,6 +809,15 @@ def check_attribute_kind(attr, value) -> Optional[str]:
 # Symbol tables
 # ---------------------------------------------------------------------------------------------
 
+def visibility_error(op: Operation) -> Optional[str]:
+    """MLIR's SymbolOpInterface check of ``sym_visibility``: one of the three known values."""
+    vis = op.attributes.get("sym_visibility")
+    if vis is not None and getattr(vis, "value", None) not in ("public", "private", "nested"):
+        return ("visibility expected to be one of [\"public\", \"private\", \"nested\"], "
+                f"but got {vis.generic()}")
+    return None
+
+
 def _symbol_name(op: Operation) -> Optional[str]:
     attr = op.attributes.get("sym_name")
     return getattr(attr, "value", None) if attr is not None else None

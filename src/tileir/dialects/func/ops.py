@@ -10,6 +10,7 @@ from ...ir.opdef import VARIADIC, Attr, OpBase, Operand, RegionDef, Result, Trai
 from ...ir.traits import (AffineScope, FunctionLike, IsolatedFromAbove, Pure, ReturnLike,
                           Terminator, ParentOneOf)
 from ...ir.types import FunctionType
+from ...ir.verify import visibility_error
 from .syntax import (parse_call, parse_call_indirect, parse_constant, parse_func, parse_return,
                      print_call, print_call_indirect, print_constant, print_func, print_return)
 
@@ -24,10 +25,10 @@ class FuncBase(OpBase):
 
 
 def _verify_visibility(op) -> Optional[str]:
+    error = visibility_error(op)
+    if error is not None:
+        return error
     vis = op.attributes.get("sym_visibility")
-    if vis is not None and getattr(vis, "value", None) not in ("public", "private", "nested"):
-        return ("visibility expected to be one of [\"public\", \"private\", \"nested\"], "
-                f"but got {vis.generic()}")
     if not op.regions[0].blocks and (vis is None or vis.value == "public"):
         return "symbol declaration cannot have public visibility"
     return None

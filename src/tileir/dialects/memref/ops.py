@@ -10,7 +10,7 @@ from ...ir.constraints import Pred
 from ...ir.opdef import OPTIONAL, VARIADIC, Attr, OpBase, Operand, RegionDef, Result
 from ...ir.traits import (AffineScope, ParentOneOf, Pure, RecursiveMemoryEffects, ReturnLike,
                           SingleBlockImplicitTerminator, Terminator, TypesMatchWith)
-from ...ir.verify import op_error
+from ...ir.verify import op_error, visibility_error
 from ..scf.common import ANY, INDEX
 from . import syntax
 
@@ -502,6 +502,9 @@ class GlobalOp(MemRefOp):
     print_custom = staticmethod(syntax.print_global)
 
     def verify_op(self):
+        error = visibility_error(self)
+        if error is not None:
+            return error
         t = self.attributes["type"].value
         if not _ranked(t) or None in t.shape:
             return f"type should be static shaped memref, but got {t}"

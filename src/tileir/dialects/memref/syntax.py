@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...ir.attributes import (UNIT, ArrayAttr, DenseArrayAttr, IntegerAttr, StringAttr,
-                              SymbolRefAttr, TypeAttr, format_symbol)
+                              SymbolRefAttr, TypeAttr, format_symbol, quote_string)
 from ...ir.core import Operation, Region
 from ...ir.types import I32, I64
 from ...text.parser import Parser
@@ -509,7 +509,7 @@ def print_global(printer: "OpPrinter", op: Operation) -> str:
     a = op.attributes
     text = ""
     if "sym_visibility" in a:
-        text += f' "{a["sym_visibility"].value}"'
+        text += " " + quote_string(a["sym_visibility"].value)
     if "constant" in a:
         text += " constant"
     text += f" {format_symbol(a['sym_name'].value)} : {a['type'].value}"
