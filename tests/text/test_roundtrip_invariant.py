@@ -431,3 +431,14 @@ def test_view_type_integers_are_64_bit(body, message):
     """Fuzzer-style finding: a tensor_view dimension above 2**64 crashed the bytecode writer."""
     with pytest.raises(tileir.DiagnosticError, match=message):
         tileir.parse(_module(f"    {body}", "entry @k(%p: tile<ptr<f32>>)"))
+
+
+def test_writer_refuses_array_elements_its_reader_rejects():
+    """Fuzzer finding: ``identities = [i32]`` (a type) was written; the reader rejects it."""
+    text = _SCAN.format(reverse="true").replace("identities = [0 : i32]", "identities = [i32]")
+    module = tileir.parse(text)
+    for v in VERSIONS:
+        with pytest.raises(BytecodeWriteError, match="unsupported attribute type .* "
+                           "'identities'"):
+            write_bytecode(module, v)
+    _all_forms(module)

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..dialects.cuda_tile.attributes import TileEnum
+from ..dialects.cuda_tile.attributes import (DenseElementsAttr, FloatAttr, IntegerAttr,
+                                              StringAttr, TileEnum)
 from ..ir.opdef import OP_REGISTRY, OPTIONAL, SINGLE, VARIADIC, OpSpec
 from .versions import Version, parse_version
 
@@ -29,6 +30,9 @@ __all__ = ["OpCodec", "codec_for_name", "codec_for_opcode", "all_codecs", "NOT_O
 #: table, globals the global section, the module is implicit).
 NOT_OPS = frozenset({"cuda_tile.entry", "cuda_tile.module", "cuda_tile.global",
                      "cuda_tile.testing$func"})
+#: what an op's array attribute (``identities``...) may hold in bytecode: typed attributes
+ARRAY_ELEMENT_ATTRS = (IntegerAttr, FloatAttr, DenseElementsAttr, StringAttr)
+
 TERMINATORS = frozenset({"cuda_tile.yield", "cuda_tile.break", "cuda_tile.continue",
                          "cuda_tile.return"})
 

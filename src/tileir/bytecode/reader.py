@@ -28,7 +28,7 @@ from ..dialects.cuda_tile.types import (I1, I32, I64, TOKEN, FloatType, Function
                                         TileType)
 from ._dense import FLOAT_BITS, DenseBudget, bits_to_float, raw_to_dense
 from ._codegen import make_decoder
-from ._ops import NOT_OPS, TERMINATORS, codec_for_opcode
+from ._ops import ARRAY_ELEMENT_ATTRS, NOT_OPS, TERMINATORS, codec_for_opcode
 from ._prims import MAGIC, MASK64, Cursor, to_signed, unzigzag
 from ._types import TypeReader
 from ..ir.limits import MAX_REGION_DEPTH
@@ -538,7 +538,7 @@ class _Reader:
         for i in range(n):
             p = c.pos
             item = self.tagged(c, depth + 1)
-            if not isinstance(item, (IntegerAttr, FloatAttr, DenseElementsAttr, StringAttr)):
+            if not isinstance(item, ARRAY_ELEMENT_ATTRS):
                 raise c.error("ArrayAttr contains non-TypedAttr elements or is null", p)
             items.append(item)
         items = tuple(items)

@@ -28,7 +28,7 @@ from ..dialects.cuda_tile.attributes import DILoc
 from ..dialects.cuda_tile.types import I1, TOKEN, FloatType, FunctionType, IntegerType, TileType
 from ._dense import FLOAT_BITS, dense_to_raw, float_to_bits
 from ._codegen import make_encoder
-from ._ops import TERMINATORS, codec_for_name
+from ._ops import ARRAY_ELEMENT_ATTRS, TERMINATORS, codec_for_name
 from ._prims import MAGIC, MASK64, pad_to, put_le_array, put_svarint, put_varint, zigzag
 from ._types import TypeVersionError, TypeWriter
 from .errors import BytecodeWriteError
@@ -428,6 +428,8 @@ class _Writer:
             self.put_predicate(out, value)
         elif kind == "array":
             items = value.value if isinstance(value, ArrayAttr) else tuple(value)
+            if not all(isinstance(item, ARRAY_ELEMENT_ATTRS) for item in items):
+                raise _unsupported(info, value, op)
             put_varint(out, len(items))
             for item in items:
                 self.put_tagged(out, item, op, "arrayElement")
