@@ -188,3 +188,34 @@ def test_global_visibility_is_checked_and_printed_escaped(visibility, shown):
         tileir.verify(module)
     assert ('visibility expected to be one of ["public", "private", "nested"], but got '
             f"{shown}") in str(err.value)
+
+
+@pytest.mark.parametrize("text", [
+    # found by the fuzzer's generic-form attribute swaps (each failed a round trip before)
+    '"builtin.module"() ({\n  %0 = "test.v"() : () -> vector<4xi32>\n  %1 = "vector.reduction"(%0)'
+    ' <{fastmath = #arith.fastmath<none>, kind = i32}> : (vector<4xi32>) -> i32\n}) : () -> ()',
+    '"builtin.module"() ({\n  %0 = "test.v"() : () -> vector<4xf32>\n  %1 = "test.v"() : () -> '
+    'f32\n  %2 = "vector.outerproduct"(%0, %1) <{kind = true}> : (vector<4xf32>, f32) -> '
+    'vector<4xf32>\n}) : () -> ()',
+    '"builtin.module"() ({\n  %0 = "test.v"() : () -> memref<4x8x2xf32>\n  %1 = '
+    '"memref.transpose"(%0) <{permutation = 1 : i1}> : (memref<4x8x2xf32>) -> '
+    'memref<2x4x8xf32>\n}) : () -> ()',
+    '"builtin.module"() ({\n  "builtin.module"() <{sym_name = i64}> ({\n  }) : () -> ()\n}) : '
+    '() -> ()',
+    '"builtin.module"() ({\n  "vector.print"() {i16 = true} : () -> ()\n}) : () -> ()',
+    '"builtin.module"() ({\n}) : () -> ()',
+])
+def test_generic_attribute_kinds_round_trip(text):
+    module = tileir.parse(text, allow_unregistered=True)
+    assert check_module(module)
+
+
+def test_empty_builtin_module_region_is_mlir_22s_error():
+    with pytest.raises(tileir.DiagnosticError, match="region #0 \\('bodyRegion'\\) failed to "
+                       "verify constraint: region with 1 blocks"):
+        tileir.verify(tileir.parse('"builtin.module"() ({\n}) : () -> ()'))
+
+
+def test_generic_vector_print_has_the_default_punctuation():
+    module = tileir.parse('"builtin.module"() ({\n  "vector.print"() : () -> ()\n}) : () -> ()')
+    assert "punctuation = #vector.punctuation<newline>" in tileir.print(module, generic=True)

@@ -14,6 +14,7 @@ import pytest
 import tileir
 from tileir.dialects.cuda_tile.attributes import IntegerAttr, signless_value
 from tileir.bytecode import BytecodeWriteError, read_bytecode, write_bytecode
+from tileir.text.parser import parse_attribute
 from tileir.tools.roundtrip import FORMS, check_module, ir_key, verdict
 
 VERSIONS = ("13.1", "13.2", "13.3", "13.4")
@@ -177,13 +178,19 @@ _SCAN = ('cuda_tile.module @kernels {{\n  entry @k() {{\n'
 
 
 @pytest.mark.parametrize("reverse", ["0x7FF0000000000000 : f64", "1 : i32", '"yes"'])
-def test_writer_refuses_a_bool_slot_holding_another_attribute(reverse):
-    """Fuzzer finding: a float in scan's ``reverse`` was written as ``true``."""
+def test_a_bool_slot_holding_another_attribute_is_refused(reverse):
+    """Fuzzer finding: a float in scan's ``reverse`` was written as ``true``: the writer
+    refuses it (parsed or built through the API), text keeps it."""
     module = tileir.parse(_SCAN.format(reverse=reverse))
+    assert _all_forms(module)["text"] == "ok"
+    built = tileir.parse(_SCAN.format(reverse="true"))
+    scan = next(op for op in built.walk() if op.name == "cuda_tile.scan")
+    scan.attributes["reverse"] = parse_attribute(reverse)
+    assert tileir.print(built, generic=True) == tileir.print(module, generic=True)
     for v in VERSIONS:
-        with pytest.raises(BytecodeWriteError, match="unsupported attribute type .* 'reverse'"):
+        with pytest.raises(BytecodeWriteError, match="attribute 'reverse' failed to satisfy "
+                           "constraint: bool attribute: cannot be written as bytecode"):
             write_bytecode(module, v)
-    _all_forms(module)
     ok = tileir.parse(_SCAN.format(reverse="true"))
     assert "reverse=true" in tileir.print(read_bytecode(write_bytecode(ok, "13.1")))
 
@@ -248,7 +255,7 @@ def test_result_an_old_version_does_not_store_must_be_a_token():
 @pytest.mark.parametrize("text,message", [
     # found by the round-trip fuzzer (issue 14 run): each was written, then not read back the same
     ('cuda_tile.module @kernels attributes {producer = @p} {\n  entry @k() {\n    return\n  }\n}',
-     "producer @p cannot be written as bytecode: it must be a string"),
+     "attribute 'producer' failed to satisfy constraint: string attribute: cannot be written as bytecode"),
     (_module("    %3 = constant <f32: 0x3F800000> : !cuda_tile.tensor_view<f32>"),
      "dense constant of type .* cannot be written as bytecode"),
 ])
@@ -439,6 +446,58 @@ def test_writer_refuses_array_elements_its_reader_rejects():
     module = tileir.parse(text)
     for v in VERSIONS:
         with pytest.raises(BytecodeWriteError, match="unsupported attribute type .* "
-                           "'identities'"):
+                           "'identities'|attribute 'identities' .* cannot be written"):
+            write_bytecode(module, v)
+    _all_forms(module)
+
+
+_CMPI = ('"builtin.module"() ({{\n  "cuda_tile.module"() <{{sym_name = "kernels"}}> ({{\n'
+         '    "cuda_tile.entry"() <{{function_type = (!cuda_tile.tile<i32>) -> (), '
+         'sym_name = "k"{extra}}}> ({{\n    ^bb0(%a: !cuda_tile.tile<i32>):\n'
+         '      %0 = "cuda_tile.cmpi"(%a, %a) <{{comparison_predicate = {predicate}, '
+         'signedness = {signedness}}}> : (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>) -> '
+         '!cuda_tile.tile<i1>\n      "cuda_tile.return"() : () -> ()\n'
+         '    }}) : () -> ()\n  }}) : () -> ()\n}}) : () -> ()\n')
+_LESS = "#cuda_tile.comparison_predicate<less_than>"
+_SIGNED = "#cuda_tile.signedness<signed>"
+
+
+@pytest.mark.parametrize("predicate, signedness, extra", [
+    ("1 : i1", _SIGNED, ""),                                 # an integer for a dialect enum
+    ("#cuda_tile.rounding<zero>", _SIGNED, ""),             # another enum
+    (_LESS, "1 : i32", ""),
+    (_LESS, _SIGNED, ", arg_attrs = []"),                   # wrong length
+    (_LESS, _SIGNED, ', sym_visibility = "a\\"b"'),
+])
+def test_generic_attributes_of_another_kind_round_trip_or_are_refused(predicate, signedness,
+                                                                       extra):
+    """Found by a probe that swaps inherent attributes for other kinds in the generic form:
+    such IR is invalid; it prints and parses back unchanged, and bytecode (which stores only
+    the declared kinds) refuses it instead of changing it."""
+    module = tileir.parse(_CMPI.format(predicate=predicate, signedness=signedness, extra=extra))
+    outcome = _all_forms(module)
+    assert all(o in ("ok", "refused") for o in outcome.values())
+    assert "refused" in outcome.values()
+
+
+def test_an_integer_enum_property_is_read_only_in_its_own_spelling():
+    """``memory_ordering_semantics = 0 : i32`` is how that enum prints; ``0 : i64`` is not."""
+    base = _module("    %v, %t = load_ptr_tko weak %p : tile<ptr<f32>> -> tile<f32>, token",
+                   "entry @k(%p: tile<ptr<f32>>)")
+    generic = tileir.print(tileir.parse(base), generic=True)
+    assert "memory_ordering_semantics = 0 : i32" in generic
+    assert tileir.print(tileir.parse(generic)) == tileir.print(tileir.parse(base))
+    odd = tileir.parse(generic.replace("memory_ordering_semantics = 0 : i32",
+                                       "memory_ordering_semantics = 0 : i64"))
+    assert "memory_ordering_semantics = 0 : i64" in tileir.print(odd, generic=True)
+    _all_forms(odd)
+
+
+def test_writer_refuses_attributes_of_the_enclosing_builtin_module():
+    text = "module attributes {invalid_join} {\n" + _module("") + "}\n"
+    module = tileir.parse(text)
+    for v in VERSIONS:
+        with pytest.raises(BytecodeWriteError, match="attributes of the enclosing builtin.module "
+                           "\\(invalid_join\\)"):
             write_bytecode(module, v)
     _all_forms(module)

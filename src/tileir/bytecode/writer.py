@@ -22,6 +22,7 @@ from ..dialects.cuda_tile.attributes import (ArrayAttr, BoundedAttr, DenseArrayA
 from ..ir.diagnostics import ERROR, REMARK, Diagnostic
 from ..ir.attributes import Attribute
 from ..ir.core import Operation
+from ..ir.verify import attribute_kind_checker, check_attribute_kind
 from ..ir.locations import (UNKNOWN_LOC, CallSiteLoc, FileLineColLoc, FusedLoc, Location, NameLoc,
                             UnknownLoc)
 from ..dialects.cuda_tile.attributes import DILoc
@@ -60,6 +61,12 @@ def find_cuda_tile_module(op: Operation) -> Operation:
         if len(body) != 1 or body[0].name != "cuda_tile.module":
             raise BytecodeWriteError([Diagnostic(
                 ERROR, "expected a single CUDA Tile IR module in the MLIR module", op.loc)])
+        if op.attributes:
+            # (bytecode holds the cuda_tile.module only: they would be lost)
+            names = ", ".join(sorted(op.attributes))
+            raise BytecodeWriteError([Diagnostic(
+                ERROR, f"the attributes of the enclosing builtin.module ({names}) cannot be "
+                "written as bytecode", op.loc)])
         return body[0]
     raise BytecodeWriteError([Diagnostic(
         ERROR, f"expected a CUDA Tile IR module, but got a {op.name}", op.loc)])
@@ -474,7 +481,7 @@ class _Writer:
             enc = make_encoder(codec, self.version)
             _ENCODERS[key] = enc
         self.encoders[op.name] = enc
-        self.carried[op.name] = frozenset(a.name for a in codec.attrs)
+        self.carried[op.name] = _carried(op, (a.name for a in codec.attrs))
         return enc
 
     # Helpers called by the generated encoders (rare paths).
@@ -569,11 +576,7 @@ class _Writer:
             raise _err("'cuda_tile.module' op cannot be written as bytecode: it must have one "
                        "region of at most one block, and no operands or results", module.loc)
         _check_self_contained(module, body)
-        _check_carried(module, _MODULE_ATTRS)
-        producer = module.attributes.get("producer")
-        if producer is not None and not isinstance(producer, StringAttr):
-            raise _err(f"'cuda_tile.module' op producer {producer.generic()} cannot be written "
-                       "as bytecode: it must be a string", module.loc)
+        _check_carried(module, _carried(module, _MODULE_ATTRS))
         out = bytearray(MAGIC)
         out += bytes((version.major, version.minor)) + struct.pack("<H", version.tag)
         # Function metadata (names, signatures, locations) first, like buildFunctionMap.
@@ -583,13 +586,7 @@ class _Writer:
                 continue
             name = op.attributes.get("sym_name")
             name = name.value if isinstance(name, StringAttr) else str(name)
-            _check_carried(op, _ENTRY_ATTRS)
-            for list_name in ("arg_attrs", "res_attrs"):
-                dicts = op.attributes.get(list_name)
-                if dicts is not None and any(getattr(d, "entries", True) for d in dicts):
-                    raise _err(f"'{op.name}' op @{name}: {list_name} cannot be written as "
-                               "bytecode (the format has no argument or result attributes)",
-                               op.loc)
+            _check_carried(op, _carried(op, _ENTRY_ATTRS))
             if op.name != "cuda_tile.entry":
                 # the format has a flag for it, but readers (NVIDIA's and ours) reject it
                 raise _err(f"'{op.name}' op @{name} cannot be written as bytecode: a bytecode "
@@ -598,6 +595,15 @@ class _Writer:
             ftype = ftype.value if isinstance(ftype, TypeAttr) else ftype
             if not isinstance(ftype, FunctionType):
                 raise _err("function op without a function type", op.loc)
+            for list_name, count in (("arg_attrs", len(ftype.inputs)),
+                                     ("res_attrs", len(ftype.results))):
+                dicts = op.attributes.get(list_name)
+                # (the reader gives one empty dictionary per argument, or none)
+                if dicts is not None and (len(dicts) != count or
+                                          any(getattr(d, "entries", True) for d in dicts)):
+                    raise _err(f"'{op.name}' op @{name}: {list_name} cannot be written as "
+                               "bytecode (the format has no argument or result attributes)",
+                               op.loc)
             name_i = self.string(name)
             sig_i = self.type_index(ftype)
             loc_i = self.di.function_index(op)
@@ -700,7 +706,7 @@ class _Writer:
     def write_global(self, g: Operation, sec: bytearray) -> None:
         version = self.version
         attrs = g.attributes
-        _check_carried(g, _GLOBAL_ATTRS)
+        _check_carried(g, _carried(g, _GLOBAL_ATTRS))
         name = attrs.get("sym_name")
         name = name.value if isinstance(name, StringAttr) else str(name)
         vis = attrs.get("symbol_visibility", SymbolVisibility.PUBLIC)
@@ -753,12 +759,29 @@ def _unsupported(info, value, op: Operation) -> BytecodeWriteError:
                 f"'{info.name}': {value}", op.loc)
 
 
-def _check_carried(op: Operation, carried: frozenset) -> None:
-    """Refuse an op with attributes its bytecode encoding does not hold (they would be lost)."""
-    for name in op.attributes:
+def _carried(op: Operation, names) -> dict:
+    """The attributes an op's bytecode encoding holds: name -> a predicate of the declared
+    kind (None where the op declares no such attribute)."""
+    spec = op.SPEC
+    out = {}
+    for name in names:
+        decl = spec.attr_by_name.get(name) if spec is not None else None
+        out[name] = attribute_kind_checker(decl) if decl is not None else None
+    return out
+
+
+def _check_carried(op: Operation, carried: dict) -> None:
+    """Refuse an op with attributes its bytecode encoding does not hold (they would be lost),
+    or holding one of its own attributes of another kind than declared (the encoding stores
+    the declared kind only: it would read back as something else)."""
+    for name, value in op.attributes.items():
         if name not in carried:
             raise _err(f"'{op.name}' op attribute '{name}' cannot be written as bytecode (the "
                        "encoding of the op holds only its own attributes)", op.loc)
+        is_kind = carried[name]
+        if is_kind is not None and not is_kind(value):
+            error = check_attribute_kind(op.SPEC.attr_by_name[name], value, constraints=False)
+            raise _err(f"'{op.name}' op {error}: cannot be written as bytecode", op.loc)
 
 
 def _is_default(info, value) -> bool:

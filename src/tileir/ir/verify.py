@@ -372,11 +372,11 @@ class _Verifier:
                 return False
         # -- native traits and the op's verifier -------------------------------------------
         for check in plan.traits:
-            r = check(op)
+            r = _guarded(check, op)
             if r is not None and report(op, r):
                 return False
         if plan.verify is not None:
-            r = plan.verify(op)
+            r = _guarded(plan.verify, op)
             if r is not None and report(op, r):
                 return False
         return True
@@ -651,9 +651,16 @@ def _builtin_module_check(op: Operation) -> Optional[str]:
         return "region should have no arguments"
     if len(blocks) > 1:
         return "expects region #0 to have 0 or 1 blocks"
+    if not blocks:
+        return "region #0 ('bodyRegion') failed to verify constraint: region with 1 blocks"
     for name in op.attributes:
         if name not in ("sym_name", "sym_visibility") and "." not in name:
             return f"can only contain attributes with dialect-prefixed names, found: '{name}'"
+    from .attributes import StringAttr
+    for name in ("sym_name", "sym_visibility"):
+        value = op.attributes.get(name)
+        if value is not None and not isinstance(value, StringAttr):
+            return f"attribute '{name}' failed to satisfy constraint: string attribute"
     return None
 
 
@@ -698,7 +705,19 @@ def _segment_check(op: Operation, spec: OpSpec) -> Optional[str]:
 # Attributes
 # ---------------------------------------------------------------------------------------------
 
-def _attr_checker(attr):
+_KIND_CHECKERS: dict = {}
+
+
+def attribute_kind_checker(attr) -> Callable[[Any], bool]:
+    """A fast predicate: whether a value is of the kind the attribute declaration ``attr``
+    declares (its extra value constraints aside); computed once per declaration."""
+    check = _KIND_CHECKERS.get(id(attr))
+    if check is None or check[0] is not attr:
+        check = _KIND_CHECKERS[id(attr)] = (attr, _attr_checker(attr, constraints=False)[0])
+    return check[1]
+
+
+def _attr_checker(attr, constraints: bool = True):
     """``(check(value) -> bool, constraint description)`` for an attribute declaration: a fast
     predicate for the common kinds, else the general :func:`check_attribute_kind`."""
     from .attributes import UNIT, IntegerAttr, StringAttr
@@ -735,17 +754,18 @@ def _attr_checker(attr):
         desc = desc or "array attribute"
     if base is None:
         def check(v, a=attr):
-            return check_attribute_kind(a, v) is None
+            return check_attribute_kind(a, v, constraints) is None
         msg = check_attribute_kind(attr, object())
         desc = msg.split("failed to satisfy constraint: ", 1)[1] if msg else desc
         return check, desc
-    if extra is not None:
+    if extra is not None and constraints:
         return (lambda v, b=base, x=extra: b(v) and bool(x(v))), desc
     return base, desc
 
 
-def check_attribute_kind(attr, value) -> Optional[str]:
-    """Check an attribute value against its declaration; return the ODS message on mismatch."""
+def check_attribute_kind(attr, value, constraints: bool = True) -> Optional[str]:
+    """Check an attribute value against its declaration; return the ODS message on mismatch
+    (with ``constraints=False`` only its kind, not the declaration's extra value checks)."""
     from .attributes import (UNIT, ArrayAttr, DenseArrayAttr, DenseElementsAttr, DictionaryAttr,
                              IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr)
     from .types import I1, I32, I64, FunctionType
@@ -796,7 +816,7 @@ def check_attribute_kind(attr, value) -> Optional[str]:
     elif kind == "array":
         ok = isinstance(value, ArrayAttr)
         desc = desc or "array attribute"
-    if ok and attr.check is not None:
+    if ok and constraints and attr.check is not None:
         ok = bool(attr.check(value))
     if ok:
         return None
@@ -808,6 +828,19 @@ def check_attribute_kind(attr, value) -> Optional[str]:
 # ---------------------------------------------------------------------------------------------
 # Symbol tables
 # ---------------------------------------------------------------------------------------------
+
+def _guarded(check: Callable[[Operation], Optional[str]], op: Operation) -> Optional[str]:
+    """Run an op's own check; one that trips over attributes of unexpected kinds (which only
+    the generic form can give an op whose declaration accepts any attribute) reports them as
+    malformed instead of failing."""
+    try:
+        return check(op)
+    except (AttributeError, TypeError, KeyError, IndexError, ValueError) as exc:
+        kinds = ", ".join(f"{k} = {v.generic()}" for k, v in sorted(op.attributes.items())
+                          if hasattr(v, "generic"))
+        return (f"has attributes of unexpected kinds ({kinds}): "
+                f"{type(exc).__name__}: {exc}")
+
 
 def visibility_error(op: Operation) -> Optional[str]:
     """MLIR's SymbolOpInterface check of ``sym_visibility``: one of the three known values."""

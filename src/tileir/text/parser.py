@@ -14,9 +14,10 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from ..ir.attributes import (ENUMS_BY_NAME, UNIT, ArrayAttr, Attribute, DenseArrayAttr,
-                             DenseElementsAttr, DictionaryAttr, FloatAttr, IntegerAttr, OpaqueAttr,
-                             StringAttr, SymbolRefAttr, TypeAttr, signless_value, splat_array)
+from ..ir.attributes import (ENUMS_BY_NAME, UNIT, ArrayAttr, Attribute,
+                             DenseArrayAttr, DenseElementsAttr, DictionaryAttr, FloatAttr,
+                             IntegerAttr, OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr,
+                             signless_value, splat_array)
 from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError, SourceFile, SourceManager
 from ..ir.core import Block, Operation, Region, Value
 from ..ir.limits import MAX_REGION_DEPTH
@@ -790,7 +791,12 @@ class Parser:
         segments = None
         seg = attrs.get("operandSegmentSizes")
         sized = spec is not None and spec.attr_sized_operands
-        if isinstance(seg, DenseArrayAttr) and seg.element == "i32":
+        if spec is not None and not sized and seg is not None:
+            # an op without operand segments: MLIR drops the key from its properties and keeps
+            # a discardable attribute of that name
+            if segments_in_properties:
+                attrs.pop("operandSegmentSizes")
+        elif isinstance(seg, DenseArrayAttr) and seg.element == "i32":
             attrs.pop("operandSegmentSizes")
             segments = seg.value
             if sized and len(segments) != len(spec.operands):
@@ -798,7 +804,7 @@ class Parser:
                     raise self.error(f"invalid properties {{operandSegmentSizes = "
                                      f"{seg.generic()}}} for op {name}: size mismatch in "
                                      f"attribute conversion: {len(segments)} vs "
-                                     f"{len(spec.operands)}", start)
+                                     f"{len(spec.operands)}", name_off)
                 segments = None  # (MLIR 22 keeps the property's default then)
         elif seg is not None and sized:
             raise self.error(f"invalid properties {{operandSegmentSizes = {seg.generic()}}} for op "
@@ -1637,7 +1643,8 @@ def scalar_literal(parser: Parser, leaf, el: ElementType):
 
 def normalize_attributes(spec: OpSpec, attrs: dict) -> dict:
     """Convert generic-form spellings to the canonical attribute objects of ``spec``
-    (e.g. ``memory_ordering_semantics = 0 : i32`` to the enum member)."""
+    (e.g. ``memory_ordering_semantics = 0 : i32`` to the enum member: an integer that is
+    exactly how a member prints in the generic form; any other integer stays what it is)."""
     for name, value in list(attrs.items()):
         decl = spec.attr_by_name.get(name)
         if decl is None:
@@ -1645,9 +1652,11 @@ def normalize_attributes(spec: OpSpec, attrs: dict) -> dict:
         enum = decl.enum
         if enum is not None and isinstance(value, IntegerAttr):
             try:
-                attrs[name] = enum(value.value)
+                member = enum(value.value)
             except ValueError:
-                pass
+                continue
+            if member.generic() == value.generic():
+                attrs[name] = member
     dialect_rules = GENERIC_ATTR_NORMALIZERS.get(spec.cls.DIALECT_NAME)
     if dialect_rules is not None:
         dialect_rules(spec, attrs)

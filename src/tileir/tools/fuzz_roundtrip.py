@@ -117,6 +117,42 @@ class _TextMutator:
         return text
 
 
+#: attribute values of every kind, swapped in for an op's own attribute in the generic form
+_ATTRIBUTE_KINDS = ["true", "0 : i32", "-1 : i64", "1 : i1", "9223372036854775807 : i64",
+                    "1.5 : f32", "0x7FC00000 : f32", '"s"', '"a\\"b"', "[]", "[1 : i32]", "[i32]",
+                    "[[]]", "array<i32: 1>", "array<i64: 1, 2>", "array<i1: true>", "unit", "i32",
+                    "!cuda_tile.tile<i32>", "{}", "{a = 1 : i32}", "@sym", "@a::@b",
+                    "dense<1> : tensor<2xi32>", "#cuda_tile.rounding<zero>",
+                    "#cuda_tile.signedness<signed>", "#cuda_tile.div_by<8>",
+                    "#cuda_tile.optimization_hints<>", "#arith.overflow<nsw>",
+                    "affine_map<(d0) -> (d0)>", "#gpu.address_space<workgroup>"]
+_PROPERTIES = re.compile(r"<\{(.*?)\}>")
+
+
+def _swap_generic_attribute(text: str, rng: random.Random) -> str:
+    """The input in the generic form with one op attribute given a value of another kind: IR
+    the custom syntax cannot express, which must still round-trip (or a form must refuse it)."""
+    from ..text import parse_module, print_op
+    try:
+        generic = print_op(parse_module(text, "<fuzz>", allow_unregistered=True), generic=True)
+    except Exception:  # noqa: BLE001 - a mutant that does not parse: leave it to the others
+        return text
+    lines = generic.splitlines()
+    candidates = [i for i, line in enumerate(lines) if "<{" in line]
+    if not candidates:
+        return text
+    i = rng.choice(candidates)
+    m = _PROPERTIES.search(lines[i])
+    names = re.findall(r"(\w+) = ", m.group(1)) if m else []
+    if not names:
+        return text
+    name = rng.choice(names)
+    body = re.sub(r"(\b" + re.escape(name) + r" = )(.*?)(?=, \w+ = |$)",
+                  lambda mm: mm.group(1) + rng.choice(_ATTRIBUTE_KINDS), m.group(1), count=1)
+    lines[i] = lines[i][:m.start(1)] + body + lines[i][m.end(1):]
+    return "\n".join(lines)
+
+
 def _mutate_text_bytes(text: str, rng: random.Random) -> str:
     """Byte-level edits of the UTF-8 text (invalid bytes read back as surrogate escapes, as
     ``tileir.load`` reads a file)."""
@@ -217,7 +253,7 @@ def _register_cuda_tile_inputs() -> None:
 
     # (token-level edits three times as often as byte-level ones)
     register_input(InputFormat("text", text_seeds, [mutate_text, mutate_text, mutate_text,
-                                                    _mutate_text_bytes],
+                                                    _mutate_text_bytes, _swap_generic_attribute],
                                _accept_text, [(_text_lines, _join_lines),
                                               (_text_tokens, _join_tokens)]))
     register_input(InputFormat("bytecode", bytecode_seeds, [_mutate_bytes], _accept_bytecode,
@@ -281,10 +317,11 @@ def _mlir_corpus() -> list:
 
 
 def _register_text_format(name: str, corpus: Callable[[], list], accept: Callable,
-                          **hooks) -> None:
+                          generic_swaps: bool = False, **hooks) -> None:
     """A text input format: seeds from ``corpus()`` (read once), token-level mutations over the
-    corpus vocabulary (three times as often as byte-level ones), shrinking by lines then
-    tokens; ``hooks`` are :class:`InputFormat`'s ``check``/``key``."""
+    corpus vocabulary (three times as often as byte-level ones; with ``generic_swaps``, also
+    attributes of other kinds in the generic form), shrinking by lines then tokens; ``hooks``
+    are :class:`InputFormat`'s ``check``/``key``."""
     cache: dict = {}
 
     def texts() -> list:
@@ -296,12 +333,15 @@ def _register_text_format(name: str, corpus: Callable[[], list], accept: Callabl
         if "m" not in cache:
             cache["m"] = _TextMutator(texts())
         return cache["m"](text, rng)
-    register_input(InputFormat(name, texts, [mutate, mutate, mutate, _mutate_text_bytes], accept,
+    mutators = [mutate, mutate, mutate, _mutate_text_bytes]
+    if generic_swaps:
+        mutators.append(_swap_generic_attribute)
+    register_input(InputFormat(name, texts, mutators, accept,
                                [(_text_lines, _join_lines), (_text_tokens, _join_tokens)],
                                **hooks))
 
 
-_register_text_format("mlir", _mlir_corpus, _accept_text)
+_register_text_format("mlir", _mlir_corpus, _accept_text, generic_swaps=True)
 
 
 # ---------------------------------------------------------------------------------------------

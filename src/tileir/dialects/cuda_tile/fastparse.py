@@ -1274,10 +1274,13 @@ def _try_generic(parser, hm, name, block):
         if d is None:
             return None
         d = dict(d)
+        if gi == 3 and "operandSegmentSizes" in d:
+            return None            # (a discardable one: the full parser's rules)
         if gi == 2:
             seg = d.pop("operandSegmentSizes", None)
-            if seg is not None:
-                if not isinstance(seg, DenseArrayAttr) or seg.element != "i32":
+            if seg is not None and spec.attr_sized_operands:
+                if not isinstance(seg, DenseArrayAttr) or seg.element != "i32" or \
+                        len(seg.value) != len(spec.operands):
                     return None    # the full parser reports it
                 segments = seg.value
         for k in d:

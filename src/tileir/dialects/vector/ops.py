@@ -235,7 +235,8 @@ class ReductionOp(VectorOp):
     MNEMONIC = "reduction"
     OPERANDS = (Operand("vector", VECTOR), Operand("acc", ANY, OPTIONAL))
     RESULTS = (Result("dest", ANY),)
-    ATTRIBUTES = (Attr("kind", "any"), Attr("fastmath", "any", default=syntax.FASTMATH_NONE))
+    ATTRIBUTES = (Attr("kind", "vector.kind"),
+                  Attr("fastmath", "arith.fastmath", default=syntax.FASTMATH_NONE))
     TRAITS = (Pure,)
     parse_custom = staticmethod(syntax.parse_reduction)
     print_custom = staticmethod(syntax.print_reduction)
@@ -614,7 +615,7 @@ class OuterProductOp(VectorOp):
     MNEMONIC = "outerproduct"
     OPERANDS = (Operand("lhs", VECTOR), Operand("rhs", ANY), Operand("acc", VECTOR, OPTIONAL))
     RESULTS = (Result("result", VECTOR),)
-    ATTRIBUTES = (Attr("kind", "any"),)
+    ATTRIBUTES = (Attr("kind", "vector.kind"),)
     TRAITS = (Pure,)
     parse_custom = staticmethod(syntax.parse_outerproduct)
     print_custom = staticmethod(syntax.print_outerproduct)

@@ -547,7 +547,7 @@ class LaunchFuncOp(GpuOp):
                    Operand("kernelOperands", kind=VARIADIC),
                    Operand("asyncObject", kind=OPTIONAL)))
     RESULTS = (Result("asyncToken", kind=OPTIONAL),)
-    ATTRIBUTES = (Attr("kernel", "any"),)
+    ATTRIBUTES = (Attr("kernel", "symbol_ref"),)
 
     @staticmethod
     def parse_custom(parser, state):
