@@ -803,6 +803,9 @@ def check_attribute_kind(attr, value, constraints: bool = True) -> Optional[str]
     elif kind == "function_type":
         ok = isinstance(value, TypeAttr) and isinstance(value.value, FunctionType)
         desc = desc or "type attribute of function type"
+    elif kind == "type":
+        ok = isinstance(value, TypeAttr)
+        desc = desc or "any type attribute"
     elif isinstance(kind, str) and kind.startswith("array_i"):
         ok = isinstance(value, DenseArrayAttr) and value.element == kind[6:]
         desc = desc or f"{kind[6:]} dense array attribute"

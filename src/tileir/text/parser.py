@@ -1475,8 +1475,8 @@ class Parser:
                     typ = number_type(self, t, off)
                     if typ is not None:
                         return typ
-                self.i += 1
-                return BuiltinType(t)
+                # a word that only looks like one (``f32memref``)
+                raise self.error_prev_end("expected non-function type")
             if self._custom_type_errors():
                 # cuda-tile's parseCudaTileType: a keyword naming no cuda_tile type
                 self.i += 1

@@ -467,3 +467,26 @@ def parse_integer_set_body(parser: "Parser") -> IntegerSet:
 
 
 AffineOrSet = Union[AffineMapAttr, IntegerSetAttr]
+
+
+def _register_kinds() -> None:
+    from ...ir import verify as _verify
+    from ...ir.attributes import ArrayAttr, IntegerAttr
+    from ...ir.types import I64
+
+    def int_array(v) -> bool:
+        return isinstance(v, ArrayAttr) and all(
+            isinstance(x, IntegerAttr) and x.type is I64 for x in v.value)
+    _verify.ATTR_KINDS.update({
+        "affine_map": (lambda v: isinstance(v, AffineMapAttr), "AffineMap attribute"),
+        "i64_array": (int_array, "64-bit integer array attribute"),
+        "i64_array_array": (lambda v: isinstance(v, ArrayAttr) and all(int_array(x)
+                                                                         for x in v.value),
+                            "Array of 64-bit integer array attributes"),
+        "bool_array": (lambda v: isinstance(v, ArrayAttr) and all(
+            isinstance(x, IntegerAttr) and str(x.type) == "i1" for x in v.value),
+            "1-bit boolean array attribute"),
+    })
+
+
+_register_kinds()

@@ -651,7 +651,8 @@ class ExpandShapeOp(MemRefOp):
     RESULT_NAME = "expand_shape"
     OPERANDS = (Operand("src", MEMREF), Operand("output_shape", INDEX, VARIADIC))
     RESULTS = (Result("result", MEMREF),)
-    ATTRIBUTES = (Attr("reassociation", "any"), Attr("static_output_shape", "array_i64"))
+    ATTRIBUTES = (Attr("reassociation", "i64_array_array"),
+                  Attr("static_output_shape", "array_i64"))
     parse_custom = staticmethod(syntax.parse_expand_shape)
     print_custom = staticmethod(syntax.print_expand_shape)
 
@@ -666,7 +667,7 @@ class CollapseShapeOp(MemRefOp):
     RESULT_NAME = "collapse_shape"
     OPERANDS = (Operand("src", MEMREF),)
     RESULTS = (Result("result", MEMREF),)
-    ATTRIBUTES = (Attr("reassociation", "any"),)
+    ATTRIBUTES = (Attr("reassociation", "i64_array_array"),)
     parse_custom = staticmethod(syntax.parse_collapse_shape)
     print_custom = staticmethod(syntax.print_collapse_shape)
 
@@ -718,7 +719,7 @@ class TransposeOp(MemRefOp):
     RESULT_NAME = "transpose"
     OPERANDS = (Operand("in", MEMREF),)
     RESULTS = (Result("result", MEMREF),)
-    ATTRIBUTES = (Attr("permutation", "any"),)
+    ATTRIBUTES = (Attr("permutation", "affine_map"),)
     parse_custom = staticmethod(syntax.parse_transpose)
     print_custom = staticmethod(syntax.print_transpose)
 

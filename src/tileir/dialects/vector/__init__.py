@@ -6,7 +6,7 @@ from ...ir.attributes import OpaqueAttr
 from ...text import registry as _registry
 from . import ops  # noqa: F401  (registers the ops)
 from .ops import VectorOp
-from .syntax import KINDS, PUNCTUATION_NEWLINE
+from .syntax import KINDS, PUNCTUATION_NEWLINE, PUNCTUATIONS
 
 
 def _generic_defaults(spec, attrs: dict) -> None:
@@ -22,5 +22,9 @@ _verify.ATTR_KINDS["vector.kind"] = (
     lambda v: isinstance(v, OpaqueAttr) and v.text.startswith("#vector.kind<")
     and v.text[len("#vector.kind<"):-1] in KINDS,
     "Kind of combining function for contractions and reductions")
+_verify.ATTR_KINDS["vector.punctuation"] = (
+    lambda v: isinstance(v, OpaqueAttr) and v.text.startswith("#vector.punctuation<")
+    and v.text[len("#vector.punctuation<"):-1] in PUNCTUATIONS,
+    "Punctuation for separating vectors or vector elements")
 
 __all__ = ["VectorOp"]

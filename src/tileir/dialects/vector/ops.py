@@ -386,7 +386,7 @@ class TransferReadOp(VectorOp):
     OPERANDS = (Operand("base", SHAPED), Operand("indices", INDEX, VARIADIC),
                 Operand("padding", ANY), Operand("mask", MASK, OPTIONAL))
     RESULTS = (Result("vector", VECTOR),)
-    ATTRIBUTES = (Attr("permutation_map", "any"), Attr("in_bounds", "any"))
+    ATTRIBUTES = (Attr("permutation_map", "affine_map"), Attr("in_bounds", "bool_array"))
     parse_custom = staticmethod(syntax.parse_transfer_read)
     print_custom = staticmethod(syntax.print_transfer_read)
 
@@ -402,7 +402,7 @@ class TransferWriteOp(VectorOp):
     OPERANDS = (Operand("valueToStore", VECTOR), Operand("base", SHAPED),
                 Operand("indices", INDEX, VARIADIC), Operand("mask", MASK, OPTIONAL))
     RESULTS = (Result("result", ANY, OPTIONAL),)
-    ATTRIBUTES = (Attr("permutation_map", "any"), Attr("in_bounds", "any"))
+    ATTRIBUTES = (Attr("permutation_map", "affine_map"), Attr("in_bounds", "bool_array"))
     parse_custom = staticmethod(syntax.parse_transfer_write)
     print_custom = staticmethod(syntax.print_transfer_write)
 
@@ -507,7 +507,8 @@ class ExtractStridedSliceOp(VectorOp):
     MNEMONIC = "extract_strided_slice"
     OPERANDS = (Operand("source", VECTOR),)
     RESULTS = (Result("result", VECTOR),)
-    ATTRIBUTES = (Attr("offsets", "any"), Attr("sizes", "any"), Attr("strides", "any"))
+    ATTRIBUTES = (Attr("offsets", "i64_array"), Attr("sizes", "i64_array"),
+                  Attr("strides", "i64_array"))
     TRAITS = (Pure,)
     FORMAT = "$source attr-dict `:` type($source) `to` type($result)"
 
@@ -518,7 +519,7 @@ class InsertStridedSliceOp(VectorOp):
     MNEMONIC = "insert_strided_slice"
     OPERANDS = (Operand("valueToStore", VECTOR), Operand("dest", VECTOR))
     RESULTS = (Result("result", VECTOR),)
-    ATTRIBUTES = (Attr("offsets", "any"), Attr("strides", "any"))
+    ATTRIBUTES = (Attr("offsets", "i64_array"), Attr("strides", "i64_array"))
     TRAITS = (Pure, AllTypesMatch("dest", "result"))
     FORMAT = ("$valueToStore `,` $dest attr-dict `:` type($valueToStore) `into` type($dest)")
 
@@ -646,7 +647,7 @@ class PrintOp(VectorOp):
     __slots__ = ()
     MNEMONIC = "print"
     OPERANDS = (Operand("source", ANY, OPTIONAL),)
-    ATTRIBUTES = (Attr("punctuation", "any", default=syntax.PUNCTUATION_NEWLINE),
+    ATTRIBUTES = (Attr("punctuation", "vector.punctuation", default=syntax.PUNCTUATION_NEWLINE),
                   Attr("stringLiteral", "str", optional=True))
     parse_custom = staticmethod(syntax.parse_print)
     print_custom = staticmethod(syntax.print_print)

@@ -59,7 +59,7 @@ def _mode(name: str) -> Attr:
     return Attr(name, _TRANSPOSE, default=TransposeMode.NON_TRANSPOSE)
 
 
-_COMPUTE = Attr("computeType", "any")
+_COMPUTE = Attr("computeType", "type")
 
 
 class SparseOp(GpuOp):
