@@ -372,8 +372,8 @@ class LaunchOp(GpuOp):
                 + tuple(Operand(f"clusterSize{d}", kind=OPTIONAL) for d in _DIMS)
                 + (Operand("dynamicSharedMemorySize", kind=OPTIONAL),))
     RESULTS = (Result("asyncToken", kind=OPTIONAL),)
-    ATTRIBUTES = (Attr("function", "any", optional=True),
-                  Attr("module", "any", optional=True))
+    ATTRIBUTES = (Attr("function", "symbol_ref", optional=True),
+                  Attr("module", "symbol_ref", optional=True))
     REGIONS = (RegionDef("body", "any"),)
 
     @staticmethod
