@@ -215,7 +215,9 @@ class AtomicRMWOp(MemRefOp):
     OPERANDS = (Operand("value", ANY), Operand("memref", MEMREF),
                 Operand("indices", INDEX, VARIADIC))
     RESULTS = (Result("result", ANY),)
-    ATTRIBUTES = (Attr("kind", "i64"),)
+    ATTRIBUTES = (Attr("kind", "i64", check=lambda v: 0 <= v.value < len(syntax.ATOMIC_KINDS),
+                       summary="allowed 64-bit signless integer cases: " +
+                       ", ".join(str(i) for i in range(len(syntax.ATOMIC_KINDS)))),)
     TRAITS = (_elem_of("memref", "value", "value type matches element type of memref"),
               _elem_of("memref", "result", "result type matches element type of memref"))
     parse_custom = staticmethod(syntax.parse_atomic_rmw)
