@@ -105,7 +105,7 @@ class InsertOp(VectorOp):
                 Operand("dynamic_position", INDEX, VARIADIC))
     RESULTS = (Result("result", VECTOR),)
     ATTRIBUTES = (Attr("static_position", "array_i64"),)
-    TRAITS = (Pure,)
+    TRAITS = (Pure, AllTypesMatch("dest", "result"))
     parse_custom = staticmethod(syntax.parse_insert)
     print_custom = staticmethod(syntax.print_insert)
 
