@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 
-from tileir.tools.fuzz_roundtrip import fuzz  # noqa: E402
+from tileir.tools.fuzz_roundtrip import _conformance_dir, fuzz  # noqa: E402
 from tileir.tools.roundtrip import INPUTS  # noqa: E402
 
 
@@ -70,6 +70,10 @@ def main(argv=None) -> int:
     # default), ends the run with its report
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
+    if _conformance_dir() is None:
+        print("note: NVIDIA's conformance corpus was not found (../shared/conformance beside the "
+              "repository, or TILEIR_CONFORMANCE_DIR): seeds are tileir's own examples only",
+              flush=True)
     report = fuzz(args.format, seconds=args.minutes * 60, inputs=args.inputs, seed=args.seed,
                   progress=progress)
     if report.interrupted:
@@ -89,6 +93,11 @@ def main(argv=None) -> int:
             print(f"FAILURE {i} [{f.format}] {f.kind}: {f.detail[:400]}\n  minimal: {small[:600]}")
         print(f"outcome: FAIL ({len(report.failures)} kinds of violation; inputs in {args.out}/)")
         return 1
+    idle = sorted(name for name, n in report.inputs.items() if n and not report.accepted[name])
+    if idle:
+        # a format whose mutants were all rejected checked nothing: not a pass
+        print(f"outcome: VACUOUS (no input of {', '.join(idle)} was accepted: check its seeds)")
+        return 2
     print("outcome: PASS (every accepted input round-tripped through every form)")
     return 0
 

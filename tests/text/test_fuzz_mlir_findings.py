@@ -219,3 +219,25 @@ def test_empty_builtin_module_region_is_mlir_22s_error():
 def test_generic_vector_print_has_the_default_punctuation():
     module = tileir.parse('"builtin.module"() ({\n  "vector.print"() : () -> ()\n}) : () -> ()')
     assert "punctuation = #vector.punctuation<newline>" in tileir.print(module, generic=True)
+
+
+@pytest.mark.parametrize("literal, printed", [
+    ("9223372036854775807 : tf32", "9.223370e+18 : tf32"), ("1.1 : tf32", "1.099610e+00 : tf32"),
+    ("1.1 : bf16", "1.101560e+00 : bf16"), ("-2.5 : f16", "-2.500000e+00 : f16")])
+def test_float_attributes_hold_their_value_in_their_type(literal, printed):
+    """Fuzzer finding: a tf32 attribute kept the unrounded double, printed truncated, and read
+    back as another value."""
+    from tileir.text.parser import parse_attribute
+    attr = parse_attribute(literal)
+    assert attr.generic() == printed
+    assert parse_attribute(attr.generic()) == attr
+
+
+def test_global_initial_value_must_be_elements_or_unit():
+    text = ('"builtin.module"() ({\n  "memref.global"() <{initial_value = 0 : i32, sym_name = '
+            '"cst", type = memref<f64>}> : () -> ()\n}) : () -> ()')
+    module = tileir.parse(text)
+    assert check_module(module)
+    with pytest.raises(tileir.DiagnosticError, match="initial value should be a unit or "
+                       "elements attribute, but got 0 : i32"):
+        tileir.verify(module)

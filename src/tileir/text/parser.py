@@ -1066,7 +1066,14 @@ class Parser:
                     raise self.error("hexadecimal float constant out of range for type", off)
                 value = float(float_from_bits(bits, typ.name))
             else:
-                value = float(t)
+                # the decimal's nearest double, rounded to the type (MLIR's APFloat of the
+                # attribute's semantics): what it prints is then what it holds
+                from ..ir.floatfmt import PRECISION_BITS, float_from_text
+                if typ.name in PRECISION_BITS:
+                    with np.errstate(over="ignore"):
+                        value = abs(float(float_from_text(t, typ.name)))
+                else:  # (f80, f128: kept as the double)
+                    value = float(t)
             return FloatAttr(-value if neg else value, typ)
         if is_float:
             if typ is not None:

@@ -10,6 +10,8 @@ from ...ir.constraints import Pred
 from ...ir.opdef import OPTIONAL, VARIADIC, Attr, OpBase, Operand, RegionDef, Result
 from ...ir.traits import (AffineScope, ParentOneOf, Pure, RecursiveMemoryEffects, ReturnLike,
                           SingleBlockImplicitTerminator, Terminator, TypesMatchWith)
+from ...ir.attributes import UNIT, DenseElementsAttr
+from ..builtin.dense import DenseResourceAttr
 from ...ir.verify import op_error, visibility_error
 from ..scf.common import ANY, INDEX
 from . import syntax
@@ -510,6 +512,10 @@ class GlobalOp(MemRefOp):
         t = self.attributes["type"].value
         if not _ranked(t) or None in t.shape:
             return f"type should be static shaped memref, but got {t}"
+        init = self.attributes.get("initial_value")
+        if init is not None and init is not UNIT and \
+                not isinstance(init, (DenseElementsAttr, DenseResourceAttr)):
+            return f"initial value should be a unit or elements attribute, but got {init.generic()}"
         return None
 
 
