@@ -241,3 +241,17 @@ def test_global_initial_value_must_be_elements_or_unit():
     with pytest.raises(tileir.DiagnosticError, match="initial value should be a unit or "
                        "elements attribute, but got 0 : i32"):
         tileir.verify(module)
+
+
+def test_generic_op_without_a_default_valued_attribute_gets_its_default():
+    """Fuzzer finding (with NVIDIA's corpus): a generic ``addi`` without ``overflow`` gained it
+    on a custom round trip; the generic form now gives it its default, as the custom one does."""
+    text = ('"builtin.module"() ({\n  "cuda_tile.module"() <{sym_name = "kernels"}> ({\n'
+            '    "cuda_tile.entry"() <{function_type = (!cuda_tile.tile<i32>) -> (), '
+            'sym_name = "k"}> ({\n    ^bb0(%a: !cuda_tile.tile<i32>):\n'
+            '      %0 = "cuda_tile.addi"(%a, %a) : (!cuda_tile.tile<i32>, !cuda_tile.tile<i32>) '
+            '-> !cuda_tile.tile<i32>\n      "cuda_tile.return"() : () -> ()\n'
+            '    }) : () -> ()\n  }) : () -> ()\n}) : () -> ()')
+    module = tileir.parse(text)
+    assert "overflow = #cuda_tile.overflow<none>" in tileir.print(module, generic=True)
+    assert check_module(module)

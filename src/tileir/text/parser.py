@@ -1664,6 +1664,11 @@ def normalize_attributes(spec: OpSpec, attrs: dict) -> dict:
                 continue
             if member.generic() == value.generic():
                 attrs[name] = member
+    # a default-valued attribute the generic form leaves out has its default, as the custom
+    # form's parser gives it (so that a custom round trip does not add it)
+    for decl in spec.attributes:
+        if decl.default is not None and decl.name not in attrs:
+            attrs[decl.name] = decl.default
     dialect_rules = GENERIC_ATTR_NORMALIZERS.get(spec.cls.DIALECT_NAME)
     if dialect_rules is not None:
         dialect_rules(spec, attrs)

@@ -3,20 +3,11 @@ them."""
 
 from ...ir import verify as _verify
 from ...ir.attributes import OpaqueAttr
-from ...text import registry as _registry
 from . import ops  # noqa: F401  (registers the ops)
 from .ops import VectorOp
-from .syntax import KINDS, PUNCTUATION_NEWLINE, PUNCTUATIONS
+from .syntax import KINDS, PUNCTUATIONS
 
 
-def _generic_defaults(spec, attrs: dict) -> None:
-    """A generic ``vector.print`` without ``punctuation`` has MLIR's default (newline), as
-    its custom form does (a default-valued property)."""
-    if spec.name == "vector.print":
-        attrs.setdefault("punctuation", PUNCTUATION_NEWLINE)
-
-
-_registry.GENERIC_ATTR_NORMALIZERS["vector"] = _generic_defaults
 
 _verify.ATTR_KINDS["vector.kind"] = (
     lambda v: isinstance(v, OpaqueAttr) and v.text.startswith("#vector.kind<")
