@@ -13,7 +13,7 @@ import pytest
 
 import tileir
 from tileir.dialects.cuda_tile.attributes import IntegerAttr, signless_value
-from tileir.bytecode import BytecodeWriteError, read_bytecode, write_bytecode
+from tileir.bytecode import BytecodeError, BytecodeWriteError, read_bytecode, write_bytecode
 from tileir.text.parser import parse_attribute
 from tileir.tools.roundtrip import FORMS, check_module, ir_key, verdict
 
@@ -501,3 +501,21 @@ def test_writer_refuses_attributes_of_the_enclosing_builtin_module():
                            "\\(invalid_join\\)"):
             write_bytecode(module, v)
     _all_forms(module)
+
+
+_PTR_I4_BYTECODE = (
+    "7f54696c654952000d0300008280010804000202001b02010100000102010000000102010001000102010101"
+    "00015c0000010702001632010600020100016d0001010100016d0001025c0000020a02001b440c3d010c1c00"
+    "000102033d010c0000003d010c040000015c0000030b0200193d010c05010100013d010c010101003d010c04"
+    "0000015c0000cbcbcbcbcbcb856004cb0dcbcbcb000000000100000004000000090000000a0000000d000000"
+    "0e0000001100000017000000190000001c0000002200000027000000160d00001002010100000d0300030d05"
+    "001003040606000c000d0800100309040100100209040011815f04cb04cbcbcb000000001300000022000000"
+    "380000006f7074696f6e616c5f61747472735f74657374756e69745f61747472735f746573746f7074696f6e"
+    "616c5f6f70655d616e64735f746573746d697865645f6f7074696f6e616c5f7465737400")
+
+
+def test_reader_refuses_a_pointer_to_i4_the_parser_rejects():
+    """Fuzzer finding (with NVIDIA's corpus): bytecode with a ``tile<ptr<i4>>`` argument was
+    read, and its printed text was rejected by the parser ('pointeeType')."""
+    with pytest.raises(BytecodeError, match="invalid pointee type i4"):
+        read_bytecode(bytes.fromhex(_PTR_I4_BYTECODE))

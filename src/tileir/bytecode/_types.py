@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Optional
 
 from ..dialects.cuda_tile.attributes import PaddingValue
-from ..dialects.cuda_tile.type_verify import padding_error, tile_shape_error, view_layout_error
+from ..dialects.cuda_tile.type_verify import (NUMBER_TYPES as POINTEE_TYPES, padding_error,
+                                              tile_shape_error, view_layout_error)
 from ..dialects.cuda_tile.types import (BF16, F4E2M1FN, F8E4M3FN, F8E5M2, F8E8M0FNU, F16, F32, F64,
                                         I1, I4, I8, I16, I32, I64, TF32, TOKEN, FunctionType,
                                         GatherScatterViewType, PartitionViewType, PointerType,
@@ -274,7 +275,7 @@ class TypeReader:
             pointee = self._sub(c, depth, "pointee type")
             if flags:
                 raise c.error("pointer attributes (#cuda_tile.ptr_attr) are not supported")
-            if pointee not in _NUMBER_TYPES:
+            if pointee not in POINTEE_TYPES:  # (what the text form accepts: not i4)
                 raise c.error(f"invalid pointee type {pointee}", start)
             return PointerType(pointee)
         if tag == TAG_TV:
