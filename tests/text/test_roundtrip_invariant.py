@@ -30,6 +30,14 @@ def _all_forms(module) -> dict:
     return outcome
 
 
+def _refused_by_every_version(module, message: str) -> None:
+    """Every bytecode version refuses ``module`` with ``message``; text still round-trips it."""
+    for v in VERSIONS:
+        with pytest.raises(BytecodeWriteError, match=message):
+            write_bytecode(module, v)
+    _all_forms(module)
+
+
 # a make_tensor_view whose dynamic-shape operand is missing: accepted by the generic parser
 # and by the bytecode reader (which does not verify), not by the custom syntax
 S1_TEXT = '''"cuda_tile.module"() <{sym_name = "kernels"}> ({
@@ -159,11 +167,7 @@ def test_empty_hints_are_no_hints():
      "attribute 'foo' cannot be written as bytecode"),
 ])
 def test_writer_refuses_attributes_it_cannot_hold(text, message):
-    module = tileir.parse(text)
-    for v in VERSIONS:
-        with pytest.raises(BytecodeWriteError, match=message):
-            write_bytecode(module, v)
-    _all_forms(module)
+    _refused_by_every_version(tileir.parse(text), message)
 
 
 _SCAN = ('cuda_tile.module @kernels {{\n  entry @k() {{\n'
@@ -260,11 +264,7 @@ def test_result_an_old_version_does_not_store_must_be_a_token():
      "dense constant of type .* cannot be written as bytecode"),
 ])
 def test_writer_refuses_what_its_reader_would_not_give_back(text, message):
-    module = tileir.parse(text)
-    for v in VERSIONS:
-        with pytest.raises(BytecodeWriteError, match=message):
-            write_bytecode(module, v)
-    _all_forms(module)
+    _refused_by_every_version(tileir.parse(text), message)
 
 
 def test_debug_location_scope_must_be_a_scope():
@@ -383,10 +383,7 @@ def test_writer_refuses_a_block_without_terminator():
     text = _SCAN.format(reverse="true")
     body = text[text.index("    ^bb0"):text.index("    }) : (tile<8xi32>)")]
     module = tileir.parse(text.replace(body, "    ^bb0(%p: tile<i32>, %q: tile<i32>):\n"))
-    for v in VERSIONS:
-        with pytest.raises(BytecodeWriteError, match="'cuda_tile.scan' has no terminator"):
-            write_bytecode(module, v)
-    _all_forms(module)
+    _refused_by_every_version(module, "'cuda_tile.scan' has no terminator")
 
 
 @pytest.mark.parametrize("predicate", [
@@ -443,12 +440,8 @@ def test_view_type_integers_are_64_bit(body, message):
 def test_writer_refuses_array_elements_its_reader_rejects():
     """Fuzzer finding: ``identities = [i32]`` (a type) was written; the reader rejects it."""
     text = _SCAN.format(reverse="true").replace("identities = [0 : i32]", "identities = [i32]")
-    module = tileir.parse(text)
-    for v in VERSIONS:
-        with pytest.raises(BytecodeWriteError, match="unsupported attribute type .* "
-                           "'identities'|attribute 'identities' .* cannot be written"):
-            write_bytecode(module, v)
-    _all_forms(module)
+    _refused_by_every_version(tileir.parse(text), "unsupported attribute type .* 'identities'|"
+                              "attribute 'identities' .* cannot be written")
 
 
 _CMPI = ('"builtin.module"() ({{\n  "cuda_tile.module"() <{{sym_name = "kernels"}}> ({{\n'
@@ -495,12 +488,8 @@ def test_an_integer_enum_property_is_read_only_in_its_own_spelling():
 
 def test_writer_refuses_attributes_of_the_enclosing_builtin_module():
     text = "module attributes {invalid_join} {\n" + _module("") + "}\n"
-    module = tileir.parse(text)
-    for v in VERSIONS:
-        with pytest.raises(BytecodeWriteError, match="attributes of the enclosing builtin.module "
-                           "\\(invalid_join\\)"):
-            write_bytecode(module, v)
-    _all_forms(module)
+    _refused_by_every_version(tileir.parse(text), "attributes of the enclosing builtin.module "
+                              "\\(invalid_join\\)")
 
 
 _PTR_I4_BYTECODE = (
