@@ -191,8 +191,14 @@ def gpu_main(args) -> int:
     Path(args.write).write_text(text)
     print(f"gpu module: {n} ops, {len(text) / 1e6:.1f} MB custom text -> {args.write}")
     jobs = {"parse": lambda: parse_module(text), "parse-generic": lambda: parse_module(generic),
-            "verify": lambda: verify_op_tree(module), "print": lambda: print_op(module),
-            "print-generic": lambda: print_op(module, generic=True)}
+            # (the printer alone: tileir.print also verifies unless told the module was verified)
+            "verify": lambda: verify_op_tree(module),
+            "print": lambda: print_op(module, assume_verified=True),
+            "print-generic": lambda: print_op(module, generic=True, assume_verified=True)}
+    if args.profile in jobs:
+        cProfile.runctx("jobs[args.profile]()", globals(), locals(), "/tmp/bench.prof")
+        pstats.Stats("/tmp/bench.prof").sort_stats("tottime").print_stats(30)
+        return 0
     results = {}
     for name, fn in jobs.items():
         secs, out = best_of(fn, args.repeat)

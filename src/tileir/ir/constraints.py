@@ -61,17 +61,27 @@ class TypeIs(TypeConstraint):
         return t is self.what
 
 
-class Pred(TypeConstraint):
-    """An arbitrary predicate."""
+#: How many verdicts a :class:`Pred` remembers (types are interned: a verdict per type object).
+_PRED_MEMO_LIMIT = 4096
 
-    __slots__ = ("fn",)
+
+class Pred(TypeConstraint):
+    """An arbitrary predicate of the type alone (its verdicts are remembered per type)."""
+
+    __slots__ = ("fn", "_memo")
 
     def __init__(self, fn: Callable[[Type], bool], summary: str) -> None:
         super().__init__(summary)
         self.fn = fn
+        self._memo: dict = {}
 
     def check(self, t: Type) -> bool:
-        return bool(self.fn(t))
+        got = self._memo.get(t)
+        if got is None:
+            got = bool(self.fn(t))
+            if len(self._memo) < _PRED_MEMO_LIMIT:
+                self._memo[t] = got
+        return got
 
 
 class AnyOf(TypeConstraint):

@@ -401,13 +401,20 @@ class TypesMatchWith(Trait):
         self.message = message or f"failed to verify that {summary}"
 
     def verify(self, op):
-        src = named_types(op, self.from_)
-        dst = named_types(op, self.to)
+        return self._holds(named_types(op, self.from_), named_types(op, self.to))
+
+    def _holds(self, src: list, dst: list) -> Optional[str]:
         if not src or not dst:
             return None
         ok = (self.check(src[0], dst[0]) if self.check is not None
               else self.transform(src[0]) == dst[0])
         return None if ok else self.message
+
+    def bind(self, spec):
+        """:meth:`verify` for ops of ``spec`` with the group accessors resolved once."""
+        get_from, get_to = group_getter(spec, self.from_), group_getter(spec, self.to)
+        holds = self._holds
+        return lambda op: holds(get_from(op), get_to(op))
 
     def infer(self, state: "OpState") -> bool:
         if self.transform is None or state.known_types(self.to) is not None:

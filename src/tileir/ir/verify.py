@@ -89,8 +89,9 @@ def op_error(op: Operation, message: str) -> Diagnostic:
 class _Plan:
     """Everything the verifier needs for one op kind, computed once."""
 
-    __slots__ = ("required", "_sizes", "ssa_regions", "terminator", "nregions", "regions_dynamic", "nresults", "results_dynamic", "noperands", "operands_dynamic",
-                 "structural", "attrs", "operand_checks", "result_checks", "region_checks",
+    __slots__ = ("required", "_sizes", "ssa_regions", "terminator", "nregions",
+                 "regions_dynamic", "nresults", "results_dynamic", "noperands",
+                 "operands_dynamic", "count_messages", "structural", "attrs", "operand_checks", "result_checks", "region_checks",
                  "invariant", "traits", "region_traits", "verify", "verify_regions", "isolated",
                  "no_terminator", "symbol_table",
                  "fixed_operands", "fixed_results")
@@ -98,7 +99,7 @@ class _Plan:
     def __init__(self, spec: OpSpec) -> None:
         from .opdef import OpBase
         from .traits import (HasOnlyGraphRegion, IsolatedFromAbove, SingleBlockNoTerminator,
-                             SymbolTable, Terminator, _GroupTrait)
+                             SymbolTable, Terminator, TypesMatchWith, _GroupTrait)
         self.terminator = any(isinstance(t, Terminator) for t in spec.traits)
         # a "variadic" region group (ODS VariadicRegion) admits any number of regions
         self.nregions = sum(1 for r in spec.regions if r.kind != "variadic")
@@ -107,6 +108,8 @@ class _Plan:
         self.results_dynamic = self.nresults != len(spec.results)
         self.noperands = sum(1 for o in spec.operands if o.kind == SINGLE)
         self.operands_dynamic = self.noperands != len(spec.operands)
+        #: (regions, results, operands) counts -> the counting traits' message (or None)
+        self.count_messages: dict = {}
         self.structural = [t.verify for t in spec.traits if t.PHASE == "structural"]
         self.attrs = [(a.name, a.required, *_attr_checker(a)) for a in spec.attributes]
         self.required = tuple(a.name for a in spec.attributes if a.required)
@@ -116,7 +119,8 @@ class _Plan:
         self.fixed_results = not self.results_dynamic
         self.result_checks = [(r.constraint.check, r.summary) for r in spec.results]
         self.region_checks = [(i, rd) for i, rd in enumerate(spec.regions) if rd.kind != "any"]
-        self.invariant = [t.bind(spec) if isinstance(t, _GroupTrait) else t.verify
+        self.invariant = [t.bind(spec) if isinstance(t, (_GroupTrait, TypesMatchWith))
+                          else t.verify
                           for t in spec.traits if t.PHASE == "invariant"]
         self.traits = [t.verify for t in spec.traits if t.PHASE == "trait"]
         self.region_traits = [t.verify_region for t in spec.traits if hasattr(t, "verify_region")]
@@ -129,7 +133,6 @@ class _Plan:
         self.ssa_regions = self.isolated and HasOnlyGraphRegion not in spec.traits
         self.no_terminator = any(isinstance(t, SingleBlockNoTerminator) for t in spec.traits)
         self.symbol_table = SymbolTable in spec.traits
-
 
     def sizes(self, op: Operation, spec: OpSpec) -> list:
         """Operand group sizes (they only depend on the operand count without segments)."""
@@ -165,12 +168,20 @@ def _count_error(noun: str, want: int, n: int, dynamic: bool, exactly_one: str,
 
 def _count_message(op: Operation, plan: _Plan) -> Optional[str]:
     """ODS's region/result/operand counting traits (ZeroRegions, OneResult, NOperands...)."""
-    return (_count_error("region", plan.nregions, len(op.regions), plan.regions_dynamic,
-                         "requires one region")
-            or _count_error("result", plan.nresults, len(op.results), plan.results_dynamic,
-                            "requires one result")
-            or _count_error("operand", plan.noperands, len(op.operands), plan.operands_dynamic,
-                            "requires a single operand", show_found=True))
+    counts = (len(op.regions), len(op.results), len(op.operands))
+    known = plan.count_messages
+    if counts in known:
+        return known[counts]
+    nregions, nresults, noperands = counts
+    message = (_count_error("region", plan.nregions, nregions, plan.regions_dynamic,
+                            "requires one region")
+               or _count_error("result", plan.nresults, nresults, plan.results_dynamic,
+                               "requires one result")
+               or _count_error("operand", plan.noperands, noperands, plan.operands_dynamic,
+                               "requires a single operand", show_found=True))
+    if len(known) < 256:
+        known[counts] = message
+    return message
 
 
 # ---------------------------------------------------------------------------------------------

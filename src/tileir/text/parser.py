@@ -469,6 +469,9 @@ class Parser:
             if not isinstance(loc, Location):
                 raise self.error(f"expected location, but found '{loc}'", offset)
             target.loc = loc
+            forward = getattr(target, "forward", None)
+            if forward is not None:
+                forward.loc = loc
 
     # ------------------------------------------------------------------------------------------
     # SSA values
@@ -592,8 +595,10 @@ class Parser:
         self.i += 1
         return names
 
-    def parse_operation(self, block: Block) -> Operation:
-        if self.fast:
+    def parse_operation(self, block: Block, fast_tried: bool = False) -> Operation:
+        """Parse one op (custom or generic form) and append it to ``block``.  ``fast_tried``:
+        the fast path already declined this op."""
+        if self.fast and not fast_tried:
             pos = self.offs[self.i] if self.i < len(self.toks) - 1 else self.win_end
             done = self._fast_op(self, pos, block)
             if done is not None:
@@ -609,10 +614,11 @@ class Parser:
             names = self.parse_result_names()
         t = self.toks[self.i]
         name_off = self.offs[self.i]
+        # (as MLIR, an op is located at its name, not at its result names)
         if t and t[0] == '"':
-            op = self.parse_generic_operation(names, start)
+            op = self.parse_generic_operation(names, name_off)
         elif t and (t[0].isalpha() or t[0] == "_"):
-            op = self.parse_custom_operation(names, start)
+            op = self.parse_custom_operation(names, name_off)
         else:
             if t and t[0] == "\x00":
                 raise self.error("")
@@ -632,15 +638,17 @@ class Parser:
 
     def parse_argument_suffix(self) -> tuple:
         """What may follow a function argument's type: an optional attribute dictionary and an
-        optional ``loc(...)``: ``(DictionaryAttr, location or None)``."""
+        optional ``loc(...)``: ``(DictionaryAttr, location or None)``.  A location naming an
+        alias defined further down comes as a :class:`PendingLocation`, which passes the
+        location on to its ``forward`` target (the argument) once the alias is known."""
         attrs = DictionaryAttr(())
         if self.toks[self.i] == "{":
             attrs = DictionaryAttr.of(self.parse_attr_dict_body())
         loc = None
         if self.toks[self.i] == "loc":
-            holder = _LocHolder()
+            holder = PendingLocation()
             self.parse_trailing_location(holder)
-            loc = holder.loc
+            loc = holder if holder.loc is None else holder.loc
         return attrs, loc
 
     def parse_trailing_location(self, target) -> None:
@@ -852,13 +860,23 @@ class Parser:
             if entry_args is not None:
                 block = region.add_block()
                 for name, typ, off, loc in entry_args:
+                    pending = None
+                    if isinstance(loc, PendingLocation):
+                        pending, loc = loc, None
+                    # (as MLIR, an argument declared in the text is located at its name)
+                    if loc is None and name:
+                        loc = self.loc_at(off)
                     arg = block.add_argument(typ, loc)
+                    if pending is not None:
+                        pending.forward = arg
                     if name:
                         self._define(scope, name, [arg], off)
             while True:
+                fast_tried = False
                 if self.fast and self.i >= len(self.toks) - 1:
                     target = block if block is not None else Block()
                     done = self._fast_op(self, self.win_end, target)
+                    fast_tried = True
                     if done is not None:
                         if block is None:
                             block = region.append_block(target)
@@ -882,7 +900,7 @@ class Parser:
                     continue
                 if block is None:
                     block = region.add_block()
-                self.parse_operation(block)
+                self.parse_operation(block, fast_tried)
         finally:
             self.default_dialect.pop()
             self.scopes.pop()
@@ -937,12 +955,10 @@ class Parser:
                 self.i += 1
                 self.expect(":")
                 typ = self.parse_type()
-                loc = None
+                # (as MLIR, located at its name unless a location follows)
+                arg = block.add_argument(typ, self.loc_at(off))
                 if self.toks[self.i] == "loc":
-                    holder = _LocHolder()
-                    self.parse_trailing_location(holder)
-                    loc = holder.loc
-                arg = block.add_argument(typ, loc)
+                    self.parse_trailing_location(arg)
                 self._define(scope, t, [arg], off)
             self.parse_comma_list(one, ")")
             self.expect(")")
@@ -1513,6 +1529,14 @@ class Parser:
 
 class _LocHolder:
     loc = None
+
+
+class PendingLocation(_LocHolder):
+    """A trailing location parsed before the value it belongs to exists (a function argument):
+    ``loc`` once known; ``forward`` (set by whoever creates the value) receives it too when the
+    location names an alias defined further down."""
+
+    forward = None
 
 
 def _enum_desc(enum_cls) -> str:

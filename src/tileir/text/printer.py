@@ -248,6 +248,9 @@ class _Aliases:
         self.info: dict = {}
         self.names: dict = {}
         self.order = 0
+        #: aliases defined before the top-level op rather than after it: MLIR prints block
+        #: argument locations inline, and their aliases (unused, but made all the same) up front
+        self.early: set = set()
 
     def visit(self, attr) -> int:
         """Register ``attr`` and what it references; return its alias depth."""
@@ -278,9 +281,12 @@ class _Aliases:
             return name
         return loc_body(attr, self.ref) if isinstance(attr, Location) else attr.generic()
 
-    def definitions(self) -> list[str]:
+    def definitions(self, early: bool = False) -> list[str]:
+        """The ``#alias = ...`` lines printed before the top-level op (``early``) or after it."""
         lines = []
         for attr in self.sorted:
+            if (attr in self.early) != early:
+                continue
             if isinstance(attr, Location):
                 if hasattr(attr, "alias_definition"):  # a dialect's location attribute
                     body = attr.alias_definition(self.ref)
@@ -426,13 +432,22 @@ class OpPrinter:
         name = self.names.block_names.get(id(block), "^bb?")
         if not block.args:
             return "  " * (self.indent - 1) + name + ":"
-        if self.debuginfo:
-            # MLIR prints block argument locations inline (never as aliases)
-            args = ", ".join(f"{self.value_name(a)}: {a.type} "
-                             f"{(a.loc or UNKNOWN_LOC).generic()}" for a in block.args)
-        else:
-            args = ", ".join(f"{self.value_name(a)}: {a.type}" for a in block.args)
+        args = ", ".join(f"{self.value_name(a)}: {a.type}{self.argument_loc_text(a)}"
+                         for a in block.args)
         return "  " * (self.indent - 1) + f"{name}({args}):"
+
+    def argument_loc_text(self, arg) -> str:
+        """`` loc(...)`` after a block or function argument when printing debug info.  MLIR
+        prints argument locations inline (never through an alias), yet makes their aliases and
+        defines them before the top-level op."""
+        if not self.debuginfo:
+            return ""
+        loc = arg.loc or UNKNOWN_LOC
+        if self._collecting:
+            self.aliases.visit(loc)
+            self.aliases.early.add(loc)
+            return ""
+        return " " + loc.generic()
 
     # -- ops ----------------------------------------------------------------------------------
 
@@ -618,7 +633,7 @@ class OpPrinter:
         if "affine_map<" in text or "affine_set<" in text:
             out = builtin_aliases(op, text)
         if self.aliases is not None and self.aliases.names and not self._collecting:
-            out.extend(self.aliases.definitions())
+            out = self.aliases.definitions(early=True) + out + self.aliases.definitions()
         return "\n".join(out) + "\n"
 
     def print_disasm(self, module: Operation) -> str:
@@ -642,7 +657,8 @@ class OpPrinter:
             self.default_dialect.pop()
         text = "\n".join(out) + "\n"
         if self.aliases is not None and self.aliases.names and not self._collecting:
-            text += "".join(line + "\n" for line in self.aliases.definitions())
+            text += "".join(line + "\n" for line in self.aliases.definitions(early=True)
+                            + self.aliases.definitions())
         return text
 
 

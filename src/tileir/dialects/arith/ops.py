@@ -3,6 +3,8 @@ that mirror ODS's ``Arith_*Op`` classes."""
 
 from __future__ import annotations
 
+import functools
+
 from ...ir.constraints import ANY_TYPE
 from ...ir.opdef import Attr, OpBase, Operand, Result
 from ...ir.traits import AllTypesMatch, Pure, TypesMatchWith
@@ -221,7 +223,9 @@ _I1_SHAPE = TypesMatchWith("result type has i1 element type and same shape as op
                            "lhs", "result", lambda t: _spelled(i1_same_shape(t)))
 
 
+@functools.lru_cache(maxsize=4096)
 def _spelled(text: str):
+    """The (interned) type spelled ``text``."""
     from ...ir.types import type_from_text
     return type_from_text(text)
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ...ir.types import I1
 from ...text import registry
+from ...text.lineforms import ANGLE_ATTR_KINDS
 from .attributes import FastMathAttr, OverflowAttr, parse_flags
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -91,4 +92,5 @@ def print_select(printer: "OpPrinter", op) -> str:
 registry.DIALECT_ATTR_PARSERS["arith"] = _parse_arith_attribute
 registry.ATTR_KIND_PARSERS["arith.fastmath"] = lambda p: parse_flags(p, FastMathAttr)
 registry.ATTR_KIND_PARSERS["arith.overflow"] = lambda p: parse_flags(p, OverflowAttr)
+ANGLE_ATTR_KINDS.update(("arith.fastmath", "arith.overflow"))
 registry.ATTR_KIND_PARSERS["typed"] = _parse_typed

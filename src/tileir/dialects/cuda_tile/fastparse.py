@@ -30,24 +30,23 @@ from ...ir.infer import TypeState, infer_types
 from ...ir.opdef import OP_REGISTRY, SINGLE, VARIADIC, OpSpec
 from ...ir.locations import UNKNOWN_LOC
 from .types import ELEMENT_TYPES, I32, I64, TOKEN, BuiltinType, FunctionType, Type
+from ...text.lineforms import (ANGLE_ATTR_KINDS, KW_END, LINE_FORMS, TYPE_LIST, TYPE_PATTERN, VALUE_LIST,
+                               VALUE_NAME, WS, LineForm)
 from ...text.format import (AttrDict, CompiledFormat, Custom, Literal, OIList, OptionalGroup, Space,
                             TypeOf, Var)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...text.parser import Parser
 
-__all__ = ["try_fast_op", "TYPE_PATTERN", "reset_caches"]
+__all__ = ["try_fast_op", "reset_caches"]
 
-_WS = r"[ \t]*"
-_NAME = r"%[A-Za-z0-9_$.\-]+(?:#[0-9]+)?"
-_NAME_LIST = rf"(?:{_NAME}(?:{_WS},{_WS}{_NAME})*)"
-_BALANCED = r"<(?:[^<>\n]|<(?:[^<>\n]|<(?:[^<>\n]|<[^<>\n]*>)*>)*>)*>"
-#: A type as written inside an op (short or ``!cuda_tile.`` form, nesting depth <= 4).
-TYPE_PATTERN = rf"(?:!?[A-Za-z_][A-Za-z0-9_$.]*(?:{_BALANCED})?)"
-_TYPE_LIST = rf"(?:{TYPE_PATTERN}(?:{_WS},{_WS}{TYPE_PATTERN})*)"
+_WS = WS
+_NAME = VALUE_NAME
+_NAME_LIST = VALUE_LIST
+_TYPE_LIST = TYPE_LIST
 _TYPE_FINDER = re.compile(TYPE_PATTERN)
 _NAME_FINDER = re.compile(_NAME)
-_KW_END = r"(?![A-Za-z0-9_$.])"
+_KW_END = KW_END
 #: Op header: leading whitespace/comments, result names, op name (bare or quoted).
 _HEADER = re.compile(
     rf"(?:\s|//[^\n]*)*((?:(%[A-Za-z0-9_$.\-]+(?::[0-9]+)?(?:{_WS},{_WS}%[A-Za-z0-9_$.\-]+"
@@ -240,7 +239,21 @@ def _attr_pattern(decl) -> tuple[str, Callable]:
             from .syntax import parse_optimization_hints_body
             return parse_optimization_hints_body(p)
         return rf"{_WS}(<[^<>\n]*>)", lambda s: _cached("hints", s, hints)
+    if kind in ANGLE_ATTR_KINDS:
+        return rf"{_WS}(<[^<>\n]*>)", lambda s: _cached(kind, s, _angle_attr_parser(kind))
     raise _Unsupported(kind)
+
+
+def _angle_attr_parser(kind: str) -> Callable[[str], Any]:
+    """Parse the whole text as an attribute of a custom ``kind`` (None where it is not one)."""
+    def parse(text: str):
+        from ...text.parser import Parser
+        from ...text.lexer import EOF
+        from ...text.registry import ATTR_KIND_PARSERS
+        p = Parser(text, fast=False)
+        value = ATTR_KIND_PARSERS[kind](p)
+        return value if p.tok == EOF else None
+    return parse
 
 
 def _rounding_pattern(default, allowed, validate):
@@ -502,8 +515,11 @@ def fast_format(spec: OpSpec) -> Optional[FastFormat]:
     if ff is _FAILED:
         ff = None
         maker = _CUSTOM_FAST.get(spec.name)
+        form = LINE_FORMS.get(spec.name)
         if maker is not None:
             ff = maker(spec)
+        elif form is not None:
+            ff = _from_line_form(spec, form)
         elif spec.cls.parse_custom is None and spec.format is not None:
             ff = compile_fast(spec, spec.format)
         spec.__dict__["_fast"] = ff
@@ -748,7 +764,7 @@ def _finish(parser, hm, m, spec, operands, result_types, attrs, segments, n_regi
     (A redefinition raises a ParseError, which makes the parse start over in plain mode.)"""
     loc_text = m.group(m.re.groups)
     op = spec.cls(spec.name, operands, result_types, attrs, n_regions,
-                  parser.loc_at(hm.start(1)), segments)
+                  parser.loc_at(hm.start(3)), segments)
     if loc_text is not None:
         if loc_text == "unknown":
             op.loc = UNKNOWN_LOC
@@ -887,7 +903,7 @@ def _generate(ff: FastFormat):
                   f"        if v{j} is None:",
                   "            return None"]
     vals = ", ".join(f"v{j}" for j in range(len(ops)))
-    lines.append("    off = hm.start(1)")
+    lines.append("    off = hm.start(3)")
     lines.append("    starts = parser._line_starts")
     lines.append("    li = _bisect(starts, off) - 1")
     lines.append("    loc = _Loc(parser._file, li + parser._line_offset, off - starts[li] + 1)")
@@ -1009,7 +1025,7 @@ def _fast_for(parser, src, hm, block):
     else:
         outer = []
     spec = OP_REGISTRY["cuda_tile.for"]
-    state = OpState(parser, spec, hm.start(1))
+    state = OpState(parser, spec, hm.start(3))
     if m.group(1):
         state.attrs["unsignedCmp"] = UNIT
     _enter_region(parser, m.start(9))
@@ -1040,11 +1056,11 @@ def _fast_if(parser, src, hm, block):
         if None in types:
             return None
     spec = OP_REGISTRY["cuda_tile.if"]
-    state = OpState(parser, spec, hm.start(1))
+    state = OpState(parser, spec, hm.start(3))
     state.operands["condition"] = [(m.group(1), m.start(1))]
     if m.group(2) is not None:
         state.result_types["results"] = types
-    loc = parser.loc_at(hm.start(1))
+    loc = parser.loc_at(hm.start(3))
     _enter_region(parser, m.start(3))
     for name in ("thenRegion", "elseRegion"):
         if name == "elseRegion":
@@ -1081,7 +1097,7 @@ def _fast_aggregate(name: str):
         if dim is None:
             return None      # out of range for i32: the full parser reports it
         spec = OP_REGISTRY[name]
-        state = OpState(parser, spec, hm.start(1))
+        state = OpState(parser, spec, hm.start(3))
         state.operands["operands"] = uses
         state.operand_types["operands"] = in_types
         state.result_types["results"] = out_types
@@ -1214,6 +1230,23 @@ def _fast_make_view(type_cls_name: str):
         ff.plan_fn = plan
         return ff
     return make
+
+
+def _from_line_form(spec: OpSpec, form: LineForm) -> FastFormat:
+    """The fast matcher of a dialect's :class:`~tileir.text.lineforms.LineForm`."""
+    ff = FastFormat(re.compile(form.pattern + _END), spec, list(form.operands), None)
+    defaults = ff.defaults
+
+    def plan(g, counts):
+        got = form.plan(g, counts, _type)
+        if got is None:
+            return None
+        operand_types, result_types, attrs = got
+        for key, value in defaults:
+            attrs.setdefault(key, value)
+        return Plan(tuple(operand_types), tuple(result_types), attrs)
+    ff.plan_fn = plan
+    return ff
 
 
 _CUSTOM_FAST = {

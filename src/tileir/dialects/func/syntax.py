@@ -120,9 +120,11 @@ def print_func(printer: "OpPrinter", op) -> str:
     parts = []
     for i, t in enumerate(ftype.inputs):
         item = str(t)
+        loc = ""
         if block is not None and i < len(block.args):
             item = f"{printer.value_name(block.args[i])}: {item}"
-        parts.append(item + attrs_of(arg_attrs, i))
+            loc = printer.argument_loc_text(block.args[i])
+        parts.append(item + attrs_of(arg_attrs, i) + loc)
     text += "(" + ", ".join(parts) + ")"
     if ftype.results:
         res = [str(t) + attrs_of(res_attrs, i) for i, t in enumerate(ftype.results)]

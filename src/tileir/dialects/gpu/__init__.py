@@ -5,3 +5,4 @@ from __future__ import annotations
 
 from . import dialect, syntax  # noqa: F401
 from . import ops  # noqa: F401
+from . import lineforms  # noqa: F401

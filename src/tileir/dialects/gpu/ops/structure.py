@@ -302,6 +302,8 @@ class FuncOp(GpuOp):
             text = f"{printer.value_name(args[i])}: {t}" if i < len(args) else str(t)
             if arg_attrs is not None and i < len(arg_attrs.value) and arg_attrs.value[i].entries:
                 text += f" {arg_attrs.value[i]}"
+            if i < len(args):
+                text += printer.argument_loc_text(args[i])
             parts.append(text)
         text = " " + format_symbol(a["sym_name"].value) + "(" + ", ".join(parts) + ")"
         if ftype.results:
