@@ -798,8 +798,16 @@ from ...ir.core import Operation as _Operation, OpResult as _OpResult  # noqa: E
 #: the generated code fills an op's slots directly; it is used only while Operation has exactly
 #: these slots (else ops are made through the constructor)
 _OP_SLOTS = ("name", "operands", "results", "attributes", "regions", "parent", "loc",
-             "segments", "__weakref__")
+             "segments", "successors", "properties", "__weakref__")
 _DIRECT = tuple(_Operation.__slots__) == _OP_SLOTS
+
+
+def _direct(cls) -> bool:
+    """Whether ops of ``cls`` may be made by filling the slots: the class adds no construction
+    step of its own, or only :class:`PopulatesDefaults`' (the plans carry the defaults)."""
+    from ..arith.traits import PopulatesDefaults
+    init = cls.__init__
+    return _DIRECT and (init is _Operation.__init__ or init is PopulatesDefaults.__init__)
 
 
 def _bind_names(parser, names_text: str, hm, op) -> None:
@@ -907,7 +915,7 @@ def _generate(ff: FastFormat):
     lines.append("    starts = parser._line_starts")
     lines.append("    li = _bisect(starts, off) - 1")
     lines.append("    loc = _Loc(parser._file, li + parser._line_offset, off - starts[li] + 1)")
-    if _DIRECT:
+    if _direct(spec.cls):
         lines += [
             "    op = _new(_cls)",
             "    op.name = _name",
@@ -924,6 +932,8 @@ def _generate(ff: FastFormat):
             "    op.parent = None",
             "    op.loc = loc",
             "    op.segments = None",
+            "    op.successors = []",
+            "    op.properties = None",
         ]
     else:
         lines.append(f"    op = _cls(_name, [{vals}], list(plan.result_types), plan.attrs.copy(), "
