@@ -106,16 +106,17 @@ class BufferResult:
 def process_buffer(text: str, filename: str, *, line_offset: int = 0,
                    sources: Optional[SourceManager] = None, allow_unregistered: bool = False,
                    implicit_module: bool = True, verify_options=None, passes=(),
-                   after_pass=None) -> BufferResult:
+                   after_pass=None, col_offset: int = 0) -> BufferResult:
     """Parse and verify one buffer, then run ``passes`` (pipeline elements), collecting
-    diagnostics instead of raising."""
+    diagnostics instead of raising.  ``line_offset``/``col_offset``: where the buffer starts
+    in ``filename`` (a ``-split-input-file`` chunk)."""
     from ..dialects.cuda_tile.detect import parse_text
     from ..ir.verify import verify_op_tree
     result = BufferResult()
     try:
         module = parse_text(text, filename, allow_unregistered=allow_unregistered,
                             implicit_module=implicit_module, line_offset=line_offset,
-                            sources=sources)
+                            sources=sources, col_offset=col_offset)
     except DiagnosticError as exc:
         result.diagnostics = list(exc.diagnostics)
         return result
@@ -176,10 +177,11 @@ def run_opt(argv: Sequence[str], prog: str = "tileir opt") -> int:
     for chunk in split_input(text, args.split_input_file):
         sources = SourceManager()
         res = process_buffer(chunk.text, filename, line_offset=chunk.line_offset,
+                             col_offset=chunk.col_offset,
                              sources=sources, allow_unregistered=args.allow_unregistered_dialect,
                              implicit_module=not args.no_implicit_module, verify_options=options,
                              passes=passes, after_pass=after)
-        sources.add(SourceFile(filename, chunk.text, chunk.line_offset))
+        sources.add(SourceFile(filename, chunk.text, chunk.line_offset, chunk.col_offset))
         if args.verify_diagnostics:
             expectations = parse_expectations(chunk.text, chunk.line_offset)
             match = match_diagnostics(expectations, res.diagnostics, filename)
@@ -197,15 +199,22 @@ def run_opt(argv: Sequence[str], prog: str = "tileir opt") -> int:
                 status = 1
             if res.module is not None and not res.failed and match.ok:
                 outputs.append(print_op(res.module, generic=args.print_generic,
-                                        debuginfo=args.print_debuginfo, assume_verified=True))
+                                        debuginfo=args.print_debuginfo, assume_verified=True)
+                               + "\n")
+            else:
+                outputs.append("")
             continue
         for diag in res.diagnostics:
             print(render(diag, sources), file=sys.stderr)
         if res.failed or res.module is None:
             status = 1
+            outputs.append("")
             continue
+        # (mlir-opt ends each buffer's output with an empty line)
         outputs.append(print_op(res.module, generic=args.print_generic,
-                                debuginfo=args.print_debuginfo, assume_verified=True))
-    if outputs and not write_output(args.output, "// -----\n".join(outputs), prog):
+                                debuginfo=args.print_debuginfo, assume_verified=True) + "\n")
+    # as mlir-opt: the separator between the outputs of all chunks, failed ones included
+    data = "// -----\n".join(outputs)
+    if data and not write_output(args.output, data, prog):
         return 1
     return status

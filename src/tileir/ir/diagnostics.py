@@ -53,12 +53,14 @@ class DiagnosticError(Exception):
 
 class SourceFile:
     """A named text buffer with a line table; ``line_offset`` shifts reported line numbers
-    (used for ``--split-input-file`` chunks, which report lines of the original file)."""
+    and ``col_offset`` the columns of its first line (``--split-input-file`` chunks report
+    positions in the original file)."""
 
-    def __init__(self, name: str, text: str, line_offset: int = 0) -> None:
+    def __init__(self, name: str, text: str, line_offset: int = 0, col_offset: int = 0) -> None:
         self.name = name
         self.text = text
         self.line_offset = line_offset
+        self.col_offset = col_offset
         self._line_starts: Optional[list[int]] = None
 
     @property
@@ -77,7 +79,8 @@ class SourceFile:
         """1-based (line, column) of a character offset, line including ``line_offset``."""
         starts = self.line_starts
         idx = bisect.bisect_right(starts, offset) - 1
-        return idx + 1 + self.line_offset, offset - starts[idx] + 1
+        return (idx + 1 + self.line_offset,
+                offset - starts[idx] + 1 + (self.col_offset if idx == 0 else 0))
 
     def loc(self, offset: int) -> FileLineColLoc:
         line, col = self.line_col(offset)
@@ -90,7 +93,8 @@ class SourceFile:
         if idx < 0 or idx >= len(starts):
             return None
         end = self.text.find("\n", starts[idx])
-        return self.text[starts[idx]:] if end < 0 else self.text[starts[idx]:end]
+        text = self.text[starts[idx]:] if end < 0 else self.text[starts[idx]:end]
+        return " " * self.col_offset + text if idx == 0 else text
 
 
 class SourceManager:

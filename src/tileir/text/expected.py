@@ -18,28 +18,38 @@ from ..ir.diagnostics import Diagnostic
 __all__ = ["Chunk", "split_input", "Expectation", "parse_expectations", "match_diagnostics",
            "MatchResult"]
 
-_SPLIT_RE = re.compile(r"^\s*//\s*-----\s*$", re.M)
+#: MLIR's default ``-split-input-file`` marker.
+SPLIT_MARKER = "// -----"
 
 
 @dataclass
 class Chunk:
     text: str
     line_offset: int  # number of lines before this chunk in the original file
+    #: characters before the chunk on its first line (the marker and what precedes it)
+    col_offset: int = 0
 
 
-def split_input(text: str, enabled: bool = True) -> list[Chunk]:
-    """Split on lines consisting of ``// -----`` (MLIR's default split marker)."""
+def split_input(text: str, enabled: bool = True, marker: str = SPLIT_MARKER) -> list[Chunk]:
+    """Split as mlir-opt's ``-split-input-file`` does: at every occurrence of ``marker``
+    (``// -----``), wherever it is on its line; a chunk starts right after the marker (the
+    rest of the marker's line belongs to it), and keeps the line and column it has in the
+    original file."""
     if not enabled:
         return [Chunk(text, 0)]
     chunks = []
-    start = 0
-    line = 0
-    for m in _SPLIT_RE.finditer(text):
-        piece = text[start:m.start()]
-        chunks.append(Chunk(piece, line))
-        line += piece.count("\n") + text[m.start():m.end()].count("\n")
-        start = m.end()
-    chunks.append(Chunk(text[start:], line))
+    start = line = col = 0
+    while True:
+        found = text.find(marker, start)
+        if found < 0:
+            break
+        chunks.append(Chunk(text[start:found], line, col))
+        end = found + len(marker)
+        newlines = text.count("\n", start, end)
+        line += newlines
+        col = (end - text.rfind("\n", 0, end) - 1) if newlines else col + end - start
+        start = end
+    chunks.append(Chunk(text[start:], line, col))
     return chunks
 
 

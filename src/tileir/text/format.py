@@ -22,7 +22,7 @@ from ..ir.core import Operation, Region
 from ..ir.infer import TypeState, infer_types
 from ..ir.opdef import FORMAT_COMPILERS, OPTIONAL, SINGLE, VARIADIC, Attr, OpSpec, make_op
 from ..ir.types import I1, I32, I64, Type
-from .registry import ATTR_KIND_PARSERS
+from .registry import ATTR_KIND_PARSERS, default_dialect_for
 
 if TYPE_CHECKING:  # pragma: no cover
     from .parser import Parser
@@ -568,8 +568,9 @@ def _parse_var(parser: "Parser", state: OpState, el: Var) -> None:
             state.attrs[el.name] = parse_attr_value(parser, decl)
     elif el.kind == "region":
         region = Region()
+        # (MLIR: the default dialect an op's interface declares, else none)
         parser.parse_region_into(region, None, isolated=_is_isolated(spec),
-                                 dialect=spec.cls.DIALECT_NAME)
+                                 dialect=default_dialect_for(spec.name, ""))
         state.regions[el.name] = region
     else:  # pragma: no cover
         raise AssertionError(el)

@@ -132,6 +132,7 @@ class Parser:
         self._line_starts = self.source.line_starts
         self._file = self.source.name
         self._line_offset = 1 + self.source.line_offset
+        self._col_base = 1 + self.source.col_offset  # columns of the first line
         if fast:
             self.toks, self.offs = [EOF], [0]
             self.win_end = 0
@@ -146,7 +147,9 @@ class Parser:
         self.region_depth = 0
         self.attr_aliases: dict[str, Attribute] = {}
         self.type_aliases: dict[str, Type] = {}
-        self.default_dialect: list[str] = [""]
+        #: the dialect an unprefixed op name is tried in (MLIR's default dialect stack: builtin
+        #: at the top and in modules, what an op's regions declare, else "")
+        self.default_dialect: list[str] = ["builtin"]
         self.deferred_locs: list[tuple[object, str, int]] = []
         self.pending_diags: list[Diagnostic] = []
         #: names of the custom-form ops being parsed (innermost last; None for generic ops):
@@ -406,8 +409,12 @@ class Parser:
     def parse_top_level(self) -> Operation:
         """Parse the whole buffer.  Returns a ``builtin.module`` (implicit or explicit), or with
         ``implicit_module=False`` the single top-level op."""
-        # MLIR's implicit module is located at the buffer's line 0, column 0
-        top = make_op(BUILTIN_MODULE, regions=1, loc=FileLineColLoc(self.source.name, 0, 0))
+        # MLIR's implicit module is located at line 0, column 0 of a file; that of a later
+        # -split-input-file chunk where the chunk starts (right after the marker)
+        source = self.source
+        start = (0, 0) if not (source.line_offset or source.col_offset) else \
+            (source.line_offset + 1, source.col_offset + 1)
+        top = make_op(BUILTIN_MODULE, regions=1, loc=FileLineColLoc(source.name, *start))
         block = top.regions[0].add_block()
         self.scopes.append(_Scope(True))
         self._parse_top_level_ops(block)
@@ -691,11 +698,13 @@ class Parser:
         if full == BUILTIN_MODULE:
             return self.parse_builtin_module(start)
         if spec is None:
-            dialect = self.default_dialect[-1]
-            prefix = raw.partition(".")[0] if "." in raw else ""
-            if prefix and not any(n.startswith(prefix + ".") for n in OP_REGISTRY):
-                raise self.error(f"Dialect `{prefix}' not found for custom op '{raw}' ", name_off)
-            also = f" (tried '{dialect}.{raw}' as well)" if dialect and "." not in raw else ""
+            # MLIR: an unprefixed name is tried in the default dialect (even an empty one)
+            tried = raw if "." in raw else f"{self.default_dialect[-1]}.{raw}"
+            also = f" (tried '{tried}' as well)" if tried != raw else ""
+            prefix = tried.partition(".")[0]
+            if not _is_known_dialect(prefix):
+                raise self.error(f"Dialect `{prefix}' not found for custom op '{raw}' {also}",
+                                 name_off)
             raise self.error(f"custom op '{raw}' is unknown{also}", name_off)
         from .format import parse_custom_op
         self.custom_ops.append(spec.name)
@@ -713,7 +722,8 @@ class Parser:
             self.i += 1
             attrs.update(self.parse_attr_dict_body())
         op = make_op(BUILTIN_MODULE, attributes=attrs, regions=1, loc=self.loc_at(start))
-        self.parse_region_into(op.regions[0], op, isolated=True, dialect="", counted=False)
+        self.parse_region_into(op.regions[0], op, isolated=True, dialect="builtin",
+                               counted=False)
         if not op.regions[0].blocks:
             op.regions[0].add_block()
         return op
@@ -832,7 +842,7 @@ class Parser:
     def _parse_use(self) -> tuple[str, int]:
         t = self.toks[self.i]
         if not t or t[0] != "%":
-            raise self.error("expected SSA operand")
+            raise self.wrong_token_error("expected SSA operand")
         self.i += 1
         return t, self.offs[self.i - 1]
 
@@ -950,7 +960,7 @@ class Parser:
             def one():
                 t = self.toks[self.i]
                 if not t or t[0] != "%":
-                    raise self.error("expected SSA operand")
+                    raise self.wrong_token_error("expected SSA operand")
                 off = self.offs[self.i]
                 self.i += 1
                 self.expect(":")
@@ -1527,6 +1537,12 @@ class Parser:
         return FunctionType(inputs, results)
 
 
+def _is_known_dialect(name: str) -> bool:
+    """Whether ``name`` is a dialect tileir knows (ops, types or attributes registered)."""
+    return (name == "builtin" or name in DIALECT_TYPE_PARSERS or name in DIALECT_ATTR_PARSERS
+            or any(n.startswith(name + ".") for n in OP_REGISTRY))
+
+
 class _LocHolder:
     loc = None
 
@@ -1746,8 +1762,8 @@ def _run(text: str, source: SourceFile, options: ParseOptions, entry, fast: bool
 
 
 def _parse(text: str, filename: str, line_offset: int, sources: Optional[SourceManager],
-           options: ParseOptions, entry, fast: bool) -> Operation:
-    source = SourceFile(filename, text, line_offset)
+           options: ParseOptions, entry, fast: bool, col_offset: int = 0) -> Operation:
+    source = SourceFile(filename, text, line_offset, col_offset)
     if sources is None:
         sources = SourceManager()
     sources.add(source)
@@ -1769,12 +1785,16 @@ def _parse(text: str, filename: str, line_offset: int, sources: Optional[SourceM
 
 def parse_module(text: str, filename: str = "<string>", *, allow_unregistered: bool = False,
                  implicit_module: bool = True, line_offset: int = 0,
-                 sources: Optional[SourceManager] = None, fast: bool = True) -> Operation:
+                 sources: Optional[SourceManager] = None, fast: bool = True,
+                 col_offset: int = 0) -> Operation:
     """Parse a whole buffer; raise :class:`DiagnosticError` on a syntax error.
 
-    ``fast=False`` skips the one-regex-per-op fast path (same result, slower)."""
+    ``line_offset``/``col_offset``: where the buffer starts in its file (a
+    ``-split-input-file`` chunk).  ``fast=False`` skips the one-regex-per-op fast path (same
+    result, slower)."""
     return _parse(text, filename, line_offset, sources,
-                  ParseOptions(allow_unregistered, implicit_module), "parse_top_level", fast)
+                  ParseOptions(allow_unregistered, implicit_module), "parse_top_level", fast,
+                  col_offset)
 
 
 def parse_type(text: str) -> Type:

@@ -96,3 +96,61 @@ def test_locations_without_mlir_opt():
     first, second = func.regions[0].blocks
     assert (first.args[0].loc.file, first.args[0].loc.line) == ("a.py", 1)
     assert (second.args[0].loc.file, second.args[0].loc.line) == ("b.py", 3)
+
+
+SPLIT_CASES = {
+    "plain": "func.func @a() {\n  return\n}\n// -----\nfunc.func @b() {\n  %0 = arith.addi : i32\n}"
+             "\n// -----\nfunc.func @c() {\n  return\n}\n// -----\nfunc.func @d(%x: i32) -> i64 {\n"
+             "  return %x : i32\n}\n",
+    "indented_marker": "func.func @a() {\n  return\n}\n  // -----  \nfunc.func @c() {\n"
+                       "  return\n}\n//-----\n\n\nfunc.func @d() {\n  return\n}\n",
+    "marker_mid_line": "func.func @a() {\n  return\n}\n  %0 = arith.constant 1 : i32 // -----\n"
+                       "func.func @c() {\n  return\n}\n",
+    "marker_with_text": "func.func @a() {\n  return\n}\n// ----- extra\nfunc.func @c() {\n"
+                        "  return\n}\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPLIT_CASES))
+def test_split_input_file_matches_mlir_opt(name, tmp_path, capsys):
+    """Chunks split where mlir-opt splits (the literal marker, anywhere), keep their positions
+    in the file (the implicit module of a later chunk is located right after its marker), and
+    the output separates every chunk, failed ones included, each ending with an empty line."""
+    from mlir_tools import require_mlir_opt
+    import subprocess
+    from tileir.cli.opt import run_opt
+    path = tmp_path / "in.mlir"
+    path.write_text(SPLIT_CASES[name])
+    flags = ["-split-input-file", "-mlir-print-debuginfo"]
+    run_opt([str(path), *flags])
+    ours = capsys.readouterr()
+    mlir = subprocess.run([require_mlir_opt(), str(path), *flags], capture_output=True, text=True)
+    assert ours.out == mlir.stdout
+    errors = [line for line in mlir.stderr.splitlines() if ": error: " in line]
+    assert [line for line in ours.err.splitlines() if ": error: " in line] == errors
+
+
+def test_split_chunks_know_where_they_start():
+    from tileir.text.expected import split_input
+    chunks = split_input("a\n  // -----  b\nc // -----\n// ----\n")
+    assert [(c.text, c.line_offset, c.col_offset) for c in chunks] == [
+        ("a\n  ", 0, 0), ("  b\nc ", 1, 10), ("\n// ----\n", 2, 10)]
+
+
+UNKNOWN_OPS = [
+    "module {\n  foo\n}\n", "foo\n", "func.func @f() {\n  foo\n}\n", "gpu.module @g {\n  foo\n}\n",
+    "func.func @f(%c: i1) {\n  scf.if %c {\n    yield\n  }\n  return\n}\n", "foo.bar\n",
+    'func.func @f() {\n  %0 = "test.x"() ({\n  foo\n  }) : () -> i32\n  return\n}\n',
+]
+
+
+@pytest.mark.parametrize("text", UNKNOWN_OPS)
+def test_unknown_op_names_as_mlir_opt_reports_them(text):
+    """An unprefixed name is tried in the default dialect of the enclosing region (builtin at
+    the top and in modules, what an op declares for its regions such as func, else none)."""
+    run = run_mlir_opt(text, ["-allow-unregistered-dialect"])
+    result = process_buffer(text, "<stdin>", allow_unregistered=True)
+    ours = [f"{d.loc.line}:{d.loc.col}: {d.message}" for d in result.diagnostics]
+    theirs = [line.split("<stdin>:", 1)[1].replace(" error: ", " ", 1)
+              for line in run.stderr.splitlines() if ": error: " in line]
+    assert ours == theirs

@@ -456,3 +456,92 @@ memref.alloca_scope {
 // expected-error @+1 {{'memref.alloc' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0}}
 %a = "memref.alloc"() <{alignment = 3 : i64, operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<4xf32>
 }
+// -----
+%i = "test.v"() : () -> index
+%m = "test.v"() : () -> memref<?xf32>
+memref.alloca_scope {
+// expected-error @+1 {{'memref.expand_shape' op mismatch in dynamic dims in output_shape and static_output_shape: static_output_shape has 0 dynamic dims while output_shape has 1 values}}
+%e = "memref.expand_shape"(%m, %i) <{reassociation = [[0, 1]], static_output_shape = array<i64: 1, 4>}> : (memref<?xf32>, index) -> memref<?x4xf32>
+}
+// -----
+%i = "test.v"() : () -> index
+%m = "test.v"() : () -> memref<?xf32>
+memref.alloca_scope {
+// expected-error @+1 {{'memref.expand_shape' op expected number of static shape bounds to be equal to the output rank (2) but found 3 inputs instead}}
+%e = "memref.expand_shape"(%m, %i) <{reassociation = [[0, 1]], static_output_shape = array<i64: 1, 2, 3>}> : (memref<?xf32>, index) -> memref<?x4xf32>
+}
+// -----
+%i = "test.v"() : () -> index
+%m = "test.v"() : () -> memref<?xf32>
+memref.alloca_scope {
+// expected-error @+1 {{'memref.expand_shape' op invalid output shape provided at pos 1}}
+%e = memref.expand_shape %m [[0, 1]] output_shape [%i, 5] : memref<?xf32> into memref<?x4xf32>
+}
+// -----
+%i = "test.v"() : () -> index
+%m = "test.v"() : () -> memref<8x?xf32>
+memref.alloca_scope {
+// expected-error @+1 {{'memref.expand_shape' op expected expanded type to be 'memref<8x?xf32>' but found 'memref<8x?xf32, strided<[3, 1]>>'}}
+%e = memref.expand_shape %m [[0], [1]] output_shape [8, %i] : memref<8x?xf32> into memref<8x?xf32, strided<[3, 1]>>
+}
+// -----
+%i = "test.v"() : () -> index
+%m = "test.v"() : () -> memref<8x4xf32>
+memref.alloca_scope {
+// expected-error @+1 {{'memref.expand_shape' op has source rank 2 and result rank 1. This is not an expansion (2 > 1).}}
+%e = "memref.expand_shape"(%m) <{reassociation = [[0, 1]], static_output_shape = array<i64: 8, 4>}> : (memref<8x4xf32>) -> memref<32xf32>
+}
+// -----
+%i = "test.v"() : () -> index
+%m = "test.v"() : () -> memref<4x8xf32, strided<[8, 1]>>
+memref.alloca_scope {
+// expected-error @+1 {{'memref.expand_shape' op expected expanded type to be 'memref<4x2x4xf32, strided<[8, 4, 1]>>' but found 'memref<4x2x4xf32>'}}
+%e = memref.expand_shape %m [[0], [1, 2]] output_shape [4, 2, 4] : memref<4x8xf32, strided<[8, 1]>> into memref<4x2x4xf32>
+}
+// -----
+%i = "test.v"() : () -> index
+%m = "test.v"() : () -> memref<8xf32, affine_map<(d0) -> (d0 floordiv 2)>>
+memref.alloca_scope {
+// expected-error @+1 {{'memref.expand_shape' op operand #0 must be strided memref of any type values, but got 'memref<8xf32, affine_map<(d0) -> (d0 floordiv 2)>>'}}
+%e = memref.expand_shape %m [[0, 1]] output_shape [2, 4] : memref<8xf32, affine_map<(d0) -> (d0 floordiv 2)>> into memref<2x4xf32, strided<[8, 2]>>
+}
+// -----
+%i = "test.v"() : () -> index
+%m = "test.v"() : () -> memref<8xf32, 3>
+memref.alloca_scope {
+// expected-error @+1 {{'memref.expand_shape' op expected expanded type to be 'memref<2x4xf32, 3>' but found 'memref<2x4xf32>'}}
+%e = memref.expand_shape %m [[0, 1]] output_shape [2, 4] : memref<8xf32, 3> into memref<2x4xf32>
+}
+// -----
+%i = "test.v"() : () -> index
+%m = "test.v"() : () -> memref<4x8xf32, strided<[16, 1]>>
+memref.alloca_scope {
+// expected-error @+1 {{'memref.collapse_shape' op invalid source layout map or collapsing non-contiguous dims}}
+%e = memref.collapse_shape %m [[0, 1]] : memref<4x8xf32, strided<[16, 1]>> into memref<32xf32>
+}
+// -----
+%i = "test.v"() : () -> index
+%m = "test.v"() : () -> memref<4x8xf32, strided<[8, 1], offset: 3>>
+memref.alloca_scope {
+// expected-error @+1 {{'memref.collapse_shape' op expected collapsed type to be 'memref<32xf32, strided<[1], offset: 3>>' but found 'memref<32xf32>'}}
+%e = memref.collapse_shape %m [[0, 1]] : memref<4x8xf32, strided<[8, 1], offset: 3>> into memref<32xf32>
+}
+// -----
+%i = "test.v"() : () -> index
+%m = "test.v"() : () -> memref<2x3xf32>
+memref.alloca_scope {
+// expected-error @+1 {{'memref.collapse_shape' op has source rank 2 and result rank 3. This is not a collapse (2 < 3).}}
+%e = memref.collapse_shape %m [[0, 1]] : memref<2x3xf32> into memref<2x3x1xf32>
+}
+// -----
+%i = "test.v"() : () -> index
+memref.alloca_scope {
+// expected-error @+1 {{'memref.alloc' op symbol operand count does not equal memref symbol count: expected 1, got 0}}
+%e = memref.alloc(%i) : memref<4x?xf32, strided<[?, 1]>>
+}
+// -----
+%i = "test.v"() : () -> index
+memref.alloca_scope {
+// expected-error @+1 {{'memref.alloca' op symbol operand count does not equal memref symbol count: expected 2, got 1}}
+%e = memref.alloca()[%i] : memref<4x8xf32, strided<[?, 1], offset: ?>>
+}

@@ -77,5 +77,20 @@ memref.prefetch %b[%i, %j], write, locality<0>, instr : memref<2x3xi16, 1>
 %t = memref.alloc() : memref<16xf32>
 %t2 = memref.alloc(%j) : memref<?xf32>
 %e = memref.expand_shape %t2 [[0, 1]] output_shape [%i, 4] : memref<?xf32> into memref<?x4xf32>
+%e1 = memref.alloc() : memref<8xf32, strided<[1]>>
+%e2 = memref.expand_shape %e1 [[0, 1]] output_shape [2, 4] : memref<8xf32, strided<[1]>> into memref<2x4xf32>
+%e3 = memref.alloc() : memref<4x8xf32, strided<[8, 1]>>
+%e4 = memref.expand_shape %e3 [[0], [1, 2]] output_shape [4, 2, 4] : memref<4x8xf32, strided<[8, 1]>> into memref<4x2x4xf32, strided<[8, 4, 1]>>
+%e5 = memref.alloc() : memref<8xf32, strided<[0]>>
+%e6 = memref.expand_shape %e5 [[0, 1]] output_shape [2, 4] : memref<8xf32, strided<[0]>> into memref<2x4xf32, strided<[0, 0]>>
+%e7 = memref.alloc() : memref<8xf32, affine_map<(d0) -> (d0 * 2)>>
+%e8 = memref.expand_shape %e7 [[0, 1]] output_shape [2, 4] : memref<8xf32, affine_map<(d0) -> (d0 * 2)>> into memref<2x4xf32, strided<[8, 2]>>
+%e9 = memref.alloc() : memref<4x1xf32, strided<[8, 5]>>
+%e10 = memref.collapse_shape %e9 [[0, 1]] : memref<4x1xf32, strided<[8, 5]>> into memref<4xf32, strided<[8]>>
+%e11 = "test.v"() : () -> memref<4x?xf32, strided<[?, 1]>>
+%e12 = memref.collapse_shape %e11 [[0, 1]] : memref<4x?xf32, strided<[?, 1]>> into memref<?xf32, strided<[?]>>
+%e13 = memref.alloc(%j, %j) : memref<?x?xf32>
+%e14 = memref.collapse_shape %e13 [[0, 1]] : memref<?x?xf32> into memref<?xf32>
+%e15 = memref.alloc(%j)[%i, %j] : memref<4x?xf32, strided<[?, 1], offset: ?>>
 %x = memref.extract_aligned_pointer_as_index %c : memref<*xi16> -> index
 memref.dma_start %t[%i], %t[%j], %i, %b[%i, %j], %i, %j : memref<16xf32>, memref<16xf32>, memref<2x3xi16, 1>

@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ...text.parser import Parser
     from ...text.printer import OpPrinter
 
-__all__ = ["parse_select", "print_select", "parse_ssa_use"]
+__all__ = ["parse_select", "print_select"]
 
 _FLAG_ATTRS = {"fastmath": FastMathAttr, "overflow": OverflowAttr}
 
@@ -45,23 +45,13 @@ def _parse_typed(parser: "Parser"):
     return value
 
 
-def parse_ssa_use(parser: "Parser") -> tuple[str, int]:
-    """``%name`` (or ``%name#k``): the use and its offset."""
-    tok, off = parser.tok, parser.offset
-    if not tok or tok[0] != "%":
-        raise parser.error("expected SSA operand")
-    parser.i += 1
-    return tok, off
-
-
 def parse_select(parser: "Parser", state: "OpState"):
     """``%cond, %true, %false attr-dict : [cond-type ,] type``."""
     uses = []
     for k in range(3):
         if k:
             parser.expect(",")
-        uses.append(parser.parse_ssa_use() if hasattr(parser, "parse_ssa_use")
-                    else parse_ssa_use(parser))
+        uses.append(parser._parse_use())
     state.operands.update({"condition": [uses[0]], "true_value": [uses[1]],
                            "false_value": [uses[2]]})
     if parser.tok == "{":

@@ -284,6 +284,40 @@ class AffineMap:
         return tuple(r.evaluate(dims, symbols) for r in self.results)
 
 
+def strides_of_map(m: AffineMap) -> Optional[tuple[tuple, Optional[int]]]:
+    """MLIR's getStridesAndOffset for an affine layout: ``(strides, offset)`` of a one-result
+    map that is a sum of dimensions times constants or symbols plus a constant or symbolic
+    offset (``None``: dynamic), or None when the map is not strided."""
+    if len(m.results) != 1:
+        return None
+    strides: list = [0] * m.n_dims
+    offset: Optional[int] = 0
+    terms = [m.results[0]]
+    while terms:
+        e = terms.pop()
+        if isinstance(e, AffineBinary) and e.kind == "add":
+            terms += [e.lhs, e.rhs]
+        elif isinstance(e, AffineConst):
+            offset = None if offset is None else offset + e.value
+        elif e.is_symbolic_or_constant():
+            offset = None
+        elif isinstance(e, AffineDim):
+            d = e.position
+            strides[d] = None if strides[d] is None else strides[d] + 1
+        elif isinstance(e, AffineBinary) and e.kind == "mul":
+            dim, factor = (e.lhs, e.rhs) if isinstance(e.lhs, AffineDim) else (e.rhs, e.lhs)
+            if not isinstance(dim, AffineDim) or not factor.is_symbolic_or_constant():
+                return None
+            d = dim.position
+            if isinstance(factor, AffineConst) and strides[d] is not None:
+                strides[d] += factor.value
+            else:
+                strides[d] = None
+        else:
+            return None  # floordiv, ceildiv or mod of a dimension
+    return tuple(strides), offset
+
+
 @dataclass(frozen=True, slots=True)
 class IntegerSet:
     """``(d0, ...)[s0, ...] : (e >= 0, e == 0, ...)``; ``equalities[i]`` says which kind."""

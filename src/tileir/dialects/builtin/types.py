@@ -293,7 +293,20 @@ class MemRefType(_Shaped):
             return identity_strides(self.shape), 0
         if isinstance(self.layout, StridedLayoutAttr):
             return self.layout.strides, self.layout.offset
-        raise ValueError(f"{self} has a non-strided layout")
+        from .affine import AffineMapAttr, strides_of_map
+        found = strides_of_map(self.layout.value) if isinstance(self.layout, AffineMapAttr) \
+            else None
+        if found is None or len(found[0]) != len(self.shape):
+            raise ValueError(f"{self} has a non-strided layout")
+        return found
+
+    @property
+    def has_identity_layout(self) -> bool:
+        """MLIR's ``getLayout().isIdentity()``: no layout, or one whose map is the identity
+        (a rank-1 ``strided<[1]>`` without offset)."""
+        layout = self.layout
+        return layout is None or (isinstance(layout, StridedLayoutAttr)
+                                  and layout.strides == (1,) and layout.offset == 0)
 
     @property
     def memory_space_number(self) -> Optional[int]:

@@ -146,7 +146,7 @@ class CondBranchOp(CfOp):
     def parse_custom(parser, state):
         tok, off = parser.tok, parser.offset
         if not tok or tok[0] != "%":
-            raise parser.error("expected SSA operand")
+            raise parser.wrong_token_error("expected SSA operand")
         parser.i += 1
         state.operands["condition"] = [(tok, off)]
         if parser.tok == "weights":
@@ -209,7 +209,7 @@ class SwitchOp(CfOp):
     def parse_custom(parser, state):
         tok, off = parser.tok, parser.offset
         if not tok or tok[0] != "%":
-            raise parser.error("expected SSA operand")
+            raise parser.wrong_token_error("expected SSA operand")
         parser.i += 1
         state.operands["flag"] = [(tok, off)]
         parser.expect(":")

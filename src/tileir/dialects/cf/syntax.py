@@ -16,14 +16,6 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["parse_destination", "print_destination", "case_values", "case_values_attr"]
 
 
-def _ssa_use(parser: "Parser") -> tuple[str, int]:
-    tok, off = parser.tok, parser.offset
-    if not tok or tok[0] != "%":
-        raise parser.error("expected SSA operand")
-    parser.i += 1
-    return tok, off
-
-
 def parse_destination(parser: "Parser", state: "OpState", group: str):
     """``^bb (`(` operands `:` types `)`)?``: the block, its operands set on ``group``."""
     block = parser.parse_successor()
@@ -31,7 +23,7 @@ def parse_destination(parser: "Parser", state: "OpState", group: str):
     types: list = []
     off = parser.offset
     if parser.consume("("):
-        uses = parser.parse_comma_list(lambda: _ssa_use(parser))
+        uses = parser.parse_comma_list(parser._parse_use)
         parser.expect(":")
         off = parser.offset
         types = parser.parse_comma_list(parser.parse_type)

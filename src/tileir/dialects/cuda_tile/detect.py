@@ -34,14 +34,15 @@ def is_module_body(text: str) -> bool:
 
 
 def parse_text(text: str, filename: str = "<string>", *, allow_unregistered: bool = False,
-               implicit_module: bool = True, line_offset: int = 0, sources=None) -> Operation:
+               implicit_module: bool = True, line_offset: int = 0, sources=None,
+               col_offset: int = 0) -> Operation:
     """Parse module text or a module body (``tileirdisasm`` output); the latter becomes a
     ``cuda_tile.module @kernels``, inside a ``builtin.module`` when ``implicit_module``."""
     if not is_module_body(text):
         return parse_module(text, filename, allow_unregistered=allow_unregistered,
                             implicit_module=implicit_module, line_offset=line_offset,
-                            sources=sources)
-    module = parse_disasm(("\n" * line_offset) + text if line_offset else text, filename,
+                            sources=sources, col_offset=col_offset)
+    module = parse_disasm("\n" * line_offset + " " * col_offset + text, filename,
                           sources=sources)
     if not implicit_module:
         return module

@@ -292,7 +292,7 @@ def _parse_argument_region(parser, state, args) -> bool:
         t = parser.tok
         off = parser.offset
         if not t or t[0] != "%":
-            raise parser.error("expected SSA operand")
+            raise parser.wrong_token_error("expected SSA operand")
         parser.i += 1
         parser.expect(":")
         typ = parser.parse_type()

@@ -914,7 +914,8 @@ def _generate(ff: FastFormat):
     lines.append("    off = hm.start(3)")
     lines.append("    starts = parser._line_starts")
     lines.append("    li = _bisect(starts, off) - 1")
-    lines.append("    loc = _Loc(parser._file, li + parser._line_offset, off - starts[li] + 1)")
+    lines.append("    loc = _Loc(parser._file, li + parser._line_offset, "
+                 "off - starts[li] + (1 if li else parser._col_base))")
     if _direct(spec.cls):
         lines += [
             "    op = _new(_cls)",

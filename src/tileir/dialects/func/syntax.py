@@ -18,18 +18,10 @@ if TYPE_CHECKING:  # pragma: no cover
 _FUNC_ELIDED = {"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"}
 
 
-def _ssa_use(parser: "Parser") -> tuple[str, int]:
-    tok, off = parser.tok, parser.offset
-    if not tok or tok[0] != "%":
-        raise parser.error("expected SSA operand")
-    parser.i += 1
-    return tok, off
-
-
 def _ssa_list(parser: "Parser", close: str) -> list:
     if parser.tok == close:
         return []
-    return parser.parse_comma_list(lambda: _ssa_use(parser), close)
+    return parser.parse_comma_list(parser._parse_use, close)
 
 
 def _attr_dict(parser: "Parser", state: "OpState") -> None:
@@ -144,7 +136,7 @@ def print_func(printer: "OpPrinter", op) -> str:
 def parse_return(parser: "Parser", state: "OpState"):
     uses = []
     if parser.tok and parser.tok[0] == "%":
-        uses = parser.parse_comma_list(lambda: _ssa_use(parser))
+        uses = parser.parse_comma_list(parser._parse_use)
     state.operands["operands"] = uses
     _attr_dict(parser, state)
     types: list = []
@@ -200,7 +192,7 @@ def print_call(printer: "OpPrinter", op) -> str:
 
 
 def parse_call_indirect(parser: "Parser", state: "OpState"):
-    state.operands["callee"] = [_ssa_use(parser)]
+    state.operands["callee"] = [parser._parse_use()]
     parser.expect("(")
     state.operands["callee_operands"] = _ssa_list(parser, ")")
     parser.expect(")")

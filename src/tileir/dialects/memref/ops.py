@@ -6,6 +6,8 @@ mlir-opt 22 (``MemRefOps.cpp``)."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 from ...ir.constraints import Pred
 from ...ir.opdef import OPTIONAL, VARIADIC, Attr, OpBase, Operand, RegionDef, Result
 from ...ir.traits import (AffineScope, ParentOneOf, Pure, RecursiveMemoryEffects, ReturnLike,
@@ -85,12 +87,20 @@ class _AllocLike(MemRefOp):
         if len(self.dynamicSizes) != dynamic:
             return (f"incorrect number of dynamic sizes, has {len(self.dynamicSizes)}, "
                     f"expected {dynamic}")
-        layout = getattr(t, "layout", None)
-        n_symbols = getattr(getattr(layout, "value", None), "n_symbols", 0)
+        n_symbols = _layout_symbols(getattr(t, "layout", None))
         if len(self.symbolOperands) != n_symbols:
             return (f"symbol operand count does not equal memref symbol count: expected "
                     f"{n_symbols}, got {len(self.symbolOperands)}")
         return None
+
+
+def _layout_symbols(layout) -> int:
+    """How many symbols the affine map of a memref layout has (a strided layout's map has one
+    per dynamic stride and one for a dynamic offset)."""
+    from ..builtin.types import StridedLayoutAttr
+    if isinstance(layout, StridedLayoutAttr):
+        return sum(1 for s in layout.strides if s is None) + (layout.offset is None)
+    return getattr(getattr(layout, "value", None), "n_symbols", 0)
 
 
 class AllocOp(_AllocLike):
@@ -652,20 +662,58 @@ class ReshapeOp(MemRefOp):
     print_custom = staticmethod(syntax.print_reshape)
 
 
+def _is_strided(t) -> bool:
+    try:
+        t.strides_and_offset()
+    except ValueError:
+        return False
+    return True
+
+
+STRIDED_MEMREF = Pred(lambda t: _ranked(t) and _is_strided(t), "strided memref of any type values")
+
+
 class ExpandShapeOp(MemRefOp):
     """Split dimensions (reassociation groups, output shape)."""
     __slots__ = ()
     MNEMONIC = "expand_shape"
     RESULT_NAME = "expand_shape"
-    OPERANDS = (Operand("src", MEMREF), Operand("output_shape", INDEX, VARIADIC))
-    RESULTS = (Result("result", MEMREF),)
+    OPERANDS = (Operand("src", STRIDED_MEMREF), Operand("output_shape", INDEX, VARIADIC))
+    RESULTS = (Result("result", STRIDED_MEMREF),)
     ATTRIBUTES = (Attr("reassociation", "i64_array_array"),
                   Attr("static_output_shape", "array_i64"))
     parse_custom = staticmethod(syntax.parse_expand_shape)
     print_custom = staticmethod(syntax.print_expand_shape)
 
     def verify_op(self):
-        return _verify_reshape_like(self, self.results[0].type, self.operands[0].type)
+        from ..scf.syntax import DYNAMIC
+        src, result = self.operands[0].type, self.results[0].type
+        r0, r1 = len(src.shape), len(result.shape)
+        if r0 > r1:
+            return (f"has source rank {r0} and result rank {r1}. This is not an expansion "
+                    f"({r0} > {r1}).")
+        msg = _verify_reshape_like(self, result, src)
+        if msg:
+            return msg
+        expected = _expanded_type(src, result.shape, syntax.reassociation_groups(self))
+        if expected is None:
+            return "invalid source layout map"
+        if expected != result:
+            return f"expected expanded type to be '{expected}' but found '{result}'"
+        static = self.attributes["static_output_shape"].value
+        if len(static) != r1:
+            return (f"expected number of static shape bounds to be equal to the output rank "
+                    f"({r1}) but found {len(static)} inputs instead")
+        dynamic = sum(1 for d in static if d == DYNAMIC)
+        values = len(self.operands) - 1
+        if values != dynamic:
+            return (f"mismatch in dynamic dims in output_shape and static_output_shape: "
+                    f"static_output_shape has {dynamic} dynamic dims while output_shape has "
+                    f"{values} values")
+        for pos, (size, given) in enumerate(zip(result.shape, static)):
+            if size is not None and size != given:
+                return f"invalid output shape provided at pos {pos}"
+        return None
 
 
 class CollapseShapeOp(MemRefOp):
@@ -673,14 +721,90 @@ class CollapseShapeOp(MemRefOp):
     __slots__ = ()
     MNEMONIC = "collapse_shape"
     RESULT_NAME = "collapse_shape"
-    OPERANDS = (Operand("src", MEMREF),)
-    RESULTS = (Result("result", MEMREF),)
+    OPERANDS = (Operand("src", STRIDED_MEMREF),)
+    RESULTS = (Result("result", STRIDED_MEMREF),)
     ATTRIBUTES = (Attr("reassociation", "i64_array_array"),)
     parse_custom = staticmethod(syntax.parse_collapse_shape)
     print_custom = staticmethod(syntax.print_collapse_shape)
 
     def verify_op(self):
-        return _verify_reshape_like(self, self.operands[0].type, self.results[0].type)
+        from ..builtin.types import MemRefType
+        src, result = self.operands[0].type, self.results[0].type
+        r0, r1 = len(src.shape), len(result.shape)
+        if r0 < r1:
+            return (f"has source rank {r0} and result rank {r1}. This is not a collapse "
+                    f"({r0} < {r1}).")
+        msg = _verify_reshape_like(self, src, result)
+        if msg:
+            return msg
+        layout = None
+        if not src.has_identity_layout:
+            layout = _collapsed_layout(src, syntax.reassociation_groups(self))
+            if layout is None:
+                return "invalid source layout map or collapsing non-contiguous dims"
+        expected = MemRefType(result.shape, src.element_type, layout, src.memory_space)
+        if expected != result:
+            return f"expected collapsed type to be '{expected}' but found '{result}'"
+        return None
+
+
+def _saturated_mul(a: Optional[int], b: Optional[int]) -> Optional[int]:
+    """MLIR's SaturatedInteger product: 0 if either is 0, else dynamic (None) if either is."""
+    if a == 0 or b == 0:
+        return 0
+    if a is None or b is None:
+        return None
+    return a * b
+
+
+def _expanded_type(src, shape, groups):
+    """MLIR's ExpandShapeOp::computeExpandedType (None: the source layout is not strided)."""
+    from ..builtin.types import MemRefType, StridedLayoutAttr
+    if src.has_identity_layout:
+        return MemRefType(shape, src.element_type, None, src.memory_space)
+    try:
+        strides, offset = src.strides_and_offset()
+    except ValueError:
+        return None
+    reversed_strides: list = []
+    index = len(shape) - 1
+    for group, stride in reversed(list(zip(groups, strides))):
+        for _ in group:
+            reversed_strides.append(stride)
+            stride = _saturated_mul(stride, shape[index])
+            index -= 1
+    result = list(reversed(reversed_strides))
+    result += [1] * (len(shape) - len(result))
+    return MemRefType(shape, src.element_type, StridedLayoutAttr(tuple(result[:len(shape)]),
+                                                                 offset), src.memory_space)
+
+
+def _collapsed_layout(src, groups):
+    """MLIR's computeCollapsedLayoutMap (non-strict, as the verifier uses it): the strided
+    layout of the collapsed memref, or None when the source is not strided or a group is
+    visibly not contiguous."""
+    from ..builtin.types import StridedLayoutAttr
+    try:
+        strides, offset = src.strides_and_offset()
+    except ValueError:
+        return None
+    shape = src.shape
+    result: list = []
+    for group in groups:
+        ref = list(group)
+        while len(ref) > 1 and shape[ref[-1]] == 1:
+            ref.pop()
+        last = ref[-1]
+        result.append(strides[last] if shape[last] is not None or len(ref) == 1 else None)
+    for group, stride in zip(reversed(groups), reversed(result)):
+        for idx in reversed(group[1:]):
+            stride = _saturated_mul(stride, shape[idx])
+            if shape[idx - 1] == 1:
+                continue
+            outer = strides[idx - 1]
+            if stride is not None and outer is not None and stride != outer:
+                return None
+    return StridedLayoutAttr(tuple(result), offset)
 
 
 def _mixed_lists(op, ranks) -> object:

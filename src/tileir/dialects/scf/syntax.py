@@ -52,7 +52,7 @@ def _arg(parser: Parser) -> tuple[str, int]:
     """A region argument name ``%x`` (not yet defined)."""
     t = parser.tok
     if not t or t[0] != "%":
-        raise parser.error("expected SSA operand")
+        raise parser.wrong_token_error("expected SSA operand")
     parser.i += 1
     return t, parser.offs[parser.i - 1]
 
