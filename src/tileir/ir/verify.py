@@ -774,6 +774,67 @@ def _attr_checker(attr, constraints: bool = True):
     return base, desc
 
 
+#: kinds whose value is stored in an ArrayAttr / IntegerAttr whatever its elements or type
+_ARRAY_STORED = frozenset({"array", "dict_array", "i64_array", "i64_array_array", "bool_array"})
+_INTEGER_STORED = frozenset({"i64", "i32", "i1", "index", "index.int"})
+_BOOL_STORED = frozenset({"bool", "index.bool"})
+
+
+def property_conversion_fails(attr, value) -> bool:
+    """Whether MLIR 22 refuses ``value`` as the property ``attr`` of a generic op at parse
+    time (``invalid properties ... in property conversion``): the value is not of the
+    attribute class the property is stored as.  (An integer for an ``i64`` property converts
+    whatever its width; the verifier reports that.)  Kinds without a known storage class are
+    left to the verifier."""
+    from .attributes import (UNIT, ArrayAttr, DenseArrayAttr, IntegerAttr, StringAttr,
+                             SymbolRefAttr, TypeAttr)
+    from .types import I1
+    kind = attr.kind
+    if attr.enum is not None:
+        return value.__class__ is not attr.enum
+    if kind in _INTEGER_STORED:
+        return not isinstance(value, IntegerAttr)
+    if kind in _BOOL_STORED:
+        return not (isinstance(value, IntegerAttr) and value.type is I1)
+    if kind in ("str", "symbol"):
+        return not isinstance(value, StringAttr)
+    if kind == "flat_symbol":
+        return not (isinstance(value, SymbolRefAttr) and not value.nested)
+    if kind == "symbol_ref":
+        return not isinstance(value, SymbolRefAttr)
+    if kind in ("array_i32", "array_i64"):
+        return not (isinstance(value, DenseArrayAttr) and value.element == kind[-3:])
+    if kind == "unit":
+        return value is not UNIT
+    if kind in ("type", "function_type"):
+        return not isinstance(value, TypeAttr)
+    if kind in _ARRAY_STORED:
+        return not isinstance(value, ArrayAttr)
+    if "." in kind or kind in ("affine_map", "hints", "predicate"):
+        known = ATTR_KINDS.get(kind)
+        return known is not None and not known[0](value)
+    return False
+
+
+def inherent_attribute_error(attr, value) -> Optional[str]:
+    """``attribute 'x' failed to satisfy constraint: ...`` when ``value`` does not satisfy the
+    declaration ``attr`` (kind and value constraints), else None."""
+    check, desc = _plan_attr_checker(attr)
+    if check(value):
+        return None
+    return f"attribute '{attr.name}' failed to satisfy constraint: {desc}"
+
+
+def _plan_attr_checker(attr):
+    found = _FULL_CHECKERS.get(id(attr))
+    if found is None or found[0] is not attr:
+        found = _FULL_CHECKERS[id(attr)] = (attr, *_attr_checker(attr))
+    return found[1], found[2]
+
+
+_FULL_CHECKERS: dict = {}
+
+
 def check_attribute_kind(attr, value, constraints: bool = True) -> Optional[str]:
     """Check an attribute value against its declaration; return the ODS message on mismatch
     (with ``constraints=False`` only its kind, not the declaration's extra value checks)."""

@@ -512,8 +512,9 @@ def _parse_elements(parser: "Parser", state: OpState, elements: list) -> None:
         elif cls is AttrDict:
             if el.with_keyword:
                 if parser.tok == "attributes":
+                    off = parser.offset
                     parser.i += 1
-                    _merge_attr_dict(parser, state)
+                    _merge_attr_dict(parser, state, off)
             elif parser.tok == "{":
                 _merge_attr_dict(parser, state)
         elif cls is Custom:
@@ -538,15 +539,27 @@ def _parse_elements(parser: "Parser", state: OpState, elements: list) -> None:
             raise AssertionError(el)
 
 
-def _merge_attr_dict(parser: "Parser", state: OpState) -> None:
+def _merge_attr_dict(parser: "Parser", state: OpState, at: Optional[int] = None) -> None:
+    """The ``attr-dict`` of a declarative format.  As MLIR's generated parsers do, the op's
+    own (inherent) attributes given there are checked right away (reported at ``at``, the
+    dictionary or its ``attributes`` keyword)."""
     from .parser import normalize_attributes
+    from ..ir.verify import inherent_attribute_error
     off = parser.offset
     attrs = parser.parse_attr_dict_body()
     for k in attrs:
         if k in state.attrs:
             raise parser.error(f"attribute '{k}' occurs more than once in the attribute list",
                                off)
-    state.attrs.update(normalize_attributes(state.spec, attrs))
+    attrs = normalize_attributes(state.spec, attrs, defaults=False)
+    spec = state.spec
+    for decl in spec.attributes:
+        if decl.name in attrs:
+            msg = inherent_attribute_error(decl, attrs[decl.name])
+            if msg is not None:
+                raise parser.error(f"{parser.op_prefix()}'{spec.name}' op {msg}",
+                                   off if at is None else at)
+    state.attrs.update(attrs)
 
 
 def _parse_var(parser: "Parser", state: OpState, el: Var) -> None:

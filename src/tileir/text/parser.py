@@ -771,6 +771,7 @@ class Parser:
             self.expect("]")
         attrs: dict = {}
         properties: Optional[dict] = None
+        given_properties: Optional[dict] = None
         segments_in_properties = False
         if self.toks[self.i] == "<" and self.peek() == "{":
             self.i += 1
@@ -778,7 +779,11 @@ class Parser:
             self.expect(">")
             if spec is not None or name in INHERENT_ATTRIBUTES:
                 segments_in_properties = "operandSegmentSizes" in properties
-                attrs.update(properties)
+                given_properties = properties
+                # MLIR 22 drops the keys that are no property of the op
+                inherent = spec.attr_by_name if spec is not None else INHERENT_ATTRIBUTES[name]
+                attrs.update((k, v) for k, v in properties.items()
+                             if k in inherent or k == "operandSegmentSizes")
                 properties = None
         regions: list[Region] = []
         if self.toks[self.i] == "(":
@@ -831,6 +836,8 @@ class Parser:
             # MLIR 22 keeps segment sizes as a property that defaults to all zero: the verifier
             # then reports the operand count
             segments = (0,) * len(spec.operands)
+        if given_properties:
+            self._check_property_conversion(spec, given_properties, name_off)
         if spec is not None:
             attrs = normalize_attributes(spec, attrs)
         op = make_op(name, operands, ftype.results, attrs, regions, self.loc_at(start), segments)
@@ -838,6 +845,27 @@ class Parser:
         if properties is not None:
             op.properties = DictionaryAttr.of(properties)
         return op
+
+    def _check_property_conversion(self, spec: Optional[OpSpec], properties: dict,
+                                   offset: int) -> None:
+        """MLIR 22 converts a generic op's ``<{...}>`` to its properties when it creates the
+        op: a value not of the class a property is stored as is a parse error (``spec`` None:
+        ``builtin.module``, whose properties are strings)."""
+        from ..ir.verify import property_conversion_fails
+        if spec is None:
+            name = BUILTIN_MODULE
+            bad = [k for k in ("sym_name", "sym_visibility")
+                   if k in properties and not isinstance(properties[k], StringAttr)]
+        else:
+            name = spec.name
+            converted = normalize_attributes(spec, {k: v for k, v in properties.items()
+                                                    if k in spec.attr_by_name}, defaults=False)
+            bad = [d.name for d in spec.attributes if d.name in converted
+                   and property_conversion_fails(d, converted[d.name])]
+        if bad:
+            raise self.error(f"invalid properties {DictionaryAttr.of(properties).generic()} for "
+                             f"op {name}: Invalid attribute `{bad[0]}` in property conversion: "
+                             f"{properties[bad[0]].generic()}", offset)
 
     def _parse_use(self) -> tuple[str, int]:
         t = self.toks[self.i]
@@ -1688,10 +1716,11 @@ def scalar_literal(parser: Parser, leaf, el: ElementType):
 # Attribute normalisation for ops written in generic form
 # ---------------------------------------------------------------------------------------------
 
-def normalize_attributes(spec: OpSpec, attrs: dict) -> dict:
+def normalize_attributes(spec: OpSpec, attrs: dict, defaults: bool = True) -> dict:
     """Convert generic-form spellings to the canonical attribute objects of ``spec``
     (e.g. ``memory_ordering_semantics = 0 : i32`` to the enum member: an integer that is
-    exactly how a member prints in the generic form; any other integer stays what it is)."""
+    exactly how a member prints in the generic form; any other integer stays what it is).
+    With ``defaults``, add the default-valued attributes left out and the dialect's rules."""
     for name, value in list(attrs.items()):
         decl = spec.attr_by_name.get(name)
         if decl is None:
@@ -1704,6 +1733,8 @@ def normalize_attributes(spec: OpSpec, attrs: dict) -> dict:
                 continue
             if member.generic() == value.generic():
                 attrs[name] = member
+    if not defaults:
+        return attrs
     # a default-valued attribute the generic form leaves out has its default, as the custom
     # form's parser gives it (so that a custom round trip does not add it)
     for decl in spec.attributes:

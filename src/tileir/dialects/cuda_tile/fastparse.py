@@ -1327,6 +1327,12 @@ def _try_generic(parser, hm, name, block):
                         len(seg.value) != len(spec.operands):
                     return None    # the full parser reports it
                 segments = seg.value
+            from ...ir.verify import property_conversion_fails
+            by_name = spec.attr_by_name
+            if any(k not in by_name for k in d) or any(
+                    property_conversion_fails(by_name[k], v)
+                    for k, v in normalize_attributes(spec, d, defaults=False).items()):
+                return None        # dropped keys or a conversion error: the full parser's rules
         for k in d:
             if k in attrs:
                 return None
