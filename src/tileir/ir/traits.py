@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .infer import TypeState as OpState
 
 __all__ = [
-    "Pure", "Terminator", "ReturnLike", "IsolatedFromAbove", "SymbolTable", "Symbol",
+    "function_attribute_arrays_error", "Pure", "Terminator", "ReturnLike", "IsolatedFromAbove", "SymbolTable", "Symbol",
     "NoRegionArguments", "SingleBlock", "SingleBlockImplicitTerminator", "ParentOneOf",
     "AllTypesMatch", "AllShapesMatch", "AllRanksMatch", "AllElementTypesMatch",
     "SameOperandsAndResultShape", "SameOperandsAndResultElementType", "SameOperandsShape",
@@ -63,6 +63,28 @@ Symbol = Marker("Symbol")
 HasOnlyGraphRegion = Marker("HasOnlyGraphRegion")
 
 
+def function_attribute_arrays_error(op) -> Optional[str]:
+    """MLIR's FunctionOpInterface checks of ``arg_attrs``/``res_attrs``: one dictionary per
+    argument/result, holding dialect attributes only (None when they hold)."""
+    from .attributes import ArrayAttr, DictionaryAttr
+    ftype = op.attributes["function_type"].value
+    for what, key, n in (("argument", "arg_attrs", len(ftype.inputs)),
+                         ("result", "res_attrs", len(ftype.results))):
+        arr = op.attributes.get(key)
+        if not isinstance(arr, ArrayAttr):
+            continue
+        if len(arr) != n:
+            return (f"expects {what} attribute array to have the same number of elements as "
+                    f"the number of function {what}s, got {len(arr)}, but expected {n}")
+        for d in arr:
+            if not isinstance(d, DictionaryAttr):
+                return (f"expects {what} attribute dictionary to be a DictionaryAttr, but got "
+                        f"`{d.generic()}`")
+            if any("." not in name for name, _ in d.entries):
+                return f"{what}s may only have dialect attributes"
+    return None
+
+
 class _FunctionLike(Trait):
     """MLIR's FunctionOpInterface verification: argument/result attribute arrays and the entry
     block's arguments agree with ``function_type``."""
@@ -70,22 +92,10 @@ class _FunctionLike(Trait):
     PHASE = "trait"
 
     def verify(self, op):
-        from .attributes import ArrayAttr, DictionaryAttr
         ftype = op.attributes["function_type"].value
-        for what, key, n in (("argument", "arg_attrs", len(ftype.inputs)),
-                             ("result", "res_attrs", len(ftype.results))):
-            arr = op.attributes.get(key)
-            if not isinstance(arr, ArrayAttr):
-                continue
-            if len(arr) != n:
-                return (f"expects {what} attribute array to have the same number of elements as "
-                        f"the number of function {what}s, got {len(arr)}, but expected {n}")
-            for d in arr:
-                if not isinstance(d, DictionaryAttr):
-                    return (f"expects {what} attribute dictionary to be a DictionaryAttr, but got "
-                            f"`{d.generic()}`")
-                if any("." not in name for name, _ in d.entries):
-                    return f"{what}s may only have dialect attributes"
+        error = function_attribute_arrays_error(op)
+        if error is not None:
+            return error
         if len(op.regions) != 1:
             return "expects one region"
         region = op.regions[0]

@@ -559,7 +559,8 @@ class OpPrinter:
         return text + " " + region
 
     def generic_text(self, op: Operation) -> str:
-        from ..ir.attributes import DenseArrayAttr, quote_string
+        from ..ir.attributes import DenseArrayAttr, StringAttr, quote_string
+        from ..ir.verify import property_conversion_fails
         parts = [quote_string(op.name), "(", ", ".join(self.value_name(v) for v in op.operands),
                  ")"]
         if op.successors:
@@ -569,7 +570,11 @@ class OpPrinter:
         discardable = []
         engine_inherent = INHERENT_ATTRIBUTES.get(op.name, ())
         for k, v in sorted(op.attributes.items()):
-            if spec is not None and k in spec.attr_by_name or k in engine_inherent:
+            # an own attribute not of the class its property is stored as (invalid IR) cannot
+            # be a property: it is printed, and read back, as an attribute
+            if (spec is not None and k in spec.attr_by_name
+                    and not property_conversion_fails(spec.attr_by_name[k], v)) \
+                    or (k in engine_inherent and isinstance(v, StringAttr)):
                 inherent.append((k, v))
             else:
                 discardable.append((k, v))
