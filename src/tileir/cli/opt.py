@@ -153,14 +153,19 @@ def _hint_mode(args) -> str:
 
 
 def run_opt(argv: Sequence[str], prog: str = "tileir opt") -> int:
-    from ..text.printer import print_op
+    from ..text.printer import current_operation_text, print_op
     from ..text.expected import match_diagnostics, parse_expectations, split_input
     from ..ir.verify import VerifyOptions
     args = build_parser(prog).parse_args(normalize_argv(argv, _ALIASES))
     text, filename = read_input(args.input, prog)
     if text is None:
         return 1
-    options = VerifyOptions(target_version=args.target_version, hints=_hint_mode(args))
+    # (as mlir-opt, op diagnostics show the op, except when they are checked against
+    # expectations)
+    describe = None if args.verify_diagnostics else \
+        (lambda op: current_operation_text(op, args.print_debuginfo))
+    options = VerifyOptions(target_version=args.target_version, hints=_hint_mode(args),
+                            describe_op=describe)
     passes = args.passes
     if passes:
         from ..passes.manager import instantiate

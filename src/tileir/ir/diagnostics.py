@@ -120,13 +120,14 @@ class SourceManager:
 _UNPRINTABLE = re.compile("[\udc80-\udcff\x00-\x08\x0a-\x1f\x7f]")
 
 
-def _render_one(diag: Diagnostic, sources: Optional[SourceManager]) -> str:
+def _render_one(diag: Diagnostic, sources: Optional[SourceManager],
+                show_source: bool = True) -> str:
     pos = diag.loc.file_line_col() if diag.loc is not None else None
     if pos is None:
         prefix = "loc(unknown)" if diag.loc is None or diag.loc == UNKNOWN_LOC else diag.loc.generic()
         return f"{prefix}: {diag.severity}: {diag.message}"
     head = f"{pos.file}:{pos.line}:{pos.col}: {diag.severity}: {diag.message}"
-    line = sources.line_text(pos.file, pos.line) if sources is not None else None
+    line = sources.line_text(pos.file, pos.line) if sources is not None and show_source else None
     if line is None:
         return head
     line = _UNPRINTABLE.sub("?", line)  # bytes that are not UTF-8 text, control characters
@@ -135,10 +136,11 @@ def _render_one(diag: Diagnostic, sources: Optional[SourceManager]) -> str:
 
 
 def render(diag: Diagnostic, sources: Optional[SourceManager]) -> str:
-    """Render a diagnostic and its notes as MLIR does (each with source line and caret)."""
+    """Render a diagnostic and its notes as MLIR does (each with source line and caret, but a
+    note at its diagnostic's own location)."""
     parts = [_render_one(diag, sources)]
     for note in diag.notes:
-        parts.append(_render_one(note, sources))
+        parts.append(_render_one(note, sources, show_source=note.loc != diag.loc))
     return "\n".join(parts)
 
 

@@ -29,7 +29,7 @@ import re
 from typing import Any, Callable, Optional
 
 from .attributes import enum_member_since
-from .diagnostics import ERROR, WARNING, Diagnostic, DiagnosticError, SourceManager
+from .diagnostics import ERROR, NOTE, WARNING, Diagnostic, DiagnosticError, SourceManager
 from .core import Operation
 from .opdef import OPTIONAL, SINGLE, VARIADIC, OpSpec, version_tuple
 from .locations import UNKNOWN_LOC
@@ -54,7 +54,10 @@ class VerifyOptions:
     ``-Wunsupported-hints``) or ``"error"`` (``-Wunsupported-hints -Werr-hints``) for unsupported
     optimization hints."""
 
-    def __init__(self, target_version: Optional[str] = None, hints: str = "silent") -> None:
+    def __init__(self, target_version: Optional[str] = None, hints: str = "silent",
+                 describe_op: Optional[Callable[[Operation], str]] = None) -> None:
+        """``describe_op``: when given, a diagnostic an op reports about itself gets mlir-opt's
+        first note, ``see current operation: <describe_op(op)>`` (the op's generic text)."""
         if hints not in ("silent", "warn", "error"):
             raise ValueError(f"hints must be 'silent', 'warn' or 'error', not {hints!r}")
         if target_version is not None and not _VERSION_RE.fullmatch(target_version):
@@ -62,6 +65,7 @@ class VerifyOptions:
         self.target_version = target_version
         self.target = version_tuple(target_version) if target_version else None
         self.hints = hints
+        self.describe_op = describe_op
 
 
 _DEFAULT_OPTIONS = VerifyOptions()
@@ -199,6 +203,20 @@ class _Verifier:
         """Record what a check returned; True if it is a failure."""
         if result is None:
             return False
+        if self.options.describe_op is not None:
+            first = len(self.diagnostics)
+            failed = self._report(op, result)
+            for d in self.diagnostics[first:]:
+                if d.loc is op.loc:
+                    text = self.options.describe_op(op)
+                    # (an op printed over several lines starts on a line of its own)
+                    d.notes.insert(0, Diagnostic(NOTE, "see current operation: "
+                                                 + ("\n" + text if "\n" in text else text),
+                                                 op.loc))
+            return failed
+        return self._report(op, result)
+
+    def _report(self, op: Operation, result) -> bool:
         if result.__class__ is str:
             self.diagnostics.append(Diagnostic(ERROR, f"'{op.name}' op {result}", op.loc))
             return True

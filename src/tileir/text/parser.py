@@ -798,9 +798,14 @@ class Parser:
                 if not self.consume(","):
                     break
             self.expect(")")
+        discardable: dict = {}
         if self.toks[self.i] == "{":
             discardable = self.parse_attr_dict_body()
             segments_in_properties &= "operandSegmentSizes" not in discardable
+            if given_properties is not None and spec is not None:
+                # MLIR 22: with <{...}> given, the op's own names in the dictionary are dropped
+                discardable = {k: v for k, v in discardable.items()
+                               if k not in spec.attr_by_name}
             attrs.update(discardable)
         type_off = self.offset
         self.expect(":")
@@ -838,6 +843,16 @@ class Parser:
             segments = (0,) * len(spec.operands)
         if given_properties:
             self._check_property_conversion(spec, given_properties, name_off)
+        elif spec is not None and discardable:
+            # MLIR 22 checks the op's own attributes given in the dictionary when it parses it
+            from ..ir.verify import inherent_attribute_error
+            own = normalize_attributes(spec, {k: v for k, v in discardable.items()
+                                              if k in spec.attr_by_name}, defaults=False)
+            for decl in spec.attributes:
+                if decl.name in own:
+                    msg = inherent_attribute_error(decl, own[decl.name])
+                    if msg is not None:
+                        raise self.error(f"'{name}' op {msg}", name_off)
         if spec is not None:
             attrs = normalize_attributes(spec, attrs)
         op = make_op(name, operands, ftype.results, attrs, regions, self.loc_at(start), segments)

@@ -763,6 +763,15 @@ def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False,
             gc.enable()
 
 
+def current_operation_text(op: Operation, debuginfo: bool = False) -> str:
+    """How mlir-opt shows an op in its ``see current operation`` note: the generic form, its
+    values named as in the whole top-level op, locations inline with ``debuginfo``."""
+    root = op
+    while root.parent_op is not None:
+        root = root.parent_op
+    return OpPrinter(root, generic=True, debuginfo=debuginfo).op_text(op)
+
+
 def is_valid(op: Operation) -> bool:
     """Whether ``op`` verifies (no error diagnostics; warnings do not count)."""
     from ..ir.diagnostics import ERROR

@@ -154,3 +154,34 @@ def test_unknown_op_names_as_mlir_opt_reports_them(text):
     theirs = [line.split("<stdin>:", 1)[1].replace(" error: ", " ", 1)
               for line in run.stderr.splitlines() if ": error: " in line]
     assert ours == theirs
+
+
+INVALID = {
+    "one_line_op": "func.func @d(%x: i32) -> i64 {\n  return %x : i32\n}\n",
+    "op_with_regions": "gpu.module @g {\n  gpu.func @k(%a: f32 {foo}) kernel {\n    gpu.return\n"
+                       "  }\n}\n",
+    "generic_own_attribute": 'func.func @f(%a: i32) {\n  %0 = "arith.addi"(%a, %a) '
+                             '{overflowFlags = 1 : i32} : (i32, i32) -> i32\n  return\n}\n',
+    "results_named": "func.func @f(%m: memref<8x4xf32>) {\n  %e = \"memref.expand_shape\"(%m) "
+                     "<{reassociation = [[0, 1]], static_output_shape = array<i64: 8, 4>}> : "
+                     "(memref<8x4xf32>) -> memref<32xf32>\n  return\n}\n",
+}
+
+
+@pytest.mark.parametrize("debuginfo", [False, True], ids=["plain", "debuginfo"])
+@pytest.mark.parametrize("name", sorted(INVALID))
+def test_verifier_errors_show_the_current_operation_as_mlir_opt(name, debuginfo, tmp_path,
+                                                                 capsys):
+    """mlir-opt's op diagnostics carry the note ``see current operation: <generic op>``
+    (without a source line; an op over several lines starts on a line of its own; not under
+    -verify-diagnostics)."""
+    from mlir_tools import require_mlir_opt
+    import subprocess
+    from tileir.cli.opt import run_opt
+    path = tmp_path / "bad.mlir"
+    path.write_text(INVALID[name])
+    flags = ["-mlir-print-debuginfo"] if debuginfo else []
+    assert run_opt([str(path), *flags]) == 1
+    ours = capsys.readouterr().err
+    mlir = subprocess.run([require_mlir_opt(), str(path), *flags], capture_output=True, text=True)
+    assert ours == mlir.stderr

@@ -1318,8 +1318,8 @@ def _try_generic(parser, hm, name, block):
         if d is None:
             return None
         d = dict(d)
-        if gi == 3 and "operandSegmentSizes" in d:
-            return None            # (a discardable one: the full parser's rules)
+        if gi == 3 and ("operandSegmentSizes" in d or any(k in spec.attr_by_name for k in d)):
+            return None            # (the op's own names in the dictionary: the full parser's rules)
         if gi == 2:
             seg = d.pop("operandSegmentSizes", None)
             if seg is not None and spec.attr_sized_operands:
