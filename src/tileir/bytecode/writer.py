@@ -577,6 +577,10 @@ class _Writer:
                        "region of at most one block, and no operands or results", module.loc)
         _check_self_contained(module, body)
         _check_carried(module, _carried(module, _MODULE_ATTRS))
+        if not isinstance(module.attributes.get("sym_name"), StringAttr):
+            # (the reader names every module it reads)
+            raise _err("'cuda_tile.module' op without a name (sym_name) cannot be written as "
+                       "bytecode", module.loc)
         out = bytearray(MAGIC)
         out += bytes((version.major, version.minor)) + struct.pack("<H", version.tag)
         # Function metadata (names, signatures, locations) first, like buildFunctionMap.
@@ -585,7 +589,10 @@ class _Writer:
             if op.name == "cuda_tile.global":
                 continue
             name = op.attributes.get("sym_name")
-            name = name.value if isinstance(name, StringAttr) else str(name)
+            if not isinstance(name, StringAttr):
+                raise _err(f"'{op.name}' op without a name (sym_name) cannot be written as "
+                           "bytecode", op.loc)
+            name = name.value
             _check_carried(op, _carried(op, _ENTRY_ATTRS))
             if op.name != "cuda_tile.entry":
                 # the format has a flag for it, but readers (NVIDIA's and ours) reject it
@@ -595,6 +602,11 @@ class _Writer:
             ftype = ftype.value if isinstance(ftype, TypeAttr) else ftype
             if not isinstance(ftype, FunctionType):
                 raise _err("function op without a function type", op.loc)
+            blocks = op.regions[0].blocks if len(op.regions) == 1 else None
+            if not blocks or [a.type for a in blocks[0].args] != list(ftype.inputs):
+                # (the format stores the signature; the reader makes the entry block from it)
+                raise _err(f"'{op.name}' op @{name} cannot be written as bytecode: its body's "
+                           "entry block arguments must be those of its function type", op.loc)
             for list_name, count in (("arg_attrs", len(ftype.inputs)),
                                      ("res_attrs", len(ftype.results))):
                 dicts = op.attributes.get(list_name)

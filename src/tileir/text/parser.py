@@ -495,10 +495,18 @@ class Parser:
             name, (ref, offset) = min(scope.forward.items(), key=lambda kv: kv[1][1])
             if scope.isolated or len(self.scopes) == 0:
                 raise self.error("use of undeclared SSA value name", offset)
-            # propagate to the enclosing scope; it may still be defined there later
+            # propagate to the enclosing scope; it may still be defined there later (a name
+            # an earlier sibling region used first becomes that region's placeholder)
             parent = self.scopes[-1]
-            for n, entry in scope.forward.items():
-                parent.forward.setdefault(n, entry)
+            for n, (ref, ref_off) in sorted(scope.forward.items(), key=lambda kv: kv[1][1]):
+                existing = parent.forward.get(n)
+                if existing is None:
+                    parent.forward[n] = (ref, ref_off)
+                    continue
+                if ref.type != existing[0].type:
+                    raise ParseError(self._type_mismatch(n, ref.type, existing[0].type, ref_off,
+                                                         existing[1]))
+                ref.replace_all_uses_with(existing[0])
 
     def lookup_value(self, name: str, offset: int, expected: Optional[Type]) -> Value:
         """Resolve a use of ``%name`` (or ``%name#k``) with the type the syntax implies."""
@@ -516,14 +524,18 @@ class Parser:
                 return value
             if scope.isolated:
                 break
-        # forward reference
+        # forward reference (one placeholder per name in the isolated region, as MLIR has)
+        for scope in reversed(self.scopes):
+            entry = scope.forward.get(name)
+            if entry is not None:
+                ref = entry[0]
+                if expected is not None and ref.type != expected:
+                    raise ParseError(self._type_mismatch(name, expected, ref.type, offset,
+                                                         entry[1]))
+                return ref
+            if scope.isolated:
+                break
         scope = self.scopes[-1]
-        entry = scope.forward.get(name)
-        if entry is not None:
-            ref = entry[0]
-            if expected is not None and ref.type != expected:
-                raise ParseError(self._type_mismatch(name, expected, ref.type, offset, entry[1]))
-            return ref
         if expected is None:
             raise self.error("use of undeclared SSA value name", offset)
         ref = _ForwardRef(expected)

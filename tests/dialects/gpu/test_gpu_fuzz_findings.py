@@ -82,3 +82,58 @@ def test_own_attributes_in_a_generic_dictionary_as_mlir_22_reads_them():
                        "'overflowFlags' failed to satisfy constraint: Integer overflow arith flags"):
         tileir.parse('func.func @f(%a: i32) {\n  %0 = "arith.addi"(%a, %a) {overflowFlags = 1 : i32}'
                      ' : (i32, i32) -> i32\n  return\n}\n')
+
+
+def test_a_forward_reference_used_in_sibling_regions_is_one_value():
+    """Fuzzer finding: a name used before its definition in two regions of one op became two
+    placeholders, one never resolved (printed as <<UNKNOWN SSA VALUE>>).  As MLIR, one
+    placeholder per name: both uses are the op's result (then not dominating), and a use of
+    another type is the type-mismatch error at once."""
+    text = ("func.func @f() -> f32 {\n  %c = arith.constant true\n  %6 = scf.if %c -> f32 {\n"
+            "    scf.yield %6 : f32\n  } else {\n    scf.yield %6 : f32\n  }\n"
+            "  return %6 : f32\n}\n")
+    module = tileir.parse(text)
+    generic = tileir.print(module, generic=True)
+    assert "UNKNOWN" not in generic and generic.count('"scf.yield"(%1)') == 2
+    assert check_module(module)["generic text"] == "ok"
+    with pytest.raises(tileir.DiagnosticError, match="operand #0 does not dominate this use"):
+        tileir.verify(module)
+    mixed = text.replace("  } else {\n    scf.yield %6 : f32", "  } else {\n    %q = arith.addi "
+                         "%6, %6 : i32\n    scf.yield %6 : f32")
+    with pytest.raises(tileir.DiagnosticError, match="6:21: error: use of value '%6' expects "
+                       "different type than prior uses: 'i32' vs 'f32'"):
+        tileir.parse(mixed)
+
+
+@pytest.mark.parametrize("types, message", [
+    ("vector<4xf32>, vector<f32>", "expected 1-d vector for operand #2"),
+    ("vector<f32>, f32", "expected 1-d vector for operand #1"),
+    ("f32, vector<4xf32>", "expected vector type for operand #1"),
+])
+def test_outerproduct_of_a_0d_vector_is_an_error(types, message):
+    """Fuzzer finding: a 0-d vector crashed the outerproduct parser (it crashes mlir-opt 22)."""
+    lhs, rhs = types.split(", ")
+    text = (f"func.func @f(%a: {lhs}, %b: {rhs}) {{\n  %o = vector.outerproduct %a, %b : {types}\n"
+            "  return\n}\n")
+    with pytest.raises(tileir.DiagnosticError, match=f"2:8: error: custom op "
+                       f"'vector.outerproduct' {message}"):
+        tileir.parse(text)
+
+
+@pytest.mark.parametrize("text", [
+    '"builtin.module"() ({\n  "cuda_tile.module"() <{}> ({\n  }) : () -> ()\n}) : () -> ()',
+    '"builtin.module"() ({\n  "cuda_tile.module"() <{sym_name = "m"}> ({\n    "cuda_tile.entry"()'
+    ' <{function_type = (!cuda_tile.tile<2xbf16>) -> ()}> ({\n    ^bb0(%a: !cuda_tile.tile<2xbf16>):'
+    '\n      "cuda_tile.return"() : () -> ()\n    }) : () -> ()\n  }) : () -> ()\n}) : () -> ()',
+    '"builtin.module"() ({\n  "cuda_tile.module"() <{sym_name = "m"}> ({\n    "cuda_tile.entry"()'
+    ' <{function_type = (!cuda_tile.tile<2xbf16>) -> (), sym_name = "k"}> ({\n'
+    '    ^bb0(%a: !cuda_tile.tile<2xf32>):\n      "cuda_tile.return"() : () -> ()\n'
+    '    }) : () -> ()\n  }) : () -> ()\n}) : () -> ()',
+])
+def test_bytecode_refuses_modules_it_would_read_back_otherwise(text):
+    """Fuzzer findings: a module or entry without a name was written (read back named, or
+    named "None"), an entry block whose arguments differ from the signature was written (read
+    back with the signature's): the writer refuses them."""
+    outcome = check_module(tileir.parse(text))
+    assert outcome["generic text"] == "ok"
+    assert all(outcome[f"bytecode {v}"] == "refused" for v in ("13.1", "13.2", "13.3", "13.4"))

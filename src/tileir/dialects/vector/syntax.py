@@ -378,7 +378,15 @@ def parse_outerproduct(parser: Parser, state: "OpState") -> Operation:
     rhs = parser.parse_type()
     if len(uses) not in (2, 3):
         raise parser.error("expected at least 2 operands", off)
-    if str(rhs).startswith("vector<"):
+    if not isinstance(lhs, VectorType):
+        raise parser.error(f"{parser.op_prefix()}expected vector type for operand #1",
+                           state.start)
+    # (mlir-opt 22 crashes on a 0-d vector here; its verifier's words are used)
+    for n, t in ((1, lhs), (2, rhs)):
+        if isinstance(t, VectorType) and not t.shape:
+            raise parser.error(f"{parser.op_prefix()}expected 1-d vector for operand #{n}",
+                               state.start)
+    if isinstance(rhs, VectorType):
         result = VectorType((lhs.shape[0], rhs.shape[0]), lhs.element_type,
                             (lhs.scalable[0], rhs.scalable[0]))
     else:
