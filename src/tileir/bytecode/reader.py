@@ -575,7 +575,12 @@ class _Reader:
 
     def div_by(self, c: Cursor) -> DivByAttr:
         divisor = c.varint("DivByAttr divisor")
+        at = c.pos
         flags = c.byte("DivByAttr flags")
+        if (flags & 3) in (1, 2):
+            # (the text form has no spelling for one without the other; NVIDIA's verifier
+            # rejects such an attribute after reading)
+            raise c.error("DivByAttr: 'every'/'along' must be used in combination", at)
         every = c.svarint("DivByAttr every") if flags & 1 else None
         along = c.svarint("DivByAttr along") if flags & 2 else None
         return DivByAttr(divisor, every, along)
