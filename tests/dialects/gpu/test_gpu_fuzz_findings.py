@@ -137,3 +137,18 @@ def test_bytecode_refuses_modules_it_would_read_back_otherwise(text):
     outcome = check_module(tileir.parse(text))
     assert outcome["generic text"] == "ok"
     assert all(outcome[f"bytecode {v}"] == "refused" for v in ("13.1", "13.2", "13.3", "13.4"))
+
+
+@pytest.mark.parametrize("clause", ["module(@a::@b)", "module(@a) function(@c::@d)",
+                                    "function(1)"])
+def test_launch_symbols_are_flat_references(clause):
+    """Fuzzer finding: a nested ``function(@a::@b)`` was accepted and printed as text that did
+    not read back; MLIR 22 holds both as flat symbol references."""
+    text = ("func.func @h(%a: index) {\n  gpu.launch blocks(%b0, %b1, %b2) in (%s0 = %a, %s1 = %a, "
+            "%s2 = %a) threads(%t0, %t1, %t2) in (%u0 = %a, %u1 = %a, %u2 = %a) " + clause +
+            " {\n    gpu.terminator\n  }\n  return\n}\n")
+    result = process_buffer(text, "<stdin>")
+    ours = [f"{d.loc.line}:{d.loc.col}: {d.message}" for d in result.diagnostics]
+    theirs = [line.split("<stdin>:", 1)[1].replace(" error: ", " ", 1)
+              for line in run_mlir_opt(text).stderr.splitlines() if ": error: " in line]
+    assert ours == theirs and ours and "invalid kind of attribute specified" in ours[0]

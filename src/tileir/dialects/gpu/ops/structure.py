@@ -384,8 +384,8 @@ class LaunchOp(GpuOp):
                 + tuple(Operand(f"clusterSize{d}", kind=OPTIONAL) for d in _DIMS)
                 + (Operand("dynamicSharedMemorySize", kind=OPTIONAL),))
     RESULTS = (Result("asyncToken", kind=OPTIONAL),)
-    ATTRIBUTES = (Attr("function", "symbol_ref", optional=True),
-                  Attr("module", "symbol_ref", optional=True))
+    ATTRIBUTES = (Attr("function", "flat_symbol", optional=True),
+                  Attr("module", "flat_symbol", optional=True))
     REGIONS = (RegionDef("body", "any"),)
 
     @staticmethod
@@ -434,7 +434,13 @@ class LaunchOp(GpuOp):
             if parser.tok == keyword:
                 parser.i += 1
                 parser.expect("(")
-                state.attrs[keyword] = SymbolRefAttr(parser.parse_symbol_name())
+                off = parser.offset
+                value = parser.parse_attribute()
+                # (flat symbol references, as MLIR 22 has them)
+                if not isinstance(value, SymbolRefAttr) or value.nested:
+                    raise parser.error(f"{parser.op_prefix()}invalid kind of attribute "
+                                       "specified", off)
+                state.attrs[keyword] = value
                 parser.expect(")")
         workgroup = private = []
         if parser.tok == "workgroup":
