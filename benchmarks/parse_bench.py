@@ -263,7 +263,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ops", type=int, default=50_000)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--profile", choices=["parse", "parse-generic", "print", "verify", "build"])
+    ap.add_argument("--profile", choices=["parse", "parse-generic", "print", "print-generic", "verify", "build"])
     ap.add_argument("--gpu", action="store_true",
                     help="benchmark a gpu/arith/memref/scf module instead (MLIR dialects)")
     ap.add_argument("--write", default="/tmp/gpu_bench.mlir",

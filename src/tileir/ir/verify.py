@@ -804,34 +804,46 @@ def property_conversion_fails(attr, value) -> bool:
     attribute class the property is stored as.  (An integer for an ``i64`` property converts
     whatever its width; the verifier reports that.)  Kinds without a known storage class are
     left to the verifier."""
+    found = _STORAGE_CHECKS.get(id(attr))
+    if found is None or found[0] is not attr:
+        found = _STORAGE_CHECKS[id(attr)] = (attr, _storage_check(attr))
+    return not found[1](value)
+
+
+_STORAGE_CHECKS: dict = {}
+
+
+def _storage_check(attr) -> Callable[[Any], bool]:
+    """A predicate: whether a value is of the class the property ``attr`` is stored as."""
     from .attributes import (UNIT, ArrayAttr, DenseArrayAttr, IntegerAttr, StringAttr,
                              SymbolRefAttr, TypeAttr)
     from .types import I1
     kind = attr.kind
     if attr.enum is not None:
-        return value.__class__ is not attr.enum
+        return lambda v, e=attr.enum: v.__class__ is e
     if kind in _INTEGER_STORED:
-        return not isinstance(value, IntegerAttr)
+        return lambda v: isinstance(v, IntegerAttr)
     if kind in _BOOL_STORED:
-        return not (isinstance(value, IntegerAttr) and value.type is I1)
+        return lambda v: isinstance(v, IntegerAttr) and v.type is I1
     if kind in ("str", "symbol"):
-        return not isinstance(value, StringAttr)
+        return lambda v: isinstance(v, StringAttr)
     if kind == "flat_symbol":
-        return not (isinstance(value, SymbolRefAttr) and not value.nested)
+        return lambda v: isinstance(v, SymbolRefAttr) and not v.nested
     if kind == "symbol_ref":
-        return not isinstance(value, SymbolRefAttr)
+        return lambda v: isinstance(v, SymbolRefAttr)
     if kind in ("array_i32", "array_i64"):
-        return not (isinstance(value, DenseArrayAttr) and value.element == kind[-3:])
+        return lambda v, el=kind[-3:]: isinstance(v, DenseArrayAttr) and v.element == el
     if kind == "unit":
-        return value is not UNIT
+        return lambda v: v is UNIT
     if kind in ("type", "function_type"):
-        return not isinstance(value, TypeAttr)
+        return lambda v: isinstance(v, TypeAttr)
     if kind in _ARRAY_STORED:
-        return not isinstance(value, ArrayAttr)
+        return lambda v: isinstance(v, ArrayAttr)
     if "." in kind or kind in ("affine_map", "hints", "predicate"):
         known = ATTR_KINDS.get(kind)
-        return known is not None and not known[0](value)
-    return False
+        if known is not None:
+            return known[0]
+    return lambda v: True
 
 
 def inherent_attribute_error(attr, value) -> Optional[str]:

@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from ..ir.attributes import format_named_attr
+from ..ir.attributes import DenseArrayAttr, StringAttr, format_named_attr, quote_string
 from ..ir.core import Block, Operation, Region, Value
 from ..ir.locations import UNKNOWN_LOC, CallSiteLoc, FusedLoc, Location, NameLoc
+from ..ir.verify import property_conversion_fails
 from .registry import (DISASM_FORMS, INHERENT_ATTRIBUTES, PRINT_NAME_ALIASES,
                        default_dialect_for)
 from .format import print_format
@@ -330,6 +331,10 @@ def loc_body(loc: Location, ref) -> str:
     return loc.body()
 
 
+#: op name -> its quoted spelling (the generic form's op names)
+_QUOTED_NAMES: dict[str, str] = {}
+
+
 class OpPrinter:
     """Prints one top-level op (usually a module) to text."""
 
@@ -559,10 +564,10 @@ class OpPrinter:
         return text + " " + region
 
     def generic_text(self, op: Operation) -> str:
-        from ..ir.attributes import DenseArrayAttr, StringAttr, quote_string
-        from ..ir.verify import property_conversion_fails
-        parts = [quote_string(op.name), "(", ", ".join(self.value_name(v) for v in op.operands),
-                 ")"]
+        name = _QUOTED_NAMES.get(op.name)
+        if name is None:
+            name = _QUOTED_NAMES[op.name] = quote_string(op.name)
+        parts = [name, "(", ", ".join(self.value_name(v) for v in op.operands), ")"]
         if op.successors:
             parts.append(self.successor_list(op))
         spec = op.SPEC

@@ -27,6 +27,7 @@ from .attributes import (IEEE_ROUNDING_MODES, UNIT, AssumePredicate, DenseArrayA
                          SymbolRefAttr, _MNEMONICS, signless_value)
 from ...ir.core import Block
 from ...ir.infer import TypeState, infer_types
+from ...ir.verify import property_conversion_fails
 from ...ir.opdef import OP_REGISTRY, SINGLE, VARIADIC, OpSpec
 from ...ir.locations import UNKNOWN_LOC
 from .types import ELEMENT_TYPES, I32, I64, TOKEN, BuiltinType, FunctionType, Type
@@ -1327,12 +1328,16 @@ def _try_generic(parser, hm, name, block):
                         len(seg.value) != len(spec.operands):
                     return None    # the full parser reports it
                 segments = seg.value
-            from ...ir.verify import property_conversion_fails
             by_name = spec.attr_by_name
-            if any(k not in by_name for k in d) or any(
-                    property_conversion_fails(by_name[k], v)
-                    for k, v in normalize_attributes(spec, d, defaults=False).items()):
-                return None        # dropped keys or a conversion error: the full parser's rules
+            for k, v in d.items():
+                decl = by_name.get(k)
+                if decl is None:
+                    return None    # a dropped key: the full parser's rules
+                if property_conversion_fails(decl, v) and (
+                        decl.enum is None or not isinstance(v, IntegerAttr)
+                        or property_conversion_fails(
+                            decl, normalize_attributes(spec, {k: v}, defaults=False)[k])):
+                    return None    # a conversion error: the full parser reports it
         for k in d:
             if k in attrs:
                 return None
