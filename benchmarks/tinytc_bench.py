@@ -5,9 +5,11 @@ kernel lowered to cuda_tile and run by tileir's CPU executor, against NumPy's ba
     python benchmarks/tinytc_bench.py [--groups 10000] [--repeat 3]
 
 As tinytc's recipe does for beta = 0, the kernel is the ``gemm_beta0`` variant (beta the
-immediate 0: C is only written).  Prints, per case, the best time of each and the ratio tileir / NumPy (goal: <= 3x).  One work
-group per matrix: each becomes a tile block computing its whole C with one ``mmaf``, and the
-executor runs all blocks in lock step.
+immediate 0: C is only written).  Prints, per case, the best time of each and the ratio tileir / NumPy (goal: <= 3x),
+for both ``mmaf`` modes of the executor (``mma="exact"``, the default: exact sums rounded once;
+``mma="fast"``: f32 accumulation through BLAS; f64 is f64 BLAS in both).  One work group per
+matrix: each becomes a tile block computing its C with ``mmaf`` (non-power-of-two shapes as
+power-of-two pieces), and the executor runs all blocks in lock step.
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ def _best(fn, repeat: int) -> float:
     return best
 
 
-def run_case(m: int, n: int, k: int, el: str, groups: int, repeat: int) -> dict:
+def run_case(m: int, n: int, k: int, el: str, groups: int, repeat: int,
+             mma: str = "exact") -> dict:
     dtype = np.float64 if el == "f64" else np.float32
     rng = np.random.default_rng(0)
     prog = tinytc.parse(KERNEL.format(T=el, M=m, N=n, K=k), filename="gemm.ir")
@@ -56,10 +59,11 @@ def run_case(m: int, n: int, k: int, el: str, groups: int, repeat: int) -> dict:
     # NumPy's natural batched layout (batch first, C order) with the same values
     na, nb = np.ascontiguousarray(a.transpose(2, 0, 1)), np.ascontiguousarray(b.transpose(2, 0, 1))
     nc = np.empty((groups, m, n), dtype=dtype)
-    t_tileir = _best(lambda: kernel.launch(args=[1.0, a, b, 0.0, c], group_size=groups), repeat)
+    t_tileir = _best(lambda: kernel.launch(args=[1.0, a, b, 0.0, c], group_size=groups,
+                                                      mma=mma), repeat)
     t_numpy = _best(lambda: np.matmul(na, nb, out=nc), repeat)
     err = float(np.max(np.abs(c.transpose(2, 0, 1) - nc)) / max(np.max(np.abs(nc)), 1.0))
-    return {"case": f"{m}x{n}x{k} {el}", "groups": groups, "tileir": t_tileir,
+    return {"case": f"{m}x{n}x{k} {el}", "mma": mma, "groups": groups, "tileir": t_tileir,
             "numpy": t_numpy, "ratio": t_tileir / t_numpy, "error": err}
 
 
@@ -68,12 +72,13 @@ def main() -> None:
     p.add_argument("--groups", type=int, default=10_000)
     p.add_argument("--repeat", type=int, default=3)
     opts = p.parse_args()
-    print(f"{'case (MxNxK)':<16} {'groups':>7} {'tileir':>10} {'numpy':>10} {'ratio':>7} "
-          f"{'rel. error':>10}")
+    print(f"{'case (MxNxK)':<16} {'mma':<6} {'groups':>7} {'tileir':>10} {'numpy':>10} "
+          f"{'ratio':>7} {'rel. error':>10}")
     for m, n, k, el in CASES:
-        r = run_case(m, n, k, el, opts.groups, opts.repeat)
-        print(f"{r['case']:<16} {r['groups']:>7} {r['tileir'] * 1e3:>8.1f}ms "
-              f"{r['numpy'] * 1e3:>8.1f}ms {r['ratio']:>6.1f}x {r['error']:>10.1e}")
+        for mma in ("exact", "fast"):
+            r = run_case(m, n, k, el, opts.groups, opts.repeat, mma)
+            print(f"{r['case']:<16} {mma:<6} {r['groups']:>7} {r['tileir'] * 1e3:>8.1f}ms "
+                  f"{r['numpy'] * 1e3:>8.1f}ms {r['ratio']:>6.1f}x {r['error']:>10.1e}")
 
 
 if __name__ == "__main__":

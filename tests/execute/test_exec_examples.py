@@ -253,6 +253,20 @@ def test_cli_run_with_generators_and_out_dir(tmp_path):
     assert not (tmp_path / "arg0.npy").exists()       # only the arrays the kernel wrote
 
 
+def test_cli_run_mma_modes(tmp_path):
+    """``--mma exact`` rounds each exact sum once; ``--mma fast`` is f32 BLAS, within the
+    documented bound of it (here every product is an integer, so both are exact)."""
+    for mode in ("exact", "fast"):
+        out = tmp_path / mode
+        rc, _, err = run_cli("run", str(EXAMPLES / "matmul.mlir"), "--kernel", "matmul_f32",
+                             "--grid", "2,2", "--mma", mode, "--arg", "full:f32:128x96:3",
+                             "--arg", "full:f32:96x128:0.5", "--arg", "zeros:f32:128x128",
+                             "--arg", "128", "--arg", "128", "--arg", "96", "--out", str(out))
+        assert rc == 0, err
+        np.testing.assert_array_equal(np.load(out / "arg2.npy"),
+                                      np.full((128, 128), 144, np.float32))
+
+
 def test_cli_run_npy_input_and_summary(tmp_path):
     np.save(tmp_path / "a.npy", np.full(1024, 2.0, np.float32))
     rc, out, err = run_cli("run", str(EXAMPLES / "vector_add.mlir"), "--grid", "1", "--arg",

@@ -30,6 +30,8 @@ from typing import Sequence
 
 import numpy as np
 
+from ..execute.launch import MMA_MODES
+
 __all__ = ["run_kernel", "parse_arg_spec", "ArgSpecError"]
 
 _GENERATORS = ("zeros", "ones", "full", "rand", "randn", "randint", "arange")
@@ -214,6 +216,9 @@ def run_kernel(argv: Sequence[str], prog: str = "tileir run") -> int:
                    help="check the predicates of 'assume' ops while running")
     p.add_argument("--sequential", action="store_true",
                    help="run tile blocks one at a time (no lock-step batching)")
+    p.add_argument("--mma", choices=MMA_MODES, default="exact",
+                   help="mmaf: exact sums rounded once (default) or f32 accumulation through "
+                        "BLAS (fast)")
     p.add_argument("--no-verify", action="store_true", help="skip the verifier")
     p.add_argument("--quiet", "-q", action="store_true",
                    help="no progress line for long launches (shown on a terminal otherwise)")
@@ -268,7 +273,8 @@ def _run(opts, prog: str) -> int:
     try:
         kernel = tileir.compile(module, name, verify=not opts.no_verify)
         info = kernel.launch(grid, args, check_assumptions=opts.check_assumptions,
-                             batch=not opts.sequential, progress=not opts.quiet)
+                             batch=not opts.sequential, progress=not opts.quiet,
+                             mma=opts.mma)
     except DiagnosticError as exc:
         print(exc.render(), file=sys.stderr)
         return 1

@@ -19,6 +19,8 @@ from typing import Sequence
 
 import numpy as np
 
+from ..execute.launch import MMA_MODES
+
 __all__ = ["run_tinytc"]
 
 
@@ -75,6 +77,8 @@ def _run(argv: Sequence[str], prog: str) -> int:
                    help="one per function argument: scalar literal, .npy file or generator")
     p.add_argument("--out", "-o", metavar="DIR", help="save the arrays after the run here")
     p.add_argument("--seed", type=int, default=0, help="seed of the rand/randn generators")
+    p.add_argument("--mma", choices=MMA_MODES, default="exact",
+                   help="gemm on floating-point data: exact sums (default) or f32 BLAS (fast)")
     opts = p.parse_args(list(argv))
 
     def fail(message: str) -> int:
@@ -108,7 +112,8 @@ def _run(argv: Sequence[str], prog: str) -> int:
     if any(isinstance(a.type, GroupType) for a in fn.args):
         return fail("group arguments cannot be given on the command line")
     try:
-        info = compile_kernel(program, name).launch(args=args, group_size=opts.group_size)
+        info = compile_kernel(program, name).launch(args=args, group_size=opts.group_size,
+                                                   mma=opts.mma)
     except (TinytcError, LaunchError) as exc:
         print(str(exc), file=sys.stderr)
         return 1

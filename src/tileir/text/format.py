@@ -17,11 +17,12 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..ir.attributes import (ENUM_MNEMONICS, UNIT, ArrayAttr, Attribute, DenseArrayAttr, EnumAttr,
+                             FloatAttr,
                              IntegerAttr, StringAttr, SymbolRefAttr, format_symbol)
 from ..ir.core import Operation, Region
 from ..ir.infer import TypeState, infer_types
 from ..ir.opdef import FORMAT_COMPILERS, OPTIONAL, SINGLE, VARIADIC, Attr, OpSpec, make_op
-from ..ir.types import I1, I32, I64, Type
+from ..ir.types import F64, I1, I32, I64, Type
 from .registry import ATTR_KIND_PARSERS, default_dialect_for
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -398,10 +399,33 @@ def parse_attr_value(parser: "Parser", decl: Attr) -> Attribute:
     kind_parser = ATTR_KIND_PARSERS.get(kind)
     if kind_parser is not None:
         return kind_parser(parser)
+    if kind == "bool":
+        off = parser.offset
+        attr = parser.parse_attribute()
+        if not (isinstance(attr, IntegerAttr) and attr.type is I1):
+            raise parser.error("invalid kind of attribute specified", off)
+        return attr
+    return parse_attr_of_storage(parser, decl)
+
+
+def parse_attr_of_storage(parser: "Parser", decl: Attr) -> Attribute:
+    """An attribute written in a custom form where ``decl``'s storage class is expected (MLIR's
+    ``parseAttribute<ArrayAttr>`` and the like): a literal or an attribute of another class is
+    a parse error, as in mlir-opt, rather than an attribute the verifier rejects later (whose
+    generic form would drop it)."""
+    from ..ir.verify import property_conversion_fails
     off = parser.offset
+    t = parser.tok
+    if t and (t[0].isdigit() or (t[0] == "-" and t[1:2].isdigit())) \
+            and property_conversion_fails(decl, IntegerAttr(0, I64)):
+        if re.fullmatch(r"-?[0-9]+", t) or t.startswith(("0x", "-0x")):
+            raise parser.error("integer literal not valid for specified type", off)
+        if property_conversion_fails(decl, FloatAttr(0.0, F64)):
+            raise parser.error("floating point value not valid for specified type",
+                               off + len(t))
     attr = parser.parse_attribute()
-    if kind == "bool" and not (isinstance(attr, IntegerAttr) and attr.type is I1):
-        raise parser.error("invalid kind of attribute specified", off)
+    if property_conversion_fails(decl, attr):
+        raise parser.error(f"{parser.op_prefix()}invalid kind of attribute specified", off)
     return attr
 
 

@@ -219,3 +219,28 @@ def test_gemm_on_subviews_at_runtime_offsets(ta, tb):
     C[j:j + 7, 11:20] = np.nan                      # a run-time beta of 0 ignores C
     tinytc.launch(tinytc.parse(src), "k", args=[i, j, A, B, 0.0, C])
     np.testing.assert_allclose(C[j:j + 7, 11:20], 2 * op(a, ta) @ op(b, tb), rtol=1e-12)
+
+
+def _f32_gemm_kernel(M, N, K):
+    t = {x: memref("f32", s) for x, s in (("a", (M, K)), ("b", (K, N)), ("c", (M, N)))}
+    return tinytc.parse(f"""func @g(%A: {t['a']}, %B: {t['b']}, %C: {t['c']}) {{
+  gemm.n.n 1.0, %A, %B, 0.0, %C : f32, {t['a']}, {t['b']}, f32, {t['c']}
+}}""")
+
+
+def test_gemm_mma_modes_exact_rounds_once_fast_within_f32_summation_bound():
+    """``mma="exact"`` gives the exactly rounded sum of the products; ``mma="fast"`` accumulates
+    in f32 and stays within the documented bound ``(K+1) * 2**-24 * sum|a*b|`` of it."""
+    M, N, K = 16, 8, 64
+    A, B = F((M, K), np.float32), F((K, N), np.float32)
+    exact64 = A.astype(np.float64) @ B.astype(np.float64)    # exact: 24-bit x 24-bit products
+    bound = (K + 1) * 2.0 ** -24 * (np.abs(A.astype(np.float64)) @ np.abs(B.astype(np.float64)))
+    prog = _f32_gemm_kernel(M, N, K)
+    C_exact = np.zeros((M, N), np.float32, order="F")
+    tinytc.launch(prog, "g", args=[A, B, C_exact])
+    np.testing.assert_array_equal(C_exact, exact64.astype(np.float32))
+    C_fast = np.zeros((M, N), np.float32, order="F")
+    tinytc.compile(prog, "g").launch(args=[A, B, C_fast], mma="fast")
+    assert np.all(np.abs(C_fast.astype(np.float64) - exact64) <= bound)
+    with pytest.raises(Exception, match="mma"):
+        tinytc.launch(prog, "g", args=[A, B, C_fast], mma="sloppy")

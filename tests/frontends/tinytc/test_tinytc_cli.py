@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tileir import read_bytecode
 from tileir.cli import main
@@ -51,3 +52,19 @@ def test_errors_exit_1_with_diagnostic(tmp_path, capsys):
                  "--arg", "zeros:f64:5x2"]) == 1
     assert "size 0 must be 4" in capsys.readouterr().err
     assert main(["tinytc", str(tmp_path / "missing.ir")]) == 1
+
+
+def test_run_mma_fast_flag(tmp_path, capsys):
+    src = tmp_path / "g.ir"
+    src.write_text("""func @g(%A: memref<f32x8x8>, %B: memref<f32x8x8>, %C: memref<f32x8x8>) {
+  gemm.n.n 1.0, %A, %B, 0.0, %C : f32, memref<f32x8x8>, memref<f32x8x8>, f32, memref<f32x8x8>
+}""")
+    for mode in ("exact", "fast"):
+        out = tmp_path / mode
+        assert main(["tinytc", "run", str(src), "--mma", mode, "--arg", "ones:f32:8x8",
+                     "--arg", "full:f32:8x8:2", "--arg", "zeros:f32:8x8",
+                     "--out", str(out)]) == 0
+        np.testing.assert_array_equal(np.load(out / "arg2.npy"), np.full((8, 8), 16, np.float32))
+    with pytest.raises(SystemExit) as exc:
+        main(["tinytc", "run", str(src), "--mma", "bogus"])
+    assert exc.value.code != 0

@@ -56,10 +56,13 @@ def compile(prog: Program, kernel: str):  # noqa: A001 - mirrors tileir.compile
     return TinytcKernel(prog, kernel)
 
 
-def launch(prog: Program, kernel: str, args: Sequence[Any] = (), group_size: int = 1):
+def launch(prog: Program, kernel: str, args: Sequence[Any] = (), group_size: int = 1, *,
+           mma: str = "exact"):
     """Run function ``kernel`` on the CPU over ``group_size`` work groups, in place on the
-    argument arrays (see the README for how arguments are passed)."""
-    return compile(prog, kernel).launch(args=args, group_size=group_size)
+    argument arrays (see the README for how arguments are passed).  ``mma`` is the executor's
+    ``mmaf`` mode for floating-point ``gemm``: ``"exact"`` (products summed exactly, rounded
+    once) or ``"fast"`` (accumulated in f32 through BLAS; f64 is BLAS in both)."""
+    return compile(prog, kernel).launch(args=args, group_size=group_size, mma=mma)
 
 
 def __getattr__(name: str):

@@ -88,8 +88,9 @@ class TinytcKernel:
         self.module = lower_program(prog)
         self.kernel = _compile(self.module, self.function.name)
 
-    def launch(self, args: Sequence[Any] = (), group_size: int = 1):
-        """Run over ``group_size`` work groups, writing into the argument arrays."""
+    def launch(self, args: Sequence[Any] = (), group_size: int = 1, *, mma: str = "exact"):
+        """Run over ``group_size`` work groups, writing into the argument arrays; ``mma`` as
+        :func:`tileir.tinytc.launch`."""
         fn = self.function
         args = list(args)
         if len(args) != len(fn.args):
@@ -113,7 +114,7 @@ class TinytcKernel:
                                if s is None]
                 elif isinstance(t, GroupType):
                     params += self._group(value, t, what, memory)
-            return self.kernel.launch((int(group_size), 1, 1), params)
+            return self.kernel.launch((int(group_size), 1, 1), params, mma=mma)
         finally:
             memory.release(mark)
 

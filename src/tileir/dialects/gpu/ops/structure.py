@@ -15,6 +15,7 @@ from ....ir.traits import (TERMINATOR, IsolatedFromAbove, ReturnLike, SingleBloc
                           SingleBlockNoTerminator, Symbol, function_attribute_arrays_error)
 from ..attributes import ObjectAttr, SelectObjectAttr
 from ....text import registry
+from ....text.format import parse_attr_of_storage
 from ....text.parser import PendingLocation
 from .verify_util import memref_info
 from .base import (INDEX, GpuOp, attr_dict, parse_async, parse_attr_dict, parse_region,
@@ -200,7 +201,8 @@ class BinaryOp(GpuOp):
         handler = _parse_handler(parser)
         state.attrs["offloadingHandler"] = handler or SelectObjectAttr(None)
         parse_attr_dict(parser, state)
-        state.attrs["objects"] = parser.parse_attribute()
+        state.attrs["objects"] = parse_attr_of_storage(
+            parser, BinaryOp.SPEC.attr_by_name["objects"])
 
     def verify_op(self):
         objects = self.attributes.get("objects")
