@@ -147,10 +147,16 @@ def xdsl_parser():
     def parse(text: str):
         ctx = Context(allow_unregistered=True)
         try:
-            from xdsl.dialects.builtin import Builtin
-            ctx.load_dialect(Builtin)
+            # every dialect xDSL has (gpu, arith, memref, scf, func, ...), loaded on first use
+            from xdsl.dialects import get_all_dialects
+            for name, load in get_all_dialects().items():
+                ctx.register_dialect(name, load)
         except Exception:
-            pass
+            try:
+                from xdsl.dialects.builtin import Builtin
+                ctx.load_dialect(Builtin)
+            except Exception:
+                pass
         return Parser(ctx, text).parse_module()
     return parse
 

@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING, Optional
 
 from ...ir.attributes import ArrayAttr, DenseArrayAttr, IntegerAttr, OpaqueAttr
 from ...ir.core import Operation
+from ...ir.diagnostics import ERROR, Diagnostic
 from ...ir.types import I1
+from ...text import registry
 from ...text.parser import Parser
 from ..scf.common import INDEX_TYPE, type_list
 from ..memref.syntax import _bracket_mixed, _print_bracket_mixed
@@ -24,6 +26,68 @@ from ..arith.attributes import FASTMATH_NONE, FastMathAttr, parse_flags  # noqa:
 
 def kind_attr(word: str) -> OpaqueAttr:
     return OpaqueAttr(f"#vector.kind<{word}>")
+
+
+#: the vector dialect's enum attributes: mnemonic -> (C++ enum, ODS parameter owner, members)
+ENUM_ATTRS = {
+    "kind": ("CombiningKind", "Vector_CombiningKindAttr", KINDS),
+    "punctuation": ("PrintPunctuation", "Vector_PrintPunctuation",
+                    ("no_punctuation", "newline", "comma", "open", "close")),
+}
+
+
+def _parse_enum_body(parser: Parser, mnemonic: str, prefix: str) -> OpaqueAttr:
+    """``<word>`` of the enum attribute ``#vector.<mnemonic>`` (a keyword or a string), with
+    mlir-opt 22's two errors for a bad value; ``prefix`` is the custom op's error prefix."""
+    enum, owner, members = ENUM_ATTRS[mnemonic]
+    if parser.tok != "<":
+        raise parser.wrong_token_error("expected '<'")
+    parser.i += 1
+    off = parser.offset
+    t = parser.tok
+    if t and t[0] == '"':
+        word = parser.parse_string()
+    elif t and (t[0].isalpha() or t[0] == "_"):
+        word = t
+        parser.i += 1
+    else:
+        word = None
+    if word not in members:
+        first = (f"expected ::mlir::vector::{enum} to be one of: {', '.join(members)}"
+                 if word is not None else "expected valid keyword or string")
+        parser.pending_diags.append(Diagnostic(ERROR, prefix + first, parser.loc_at(off)))
+        raise parser.error(f"{prefix}failed to parse {owner} parameter 'value' which is to be "
+                           f"a `::mlir::vector::{enum}`")
+    if parser.tok != ">":
+        raise parser.wrong_token_error("expected '>'")
+    parser.i += 1
+    return OpaqueAttr(f"#vector.{mnemonic}<{word}>")
+
+
+def parse_enum_param(parser: Parser, mnemonic: str) -> OpaqueAttr:
+    """An enum attribute as a custom op writes it: ``<word>``, or the full
+    ``#vector.<mnemonic><word>`` (MLIR's parse-with-fallback); another attribute there is
+    'invalid kind of attribute specified'."""
+    t = parser.tok
+    if t and t[0] == "#":
+        off = parser.offset
+        attr = parser.parse_attribute()
+        if not (isinstance(attr, OpaqueAttr) and attr.text.startswith(f"#vector.{mnemonic}<")):
+            raise parser.error(f"{parser.op_prefix()}invalid kind of attribute specified", off)
+        return attr
+    return _parse_enum_body(parser, mnemonic, parser.op_prefix())
+
+
+def parse_vector_attribute(parser: Parser, mnemonic: str, offset: int):
+    """``#vector.<mnemonic>...`` (the hook of :data:`DIALECT_ATTR_PARSERS`): the enum
+    attributes strictly, any other vector attribute kept verbatim."""
+    if mnemonic in ENUM_ATTRS:
+        return _parse_enum_body(parser, mnemonic, "")
+    parser.i -= 1
+    return OpaqueAttr(parser.take_balanced_text())
+
+
+registry.DIALECT_ATTR_PARSERS["vector"] = parse_vector_attribute
 
 
 def kind_of(op: Operation) -> str:
@@ -100,14 +164,7 @@ def print_insert(printer: "OpPrinter", op: Operation) -> str:
 # -- reduction -------------------------------------------------------------------------------
 
 def parse_reduction(parser: Parser, state: "OpState") -> Operation:
-    parser.expect("<")
-    off = parser.offset
-    word = parser.parse_keyword()
-    if word not in KINDS:
-        raise parser.error(f"expected ::mlir::vector::CombiningKind to be one of: "
-                           f"{', '.join(KINDS)}", off)
-    parser.expect(">")
-    state.attrs["kind"] = kind_attr(word)
+    state.attrs["kind"] = parse_enum_param(parser, "kind")
     parser.expect(",")
     state.operands["vector"] = [parser._parse_use()]
     if parser.consume(","):
@@ -364,7 +421,7 @@ def print_transpose(printer: "OpPrinter", op: Operation) -> str:
 
 #: vector.print's default punctuation
 PUNCTUATION_NEWLINE = OpaqueAttr("#vector.punctuation<newline>")
-PUNCTUATIONS = ("no_punctuation", "newline", "comma", "open", "close")
+PUNCTUATIONS = ENUM_ATTRS["punctuation"][2]
 
 
 def parse_outerproduct(parser: Parser, state: "OpState") -> Operation:
@@ -419,14 +476,7 @@ def parse_print(parser: Parser, state: "OpState") -> Operation:
             state.attrs["stringLiteral"] = StringAttr(parser.parse_string())
         else:
             parser.i += 1
-            parser.expect("<")
-            off = parser.offset
-            word = parser.parse_keyword()
-            if word not in PUNCTUATIONS:
-                raise parser.error("expected ::mlir::vector::PrintPunctuation to be one of: "
-                                   + ", ".join(PUNCTUATIONS), off)
-            parser.expect(">")
-            state.attrs["punctuation"] = OpaqueAttr(f"#vector.punctuation<{word}>")
+            state.attrs["punctuation"] = parse_enum_param(parser, "punctuation")
     _attrs(parser, state)
     return state.build()
 
