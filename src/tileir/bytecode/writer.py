@@ -577,10 +577,7 @@ class _Writer:
                        "region of at most one block, and no operands or results", module.loc)
         _check_self_contained(module, body)
         _check_carried(module, _carried(module, _MODULE_ATTRS))
-        if not isinstance(module.attributes.get("sym_name"), StringAttr):
-            # (the reader names every module it reads)
-            raise _err("'cuda_tile.module' op without a name (sym_name) cannot be written as "
-                       "bytecode", module.loc)
+        _symbol_name(module)        # (the reader names every module it reads)
         out = bytearray(MAGIC)
         out += bytes((version.major, version.minor)) + struct.pack("<H", version.tag)
         # Function metadata (names, signatures, locations) first, like buildFunctionMap.
@@ -588,11 +585,7 @@ class _Writer:
         for op in body:
             if op.name == "cuda_tile.global":
                 continue
-            name = op.attributes.get("sym_name")
-            if not isinstance(name, StringAttr):
-                raise _err(f"'{op.name}' op without a name (sym_name) cannot be written as "
-                           "bytecode", op.loc)
-            name = name.value
+            name = _symbol_name(op)
             _check_carried(op, _carried(op, _ENTRY_ATTRS))
             if op.name != "cuda_tile.entry":
                 # the format has a flag for it, but readers (NVIDIA's and ours) reject it
@@ -607,11 +600,10 @@ class _Writer:
                 # (the format stores the signature; the reader makes the entry block from it)
                 raise _err(f"'{op.name}' op @{name} cannot be written as bytecode: its body's "
                            "entry block arguments must be those of its function type", op.loc)
-            for list_name, count in (("arg_attrs", len(ftype.inputs)),
-                                     ("res_attrs", len(ftype.results))):
+            for list_name, count in (("arg_attrs", len(ftype.inputs)), ("res_attrs", None)):
                 dicts = op.attributes.get(list_name)
-                # (the reader gives one empty dictionary per argument, or none)
-                if dicts is not None and (len(dicts) != count or
+                # (the reader gives one empty dictionary per argument, and no res_attrs)
+                if dicts is not None and (count is None or len(dicts) != count or
                                           any(getattr(d, "entries", True) for d in dicts)):
                     raise _err(f"'{op.name}' op @{name}: {list_name} cannot be written as "
                                "bytecode (the format has no argument or result attributes)",
@@ -719,8 +711,7 @@ class _Writer:
         version = self.version
         attrs = g.attributes
         _check_carried(g, _carried(g, _GLOBAL_ATTRS))
-        name = attrs.get("sym_name")
-        name = name.value if isinstance(name, StringAttr) else str(name)
+        name = _symbol_name(g)
         vis = attrs.get("symbol_visibility", SymbolVisibility.PUBLIC)
         constant = "constant" in attrs
         if version < V13_3:
@@ -746,6 +737,16 @@ class _Writer:
 
 
 #: the attributes a function entry and a global carry in bytecode
+def _symbol_name(op: Operation) -> str:
+    """The ``sym_name`` of a module, function or global about to be written: the format has a
+    name for each and the reader gives one to each, so an op without one is refused."""
+    name = op.attributes.get("sym_name")
+    if not isinstance(name, StringAttr):
+        raise _err(f"'{op.name}' op without a name (sym_name) cannot be written as bytecode",
+                   op.loc)
+    return name.value
+
+
 _ENTRY_ATTRS = frozenset(("sym_name", "function_type", "arg_attrs", "res_attrs",
                           "optimization_hints"))
 _GLOBAL_ATTRS = frozenset(("sym_name", "symbol_visibility", "constant", "value", "alignment"))

@@ -395,6 +395,23 @@ class OpPrinter:
                 return " " + d.generic()
         return ""
 
+    @staticmethod
+    def require_signature_attrs(op: Operation, printed: tuple = ("arg_attrs", "res_attrs"),
+                                canonical: tuple = ()) -> None:
+        """Raise ``ValueError`` (so that ``op`` is printed in the generic form) when its
+        ``arg_attrs``/``res_attrs`` cannot be carried by a custom function signature: an array
+        of ``printed`` holding only empty dictionaries (a custom parser sets these arrays only
+        when some entry has attributes), or any such array neither in ``printed`` nor in
+        ``canonical`` (arrays the dialect's parser always sets)."""
+        from ..ir.attributes import ArrayAttr, DictionaryAttr
+        for key in ("arg_attrs", "res_attrs"):
+            attrs = op.attributes.get(key)
+            if attrs is None or key in canonical:
+                continue
+            if key not in printed or not (isinstance(attrs, ArrayAttr) and any(
+                    isinstance(d, DictionaryAttr) and d.entries for d in attrs.value)):
+                raise ValueError(f"{op.name}: {key} that its custom signature cannot carry")
+
     def region_text(self, region: Region, print_entry_args: bool = False,
                     print_terminator: bool = True) -> str:
         """Render a region as ``{\\n ... }`` at the current indentation."""

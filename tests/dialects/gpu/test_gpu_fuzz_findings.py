@@ -129,10 +129,13 @@ def test_outerproduct_of_a_0d_vector_is_an_error(types, message):
     ' <{function_type = (!cuda_tile.tile<2xbf16>) -> (), sym_name = "k"}> ({\n'
     '    ^bb0(%a: !cuda_tile.tile<2xf32>):\n      "cuda_tile.return"() : () -> ()\n'
     '    }) : () -> ()\n  }) : () -> ()\n}) : () -> ()',
+    '"builtin.module"() ({\n  "cuda_tile.module"() <{sym_name = "m"}> ({\n    "cuda_tile.global"()'
+    ' <{alignment = 256 : i64, symbol_visibility = #cuda_tile.symbol_visibility<public>, '
+    'value = dense<42> : !cuda_tile.tile<1xi32>}> : () -> ()\n  }) : () -> ()\n}) : () -> ()',
 ])
 def test_bytecode_refuses_modules_it_would_read_back_otherwise(text):
-    """Fuzzer findings: a module or entry without a name was written (read back named, or
-    named "None"), an entry block whose arguments differ from the signature was written (read
+    """Fuzzer findings: a module, entry or global without a name was written (read back named,
+    or named "None"), an entry block whose arguments differ from the signature was written (read
     back with the signature's): the writer refuses them."""
     outcome = check_module(tileir.parse(text))
     assert outcome["generic text"] == "ok"
@@ -168,3 +171,38 @@ def test_binary_objects_of_another_kind_are_a_parse_error(objects, message):
     it.  MLIR 22 parses ``objects`` as an array attribute (messages as mlir-opt 22 gives them)."""
     result = process_buffer(f"gpu.binary @b {objects}\n", "<stdin>")
     assert [f"{d.loc.line}:{d.loc.col}: {d.message}" for d in result.diagnostics] == [message]
+
+
+@pytest.mark.parametrize("text", [
+    '"func.func"() <{function_type = () -> (), res_attrs = [], sym_name = "f"}> ({\n'
+    '  "func.return"() : () -> ()\n}) : () -> ()',
+    '"func.func"() <{arg_attrs = [{}], function_type = (i32) -> i32, res_attrs = [{}], '
+    'sym_name = "f"}> ({\n^bb0(%a: i32):\n  "func.return"(%a) : (i32) -> ()\n}) : () -> ()',
+    '"gpu.module"() <{sym_name = "m"}> ({\n  "gpu.func"() <{arg_attrs = [], '
+    'function_type = () -> (), sym_name = "f"}> ({\n    "gpu.return"() : () -> ()\n'
+    '  }) : () -> ()\n}) : () -> ()',
+    '"builtin.module"() ({\n  "cuda_tile.module"() <{sym_name = "m"}> ({\n    "cuda_tile.entry"()'
+    ' <{function_type = () -> (), res_attrs = [], sym_name = "k"}> ({\n'
+    '      "cuda_tile.return"() : () -> ()\n    }) : () -> ()\n  }) : () -> ()\n}) : () -> ()',
+])
+def test_signature_attribute_arrays_a_custom_form_cannot_carry(text):
+    """Fuzzer finding: an ``arg_attrs``/``res_attrs`` array of only empty dictionaries (which
+    no custom signature spells) was dropped by the custom form; such a function is printed in
+    the generic form, and the bytecode writer refuses ``res_attrs`` (its reader sets none)."""
+    module = tileir.parse(text)
+    outcome = check_module(module)
+    assert outcome["text"] == "ok" and outcome["generic text"] == "ok"
+    assert '_attrs = [' in print_op(module)          # kept, in the generic form
+
+
+def test_gpu_func_result_attributes_as_mlir_opt():
+    """gpu.func results take attribute dictionaries, as in MLIR 22 (mlir-opt's output)."""
+    text = ("gpu.module @m {\n  gpu.func @f(%x: f32 {a.b}) -> (f32 {a.c = 1 : i32}) {\n"
+            "    gpu.return %x : f32\n  }\n  gpu.func @g(%x: f32) -> f32 {\n"
+            "    gpu.return %x : f32\n  }\n}\n")
+    result = process_buffer(text, "<stdin>")
+    assert not result.diagnostics
+    assert print_op(result.module) == (
+        "module {\n  gpu.module @m {\n    gpu.func @f(%arg0: f32 {a.b}) -> (f32 {a.c = 1 : i32}) {\n"
+        "      gpu.return %arg0 : f32\n    }\n    gpu.func @g(%arg0: f32) -> f32 {\n"
+        "      gpu.return %arg0 : f32\n    }\n  }\n}\n")

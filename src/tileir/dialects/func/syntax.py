@@ -39,6 +39,39 @@ def _dicts_or_none(dicts: list) -> ArrayAttr | None:
     return ArrayAttr(tuple(dicts))
 
 
+def parse_function_results(parser: "Parser") -> tuple[list, list]:
+    """A function signature's ``[-> T | -> (T [{attrs}], ...)]``: the result types and one
+    dictionary per result (empty where none is written)."""
+    results: list = []
+    res_attrs: list = []
+    if parser.consume("->"):
+        if parser.consume("("):
+            def result():
+                results.append(parser.parse_type())
+                res_attrs.append(DictionaryAttr.of(parser.parse_attr_dict_body())
+                                 if parser.tok == "{" else DictionaryAttr(()))
+            if parser.tok != ")":
+                parser.parse_comma_list(result, ")")
+            parser.expect(")")
+        else:
+            results.append(parser.parse_type())
+            res_attrs.append(DictionaryAttr(()))
+    return results, res_attrs
+
+
+def function_results_text(printer: "OpPrinter", ftype, res_attrs) -> str:
+    """`` -> T`` or `` -> (T {attrs}, ...)`` of a function signature (``""`` without results),
+    as MLIR's function printer writes it."""
+    if not ftype.results:
+        return ""
+    attrs_of = printer.argument_attrs
+    res = [str(t) + attrs_of(res_attrs, i) for i, t in enumerate(ftype.results)]
+    if len(res) == 1 and not attrs_of(res_attrs, 0) and \
+            not isinstance(ftype.results[0], FunctionType):
+        return " -> " + res[0]
+    return " -> (" + ", ".join(res) + ")"
+
+
 # -- func.func ---------------------------------------------------------------------------------
 
 def parse_func(parser: "Parser", state: "OpState"):
@@ -64,20 +97,7 @@ def parse_func(parser: "Parser", state: "OpState"):
     if parser.tok != ")":
         parser.parse_comma_list(one, ")")
     parser.expect(")")
-    results: list = []
-    res_attrs: list = []
-    if parser.consume("->"):
-        if parser.consume("("):
-            def result():
-                results.append(parser.parse_type())
-                res_attrs.append(DictionaryAttr.of(parser.parse_attr_dict_body())
-                                 if parser.tok == "{" else DictionaryAttr(()))
-            if parser.tok != ")":
-                parser.parse_comma_list(result, ")")
-            parser.expect(")")
-        else:
-            results.append(parser.parse_type())
-            res_attrs.append(DictionaryAttr(()))
+    results, res_attrs = parse_function_results(parser)
     state.attrs["function_type"] = TypeAttr(FunctionType([a[1] for a in args], results))
     for key, dicts in (("arg_attrs", arg_attrs), ("res_attrs", res_attrs)):
         found = _dicts_or_none(dicts)
@@ -105,6 +125,7 @@ def print_func(printer: "OpPrinter", op) -> str:
     vis = op.attributes.get("sym_visibility")
     text = f"{vis.value} " if isinstance(vis, StringAttr) else ""
     text += format_symbol(op.attributes["sym_name"].value)
+    printer.require_signature_attrs(op)
     arg_attrs = op.attributes.get("arg_attrs")
     res_attrs = op.attributes.get("res_attrs")
 
@@ -117,14 +138,7 @@ def print_func(printer: "OpPrinter", op) -> str:
             item = f"{printer.value_name(block.args[i])}: {item}"
             loc = printer.argument_loc_text(block.args[i])
         parts.append(item + attrs_of(arg_attrs, i) + loc)
-    text += "(" + ", ".join(parts) + ")"
-    if ftype.results:
-        res = [str(t) + attrs_of(res_attrs, i) for i, t in enumerate(ftype.results)]
-        if len(res) == 1 and not attrs_of(res_attrs, 0) and \
-                not isinstance(ftype.results[0], FunctionType):
-            text += " -> " + res[0]
-        else:
-            text += " -> (" + ", ".join(res) + ")"
+    text += "(" + ", ".join(parts) + ")" + function_results_text(printer, ftype, res_attrs)
     text += printer.attr_dict_text(op, _FUNC_ELIDED, with_keyword=True)
     if block is not None:
         text += " " + printer.render_region(region)

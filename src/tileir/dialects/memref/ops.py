@@ -825,10 +825,16 @@ def _verify_reshape_like(op, expanded, collapsed):
     if len(groups) != len(collapsed.shape):
         return (f"invalid number of reassociation groups: found {len(groups)}, expected "
                 f"{len(collapsed.shape)}")
-    flat = [i for g in groups for i in g]
-    if flat != list(range(len(expanded.shape))):
-        return "expected reassociation map #0 to be valid and contiguous"
+    rank = len(expanded.shape)
+    next_dim = 0
     for index, (dim, group) in enumerate(zip(collapsed.shape, groups)):
+        # (as MLIR 22: each group's indices, then its sizes, group by group)
+        for i in group:
+            if i != next_dim:
+                return "reassociation indices must be contiguous"
+            if i >= rank:
+                return f"reassociation index {i} is out of bounds"
+            next_dim += 1
         sizes = [expanded.shape[i] for i in group]
         if (dim is None) != (None in sizes):
             return (f"collapsed dim ({index}) must be dynamic if and only if reassociation "
@@ -841,6 +847,9 @@ def _verify_reshape_like(op, expanded, collapsed):
         if product != dim:
             return (f"collapsed dim size ({dim}) must equal reassociation group size "
                     f"({product})")
+    if next_dim != rank:
+        return (f"expanded rank ({rank}) inconsistent with number of reassociation indices "
+                f"({next_dim})")
     return None
 
 

@@ -125,11 +125,16 @@ def print_reinterpret_cast(printer: "OpPrinter", op: Operation) -> str:
 def _reassociation(parser: Parser) -> ArrayAttr:
     parser.expect("[")
 
+    def index():
+        # (an i64 integer attribute: MLIR wraps [2**63, 2**64) and rejects what is wider)
+        off = parser.offs[parser.i + 1] if parser.tok == "-" else parser.offset
+        return parser.integer_attr(parser.parse_integer(), I64, off)
+
     def group():
         parser.expect("[")
-        items = parser.parse_comma_list(parser.parse_integer, "]")
+        items = parser.parse_comma_list(index, "]")
         parser.expect("]")
-        return ArrayAttr(tuple(IntegerAttr(v, I64) for v in items))
+        return ArrayAttr(tuple(items))
     groups = parser.parse_comma_list(group, "]")
     parser.expect("]")
     return ArrayAttr(tuple(groups))

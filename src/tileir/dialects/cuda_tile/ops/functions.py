@@ -96,6 +96,8 @@ def parse_function(parser: "Parser", state: "OpState", *, allow_hints: bool) -> 
 
 
 def print_function(printer: "OpPrinter", op: Operation, *, with_hints: bool) -> str:
+    # (result attributes have no custom spelling here; the argument list is canonical)
+    printer.require_signature_attrs(op, printed=(), canonical=("arg_attrs",))
     name = op.attributes["sym_name"].value
     ftype = op.attributes["function_type"].value
     block = op.regions[0].blocks[0] if op.regions[0].blocks else None

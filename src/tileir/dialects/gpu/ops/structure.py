@@ -16,6 +16,7 @@ from ....ir.traits import (TERMINATOR, IsolatedFromAbove, ReturnLike, SingleBloc
 from ..attributes import ObjectAttr, SelectObjectAttr
 from ....text import registry
 from ....text.format import parse_attr_of_storage
+from ...func.syntax import function_results_text, parse_function_results
 from ....text.parser import PendingLocation
 from .verify_util import memref_info
 from .base import (INDEX, GpuOp, attr_dict, parse_async, parse_attr_dict, parse_region,
@@ -270,13 +271,7 @@ class FuncOp(GpuOp):
     def parse_custom(parser, state):
         state.attrs["sym_name"] = StringAttr(parser.parse_symbol_name())
         args = _parse_arg_list(parser, with_attrs=True)
-        results = []
-        if parser.consume("->"):
-            if parser.consume("("):
-                results = parse_types(parser, ")")
-                parser.expect(")")
-            else:
-                results = [parser.parse_type()]
+        results, res_attrs = parse_function_results(parser)
         workgroup = private = []
         if parser.tok == "workgroup":
             parser.i += 1
@@ -292,6 +287,8 @@ class FuncOp(GpuOp):
         if any(a[3] is not None for a in args):
             state.attrs["arg_attrs"] = ArrayAttr(tuple(a[3] or DictionaryAttr(())
                                                        for a in args))
+        if any(d.entries for d in res_attrs):
+            state.attrs["res_attrs"] = ArrayAttr(tuple(res_attrs))
         state.attrs[_WORKGROUP] = IntegerAttr(len(workgroup), I64)
         entry = [(n, t, off, loc) for n, t, off, _, loc in args + workgroup + private]
         region = Region()
@@ -301,6 +298,7 @@ class FuncOp(GpuOp):
     @staticmethod
     def print_custom(printer, op):
         a = op.attributes
+        printer.require_signature_attrs(op)
         ftype = a["function_type"].value
         block = op.regions[0].blocks[0] if op.regions[0].blocks else None
         args = list(block.args) if block is not None else []
@@ -315,9 +313,7 @@ class FuncOp(GpuOp):
                 text += printer.argument_loc_text(args[i])
             parts.append(text)
         text = " " + format_symbol(a["sym_name"].value) + "(" + ", ".join(parts) + ")"
-        if ftype.results:
-            res = [str(t) for t in ftype.results]
-            text += " -> " + (res[0] if len(res) == 1 else "(" + ", ".join(res) + ")")
+        text += function_results_text(printer, ftype, a.get("res_attrs"))
         n_wg = a[_WORKGROUP].value if _WORKGROUP in a else 0
         wg = args[n_in:n_in + n_wg]
         priv = args[n_in + n_wg:]
