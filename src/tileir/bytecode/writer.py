@@ -407,6 +407,11 @@ class _Writer:
         elif kind == "dense":
             if not isinstance(value, DenseElementsAttr):
                 raise _unsupported(info, value, op)
+            result_type = op.results[0].type if op.results else None
+            if value.type != result_type:
+                # (the format stores the raw data only; readers type it by the first result)
+                raise _err(f"'{op.name}' op cannot be written as bytecode: its '{info.name}' of "
+                           f"type {value.type} is not of its result type {result_type}", op.loc)
             put_varint(out, self.constant(value))
         elif kind == "type" or kind == "function_type":
             if isinstance(value, Attribute) and not isinstance(value, TypeAttr):

@@ -132,11 +132,17 @@ def test_outerproduct_of_a_0d_vector_is_an_error(types, message):
     '"builtin.module"() ({\n  "cuda_tile.module"() <{sym_name = "m"}> ({\n    "cuda_tile.global"()'
     ' <{alignment = 256 : i64, symbol_visibility = #cuda_tile.symbol_visibility<public>, '
     'value = dense<42> : !cuda_tile.tile<1xi32>}> : () -> ()\n  }) : () -> ()\n}) : () -> ()',
+    '"builtin.module"() ({\n  "cuda_tile.module"() <{sym_name = "m"}> ({\n    "cuda_tile.entry"()'
+    ' <{arg_attrs = [], function_type = () -> (), sym_name = "k"}> ({\n      %0 = '
+    '"cuda_tile.constant"() <{value = dense<[[1, 2], [3, 4]]> : !cuda_tile.tile<2x2xi16>}> : '
+    '() -> !cuda_tile.tile<2x2xi32>\n      "cuda_tile.return"() : () -> ()\n    }) : () -> ()\n'
+    '  }) : () -> ()\n}) : () -> ()',
 ])
 def test_bytecode_refuses_modules_it_would_read_back_otherwise(text):
     """Fuzzer findings: a module, entry or global without a name was written (read back named,
     or named "None"), an entry block whose arguments differ from the signature was written (read
-    back with the signature's): the writer refuses them."""
+    back with the signature's), a constant whose value is not of its result type was written
+    (the reader types the raw data by the result and rejected it): the writer refuses them."""
     outcome = check_module(tileir.parse(text))
     assert outcome["generic text"] == "ok"
     assert all(outcome[f"bytecode {v}"] == "refused" for v in ("13.1", "13.2", "13.3", "13.4"))
