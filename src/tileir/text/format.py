@@ -567,23 +567,30 @@ def _merge_attr_dict(parser: "Parser", state: OpState, at: Optional[int] = None)
     """The ``attr-dict`` of a declarative format.  As MLIR's generated parsers do, the op's
     own (inherent) attributes given there are checked right away (reported at ``at``, the
     dictionary or its ``attributes`` keyword)."""
-    from .parser import normalize_attributes
-    from ..ir.verify import inherent_attribute_error
     off = parser.offset
     attrs = parser.parse_attr_dict_body()
     for k in attrs:
         if k in state.attrs:
             raise parser.error(f"attribute '{k}' occurs more than once in the attribute list",
                                off)
-    attrs = normalize_attributes(state.spec, attrs, defaults=False)
+    state.attrs.update(checked_inherent_attributes(parser, state, attrs,
+                                                   off if at is None else at))
+
+
+def checked_inherent_attributes(parser: "Parser", state: OpState, attrs: dict, at: int) -> dict:
+    """``attrs`` from a custom form's attribute dictionary, normalized, after checking the op's
+    own (inherent) attributes among them as ODS-generated parsers do: a violation is a parse
+    error at ``at`` (``custom op 'X' 'X' op attribute ...``)."""
+    from .parser import normalize_attributes
+    from ..ir.verify import inherent_attribute_error
     spec = state.spec
+    attrs = normalize_attributes(spec, attrs, defaults=False)
     for decl in spec.attributes:
         if decl.name in attrs:
             msg = inherent_attribute_error(decl, attrs[decl.name])
             if msg is not None:
-                raise parser.error(f"{parser.op_prefix()}'{spec.name}' op {msg}",
-                                   off if at is None else at)
-    state.attrs.update(attrs)
+                raise parser.error(f"{parser.op_prefix()}'{spec.name}' op {msg}", at)
+    return attrs
 
 
 def _parse_var(parser: "Parser", state: OpState, el: Var) -> None:

@@ -212,3 +212,18 @@ def test_gpu_func_result_attributes_as_mlir_opt():
         "module {\n  gpu.module @m {\n    gpu.func @f(%arg0: f32 {a.b}) -> (f32 {a.c = 1 : i32}) {\n"
         "      gpu.return %arg0 : f32\n    }\n    gpu.func @g(%arg0: f32) -> f32 {\n"
         "      gpu.return %arg0 : f32\n    }\n  }\n}\n")
+
+
+def test_declarative_gpu_forms_check_own_attributes_in_their_dictionary():
+    """Fuzzer finding: ``gpu.subgroup_mma_load_matrix ... {leadDimension}`` was accepted by the
+    parser (the verifier rejected it) and its printed form did not read back.  MLIR's
+    declarative formats check an op's own attributes where the dictionary is parsed (message
+    and column as mlir-opt 22)."""
+    text = ("#m = affine_map<(i, j) -> ()>\nfunc.func @f() {\n"
+            "  %wg = memref.alloca() {alignment = 32} : memref<32x32xf16, #m, 3>\n"
+            "  %0 = gpu.subgroup_mma_load_matrix %wg[] {leadDimension} : memref<32x32xf16, #m, 3>"
+            " -> !gpu.mma_matrix<16x16xf16, \"AOp\">\n  return\n}\n")
+    result = process_buffer(text, "<stdin>")
+    assert [f"{d.loc.line}:{d.loc.col}: {d.message}" for d in result.diagnostics] == [
+        "4:43: custom op 'gpu.subgroup_mma_load_matrix' 'gpu.subgroup_mma_load_matrix' op "
+        "attribute 'leadDimension' failed to satisfy constraint: index attribute"]

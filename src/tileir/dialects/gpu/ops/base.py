@@ -9,6 +9,7 @@ from ....ir.attributes import IntegerAttr
 from ....ir.constraints import TypeConstraint
 from ....ir.opdef import OpBase
 from ....ir.types import Type
+from ....text.format import checked_inherent_attributes
 from ...builtin.types import INDEX
 from ..types import ASYNC_TOKEN
 
@@ -133,6 +134,9 @@ def parse_attr_dict(parser: "Parser", state: "OpState", keyword: bool = False) -
         if name in state.attrs:
             raise parser.error(f"attribute '{name}' occurs more than once in the attribute list",
                                off)
+    if getattr(state.spec.cls, "DECLARATIVE_FORMAT", True):
+        # (MLIR's declarative assembly formats check the op's own attributes right here)
+        attrs = checked_inherent_attributes(parser, state, attrs, off)
     state.attrs.update(attrs)
 
 

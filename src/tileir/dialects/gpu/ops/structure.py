@@ -146,6 +146,9 @@ def verify_handler(op) -> Optional[str]:
 class ModuleOp(GpuOp):
     """``gpu.module @name [<handler>] [[targets]] [attributes {..}] { .. }``."""
 
+    #: MLIR parses it with hand-written C++ (no attribute checks while parsing)
+    DECLARATIVE_FORMAT = False
+
     __slots__ = ()
     MNEMONIC = "module"
     ATTRIBUTES = (Attr("sym_name", "symbol"), Attr("targets", "array", optional=True),
@@ -258,6 +261,9 @@ def _parse_arg_list(parser, with_attrs: bool):
 
 class FuncOp(GpuOp):
     """``gpu.func @f(%a: T) [-> R] [workgroup(..)] [private(..)] [kernel] [attributes {..}] {..}``."""
+
+    #: MLIR parses it with hand-written C++ (no attribute checks while parsing)
+    DECLARATIVE_FORMAT = False
 
     __slots__ = ()
     MNEMONIC = "func"
@@ -372,6 +378,9 @@ class LaunchOp(GpuOp):
     """``gpu.launch [async [..]] [clusters(..) in (..)] blocks(..) in (..) threads(..) in (..)
     [dynamic_shared_memory_size %s] [module(@m) function(@f)] [workgroup(..)] [private(..)]
     { .. } [attr-dict]``."""
+
+    #: MLIR parses it with hand-written C++ (no attribute checks while parsing)
+    DECLARATIVE_FORMAT = False
 
     __slots__ = ()
     MNEMONIC = "launch"
@@ -646,6 +655,9 @@ class LaunchFuncOp(GpuOp):
 
 class WarpExecuteOnLane0Op(GpuOp):
     """``gpu.warp_execute_on_lane_0(%lane)[32] [args(%v : T, ..)] [-> (T, ..)] { .. }``."""
+
+    #: MLIR parses it with hand-written C++ (no attribute checks while parsing)
+    DECLARATIVE_FORMAT = False
 
     __slots__ = ()
     MNEMONIC = "warp_execute_on_lane_0"
