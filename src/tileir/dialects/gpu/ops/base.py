@@ -31,6 +31,9 @@ class GpuOp(OpBase):
 
     __slots__ = ()
     DIALECT_NAME = "gpu"
+    #: whether MLIR parses the op with a declarative assembly format (which checks the op's
+    #: own attributes where its attribute dictionary is parsed) rather than hand-written C++
+    DECLARATIVE_FORMAT = True
 
 
 # -- async dependencies: ``[async] [[%t0, %t1]]`` ----------------------------------------------
@@ -134,7 +137,7 @@ def parse_attr_dict(parser: "Parser", state: "OpState", keyword: bool = False) -
         if name in state.attrs:
             raise parser.error(f"attribute '{name}' occurs more than once in the attribute list",
                                off)
-    if getattr(state.spec.cls, "DECLARATIVE_FORMAT", True):
+    if state.spec.cls.DECLARATIVE_FORMAT:
         # (MLIR's declarative assembly formats check the op's own attributes right here)
         attrs = checked_inherent_attributes(parser, state, attrs, off)
     state.attrs.update(attrs)
