@@ -46,7 +46,7 @@ from .aliasing import read_only_views
 from .lanes import FALL, SPLIT, LaneState
 
 __all__ = ["Compiler", "Runtime", "YIELD", "CONTINUE", "BREAK", "RETURN", "LOWERINGS",
-           "lowering", "FOLDABLE", "storage_dtype", "element_name"]
+           "ABSORBERS", "lowering", "FOLDABLE", "storage_dtype", "element_name"]
 
 YIELD, CONTINUE, BREAK, RETURN = 0, 1, 2, 3
 
@@ -60,6 +60,12 @@ SEQUENTIAL_ONLY: set[str] = set()
 VARYING_RESULTS: set[str] = set()
 #: ops with side effects (memory writes, printing, assertions, allocation).
 SIDE_EFFECTS: set[str] = set()
+#: analyses run when an entry is compiled, ``fn(entry) -> iterable of ops``: the compiler keeps
+#: the closures of those ops aside (:attr:`Compiler.absorbed`) instead of running them where they
+#: stand; the op that absorbs them (a fused lowering) runs them itself when it needs their
+#: results.  An absorbing lowering must leave the same registers and raise the same errors as
+#: the ops it absorbs would have, whenever it does not compute their result another way.
+ABSORBERS: list[Callable] = []
 #: ops that may raise for operands a not-taken branch would never give them (so an ``if`` that
 #: contains them is never evaluated on both sides).
 MAY_FAULT: set[str] = {"cuda_tile.load_ptr_tko", "cuda_tile.load_view_tko", "cuda_tile.extract",
@@ -179,6 +185,11 @@ class Compiler:
         self.mma_mode = "exact"
         #: pointer/view values that only reach memory the kernel never writes
         self.read_only = read_only_views(entry)
+        #: op -> its closure, for the ops that an absorbing lowering runs (see ABSORBERS)
+        self.absorbed: dict[Operation, Optional[Callable]] = {}
+        for find in ABSORBERS:
+            for op in find(entry):
+                self.absorbed[op] = None
 
     # -- slots and types ------------------------------------------------------------------------
 
@@ -249,6 +260,9 @@ class Compiler:
         ctxs = []
         for op in ops:
             fn = self.compile_op(op)
+            if op in self.absorbed:
+                self.absorbed[op] = fn
+                continue
             if fn is not None and top_level and self._hoistable(op):
                 self.prologue.append(fn)
                 self.prologue_ops.append(op)

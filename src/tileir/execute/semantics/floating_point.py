@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import numerics as N
 from ..plan import lowering
-from . import fast
+from . import fast, padded_mma
 from ._common import elementwise, element_name, enum_keyword, rounding_keyword
 
 
@@ -310,10 +310,15 @@ def _lower_mmaf(op, cc):
     in_elem = element_name(op.operands[0].type)
     acc_elem = element_name(op.operands[2].type)
     if getattr(cc, "mma_mode", "exact") == "fast":
-        return elementwise(op, cc, lambda a, b, c: mmaf_fast(a, b, c, in_elem, acc_elem))
-    scratch = threading.local()     # each thread of a multi-threaded launch has its own
-    return elementwise(op, cc, lambda a, b, c: mmaf_exact(a, b, c, in_elem, acc_elem,
-                                                          scratch.__dict__))
+        def mma(a, b, c):
+            return mmaf_fast(a, b, c, in_elem, acc_elem)
+    else:
+        scratch = threading.local()     # each thread of a multi-threaded launch has its own
+
+        def mma(a, b, c):
+            return mmaf_exact(a, b, c, in_elem, acc_elem, scratch.__dict__)
+    # operands loaded with zero padding: only their in-bounds parts are multiplied
+    return padded_mma.fuse(op, cc, mma) or elementwise(op, cc, mma)
 
 
 def mmaf_scaled_exact(lhs, rhs, acc, lhs_scale, rhs_scale, in_elem: str,

@@ -291,6 +291,61 @@ class _Access:
                             offset=lo - buf.base, strides=(lay.isz,) + bs)
         return window, e0 - lo_e, full
 
+    def uniform_window(self, tv, idx, write: bool):
+        """Vectorised addressing of a partition/strided tile for lanes that share one tensor
+        view and whose tiles all have the same in-bounds extent ``n`` (per tile dimension, each
+        at least 1): ``(window, starts, n)`` where ``window[starts[l]]`` is the in-bounds part
+        of lane ``l``'s tile (the rest of the tile is padding on load, skipped on store).  None
+        where that does not hold or an access would fail (the per-lane path reports it)."""
+        lay = self.layout
+        if lay.kind == "gather" or tv.lanes != 1:
+            return None
+        base, shape, strides = tv.base0, tv.shape0, tv.strides0
+        if max(shape + strides, default=0) >= (1 << 31) or min(strides, default=0) < 0:
+            return None
+        space = lay.index_space(shape)
+        e0 = np.zeros(1, dtype=np.int64)
+        extent = []
+        for k, i in enumerate(idx):
+            v = i.reshape(i.shape[0], -1)[:, 0].astype(np.int64)
+            if ((v < 0) | (v >= space[k])).any():
+                return None
+            d = lay.dim_map[k]
+            o = v * lay.steps[k]
+            n = np.minimum(shape[d] - o, lay.tile[k])
+            n0 = int(n[0])
+            if n0 <= 0 or not (n == n0).all():
+                return None
+            extent.append(n0)
+            e0 = e0 + o * strides[d]
+        extent = tuple(extent)
+        lo_e, hi_e = int(e0.min()), int(e0.max())
+        bs = tuple(strides[d] * lay.isz for d in lay.dim_map)
+        lo = base + lo_e * lay.isz
+        hi = base + hi_e * lay.isz + sum((t - 1) * b for t, b in zip(extent, bs)) + lay.isz
+        try:
+            buf = self.rt.memory.region(lo, hi, lay.isz, write)
+        except Fault:
+            return None
+        window = np.ndarray((hi_e - lo_e + 1,) + extent, dtype=lay.load_dtype, buffer=buf.data,
+                            offset=lo - buf.base, strides=(lay.isz,) + bs)
+        return window, e0 - lo_e, extent
+
+    def loaded_parts(self, r, zero_copy: bool):
+        """``(parts, n)`` for a load whose lanes' tiles all have the in-bounds extent ``n``
+        (see :meth:`uniform_window`): ``parts[l]`` is lane ``l``'s in-bounds part, a read-only
+        view of the memory when ``zero_copy`` allows and the parts are evenly spaced, else a
+        copy; None where that does not apply or the load would raise (the load reports it)."""
+        if self.layout.is_bool:
+            return None
+        tv, idx, _ = self.lanes(r)
+        got = self.uniform_window(tv, idx, False)
+        if got is None:
+            return None
+        window, starts, extent = got
+        parts = _evenly_spaced(window, starts) if zero_copy else None
+        return (parts if parts is not None else window[starts]), extent
+
     def precise_fault(self, start, n, bs, write, lane, lanes) -> Exception:
         """The error for the first element of the region ``(start, n, bs)`` that faults."""
         lay = self.layout
@@ -477,8 +532,15 @@ def _lower_store_view(op, cc):
         if lanes > 1 and tv.lanes == 1 and lay.kind != "gather" and \
                 (win := acc.batched_window(tv, idx, lanes, True)) is not None:
             window, starts, full = win
+            vals = np.broadcast_to(v, (lanes,) + tile)
+            if not full.all() and (same := acc.uniform_window(tv, idx, True)) is not None:
+                # every lane's tile is cut at the same place (a padded edge tile)
+                window, starts, extent = same
+                part = vals[(slice(None),) + tuple(slice(0, k) for k in extent)]
+                window[starts] = part.astype(np.uint8) if lay.is_bool else part
+                r[tok] = None
+                return
             if window is not None:
-                vals = np.broadcast_to(v, (lanes,) + tile)
                 part = vals if full.all() else vals[full]
                 window[starts[full]] = part.astype(np.uint8) if lay.is_bool else part
             for i in np.flatnonzero(~full):

@@ -253,7 +253,9 @@ class BlasLowering(TileEmitter):
         """Load (or, with ``store``, store) the block ``[starts, starts + sizes)`` of a
         static-shaped memref through a strided view (traversal strides 1: the index is the
         element offset) of its root argument.  ``cache`` keeps the views and indices of one
-        instruction (they are the same for all its pieces)."""
+        instruction (they are the same for all its pieces).  The views pad with zero: a block
+        that overhangs the root argument's edge (see :func:`_overhang_is_padding`) loads zeros
+        there and stores nothing there."""
         r = mem.root
         rank = len(r.shape)
         tile = [1] * rank
@@ -275,7 +277,8 @@ class BlasLowering(TileEmitter):
             if tkey not in cache:
                 cache[tkey] = self.b.make_tensor_view(r.base, shape=r.shape, strides=r.strides)
             cache[vkey] = self.b.make_strided_view(cache[tkey], tile=tile,
-                                                   traversal_strides=[1] * rank)
+                                                   traversal_strides=[1] * rank,
+                                                   padding_value="zero")
         view = cache[vkey]
         if store is not None:
             value = self.convert(store, el, mem.element)
@@ -287,10 +290,14 @@ class BlasLowering(TileEmitter):
         return self.convert(t, mem.element, el)
 
     def gemm_by_views(self, inst: Inst) -> bool:
-        """Static small gemm on memrefs that are (sub)views of arguments: exact power-of-two
-        pieces (56 = 32 + 16 + 8) loaded through strided views of the arguments and multiplied
-        with mmaf; no masks, no padding.  False where this shape does not apply.  (Two
-        overlapping pieces, 56 = 32 + 32 at 0 and 24, were measured slower on the executor.)"""
+        """Static small gemm on memrefs that are (sub)views of arguments, loaded through
+        strided views of the arguments and multiplied with mmaf; no masks.  Where every
+        operand's modes end at its argument's edge (the recipes' per-group matrices), each
+        operand is one power-of-two tile whose overhang is the views' zero padding (56x9x56:
+        one 64x16x64 mmaf; the executor multiplies only the loaded part, see
+        ``execute/semantics/padded_mma.py``); otherwise exact power-of-two pieces (56 = 32 +
+        16 + 8).  False where this shape does not apply.  (Two overlapping pieces, 56 = 32 +
+        32 at 0 and 24, were measured slower on the executor.)"""
         _, a_val, b_val, beta_op, c_val = inst.operands
         el = self.compute_type(inst)
         if inst.attrs["atomic"] or not is_float(el):
@@ -302,7 +309,10 @@ class BlasLowering(TileEmitter):
         dims = list(out.shape) + [a.shape[0] if inst.attrs["ta"] == "t" else a.shape[1]]
         if any(not 0 < d <= 128 for d in dims):
             return False
-        m_p, n_p, k_p = (_pieces(d) for d in dims)
+        if all(_overhang_is_padding(m) for m in (a, bm, out)):
+            m_p, n_p, k_p = ([(0, _pow2(d))] for d in dims)
+        else:
+            m_p, n_p, k_p = (_pieces(d) for d in dims)
         ta, tb = inst.attrs["ta"] == "t", inst.attrs["tb"] == "t"
         alpha, beta = self.alpha_beta(inst, el)
         views: dict = {}
@@ -418,3 +428,17 @@ class BlasLowering(TileEmitter):
         self.blocks(out.shape, caps, body)
 
 
+def _overhang_is_padding(mem: MemrefVal) -> bool:
+    """Whether a power-of-two tile over the static (sub)view ``mem`` overhangs only past its
+    root argument's edge: each mode whose size is not a power of two ends where the argument
+    does, so the overhang lies outside the argument's tensor view (loads give the padding,
+    stores skip it)."""
+    r = mem.root
+    for d, size in enumerate(mem.shape):
+        if _pow2(size) == size:
+            continue
+        rd = r.modes[d]
+        off, full = r.offsets[rd], r.shape[rd]
+        if not (isinstance(off, int) and isinstance(full, int) and off + size == full):
+            return False
+    return True
