@@ -328,10 +328,12 @@ class Kernel:
         #: no atomics: chunks of blocks may run on several threads at once (atomics keep
         #: their per-element block order, which needs one thread)
         self.thread_safe = not any(op.name in VARYING_RESULTS for op in entry.walk())
-        #: matrix products go to BLAS, which has threads of its own: calling it from several
-        #: threads at once oversubscribes the cores (measured: many times slower), so such
-        #: kernels default to one thread
-        self.uses_blas = any(op.name.startswith("cuda_tile.mma") for op in entry.walk())
+        #: matrix products big enough for BLAS to use threads of its own: calling it from
+        #: several threads at once oversubscribes the cores (measured: many times slower), so
+        #: such kernels default to one thread; smaller products are single-threaded in BLAS
+        #: and their lanes are split across threads like any other work
+        self.uses_blas = any(op.name.startswith("cuda_tile.mma") and
+                             _product_size(op) >= BLAS_THREADED_PRODUCT for op in entry.walk())
         self._plan(False)   # compile eagerly: report unsupported ops at compile time
 
     def __repr__(self) -> str:
@@ -672,6 +674,17 @@ def _max_tile_elements(entry: Operation) -> int:
             if isinstance(t, TileType):
                 best = max(best, t.numel)
     return best
+
+
+#: ``M * N * K`` from which OpenBLAS (NumPy's BLAS) runs one matrix product on several threads
+#: (its SMP threshold, 65536 * GEMM_MULTITHREAD_THRESHOLD = 4); below it a product is one thread
+BLAS_THREADED_PRODUCT = 1 << 18
+
+
+def _product_size(op: Operation) -> int:
+    """``M * N * K`` of one tile of an mma op (``(..., M, K) x (..., K, N)``)."""
+    lhs, rhs = op.operands[0].type.shape, op.operands[1].type.shape
+    return int(lhs[-2]) * int(rhs[-1]) * int(lhs[-1])
 
 
 def _lane_bytes(entry: Operation) -> int:

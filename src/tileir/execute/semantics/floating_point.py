@@ -237,10 +237,13 @@ def mmaf_exact(lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray, in_elem: str,
         (lhs.shape[-2], rhs.shape[-1])
     if scratch is None:
         scratch = {}
-    key = (lhs.shape, rhs.shape, out_shape)
+    # the f64 copies keep the operands' memory order (a column-major tile is copied
+    # sequentially and given to BLAS transposed)
+    key = (lhs.shape, _layout(lhs), rhs.shape, _layout(rhs), out_shape)
     bufs = scratch.get(key)
     if bufs is None:
-        bufs = (np.empty(lhs.shape), np.empty(rhs.shape), np.empty(out_shape))
+        bufs = (np.empty_like(lhs, dtype=np.float64), np.empty_like(rhs, dtype=np.float64),
+                np.empty(out_shape))
         scratch.clear()
         scratch[key] = bufs
     a, b, s = bufs
@@ -266,6 +269,11 @@ def mmaf_exact(lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray, in_elem: str,
 #: tf32 operands rounded (again: a no-op for values an ftof produced, but a bitcast may not
 #: have) by the bit-exact nearest-even conversion
 _TO_TF32 = fast.f32_to_tf32("nearest_even")
+
+
+def _layout(x: np.ndarray) -> tuple:
+    """The axes of ``x`` from the largest stride to the smallest (its memory order)."""
+    return tuple(sorted(range(x.ndim), key=lambda d: -abs(x.strides[d])))
 
 
 def _to_f64(x: np.ndarray, out: np.ndarray) -> None:
