@@ -20,6 +20,7 @@ from typing import Sequence
 import numpy as np
 
 from ..execute.launch import MMA_MODES
+from ..frontends.tinytc.runtime import DEFAULT_MMA
 
 __all__ = ["run_tinytc"]
 
@@ -77,8 +78,9 @@ def _run(argv: Sequence[str], prog: str) -> int:
                    help="one per function argument: scalar literal, .npy file or generator")
     p.add_argument("--out", "-o", metavar="DIR", help="save the arrays after the run here")
     p.add_argument("--seed", type=int, default=0, help="seed of the rand/randn generators")
-    p.add_argument("--mma", choices=MMA_MODES, default="exact",
-                   help="gemm on floating-point data: exact sums (default) or f32 BLAS (fast)")
+    p.add_argument("--mma", choices=MMA_MODES, default=DEFAULT_MMA,
+                   help="gemm on floating-point data: sums in the element type through BLAS "
+                        "(fast, the default, as tinytc computes) or exact sums rounded once")
     opts = p.parse_args(list(argv))
 
     def fail(message: str) -> int:

@@ -229,18 +229,24 @@ def _f32_gemm_kernel(M, N, K):
 
 
 def test_gemm_mma_modes_exact_rounds_once_fast_within_f32_summation_bound():
-    """``mma="exact"`` gives the exactly rounded sum of the products; ``mma="fast"`` accumulates
-    in f32 and stays within the documented bound ``(K+1) * 2**-24 * sum|a*b|`` of it."""
+    """``mma="exact"`` gives the exactly rounded sum of the products; ``mma="fast"`` (the
+    default for tinytc) accumulates in f32 as NumPy's SGEMM does and stays within the
+    documented bound ``(K+1) * 2**-24 * sum|a*b|`` of it."""
     M, N, K = 16, 8, 64
     A, B = F((M, K), np.float32), F((K, N), np.float32)
     exact64 = A.astype(np.float64) @ B.astype(np.float64)    # exact: 24-bit x 24-bit products
     bound = (K + 1) * 2.0 ** -24 * (np.abs(A.astype(np.float64)) @ np.abs(B.astype(np.float64)))
     prog = _f32_gemm_kernel(M, N, K)
     C_exact = np.zeros((M, N), np.float32, order="F")
-    tinytc.launch(prog, "g", args=[A, B, C_exact])
+    tinytc.launch(prog, "g", args=[A, B, C_exact], mma="exact")
     np.testing.assert_array_equal(C_exact, exact64.astype(np.float32))
     C_fast = np.zeros((M, N), np.float32, order="F")
     tinytc.compile(prog, "g").launch(args=[A, B, C_fast], mma="fast")
     assert np.all(np.abs(C_fast.astype(np.float64) - exact64) <= bound)
+    for run in (lambda C: tinytc.launch(prog, "g", args=[A, B, C]),
+                lambda C: tinytc.compile(prog, "g").launch(args=[A, B, C])):
+        C_default = np.zeros((M, N), np.float32, order="F")
+        run(C_default)
+        np.testing.assert_array_equal(C_default, C_fast)
     with pytest.raises(Exception, match="mma"):
         tinytc.launch(prog, "g", args=[A, B, C_fast], mma="sloppy")

@@ -65,6 +65,11 @@ def test_run_mma_fast_flag(tmp_path, capsys):
                      "--arg", "full:f32:8x8:2", "--arg", "zeros:f32:8x8",
                      "--out", str(out)]) == 0
         np.testing.assert_array_equal(np.load(out / "arg2.npy"), np.full((8, 8), 16, np.float32))
+    out = tmp_path / "default"
+    assert main(["tinytc", "run", str(src), "--arg", "randn:f32:8x8", "--arg", "randn:f32:8x8",
+                 "--arg", "zeros:f32:8x8", "--out", str(out)]) == 0
+    a, b = np.load(out / "arg0.npy"), np.load(out / "arg1.npy")
+    np.testing.assert_allclose(np.load(out / "arg2.npy"), a @ b, rtol=1e-5, atol=1e-5)
     with pytest.raises(SystemExit) as exc:
         main(["tinytc", "run", str(src), "--mma", "bogus"])
     assert exc.value.code != 0

@@ -15,7 +15,7 @@ See the README's tinytc section for the calling convention and the semantic choi
 from __future__ import annotations
 
 import os
-from typing import Any, Sequence
+from typing import Any, Optional, Sequence
 
 from .diagnostics import Loc, TinytcError
 from .ir import Program
@@ -57,12 +57,15 @@ def compile(prog: Program, kernel: str):  # noqa: A001 - mirrors tileir.compile
 
 
 def launch(prog: Program, kernel: str, args: Sequence[Any] = (), group_size: int = 1, *,
-           mma: str = "exact"):
+           mma: Optional[str] = None):
     """Run function ``kernel`` on the CPU over ``group_size`` work groups, in place on the
     argument arrays (see the README for how arguments are passed).  ``mma`` is the executor's
-    ``mmaf`` mode for floating-point ``gemm``: ``"exact"`` (products summed exactly, rounded
-    once) or ``"fast"`` (accumulated in f32 through BLAS; f64 is BLAS in both)."""
-    return compile(prog, kernel).launch(args=args, group_size=group_size, mma=mma)
+    ``mmaf`` mode for floating-point ``gemm``: ``"fast"`` (the default, as tinytc computes a
+    gemm: accumulated in the element type through BLAS) or ``"exact"`` (products summed
+    exactly, rounded once; f64 is DGEMM in both)."""
+    k = compile(prog, kernel)
+    return k.launch(args=args, group_size=group_size) if mma is None else \
+        k.launch(args=args, group_size=group_size, mma=mma)
 
 
 def __getattr__(name: str):

@@ -24,6 +24,13 @@ from .lowering import cuda_element
 
 __all__ = ["Group", "TinytcKernel"]
 
+#: The executor's ``mmaf`` mode for tinytc's floating-point ``gemm`` unless a launch asks for
+#: another: ``"fast"``, sums accumulated in the element type through BLAS (f32 SGEMM, f64
+#: DGEMM), which is how tinytc's own kernels compute a gemm (in ``T``) and measured 1.5-2x
+#: NumPy's batched matmul on the small-GEMM recipe where ``"exact"`` (products summed exactly,
+#: rounded once) is 3.3-3.6x for f32 (``benchmarks/tinytc_bench.py``; f64 is DGEMM in both).
+DEFAULT_MMA = "fast"
+
 
 @dataclass
 class Group:
@@ -88,7 +95,7 @@ class TinytcKernel:
         self.module = lower_program(prog)
         self.kernel = _compile(self.module, self.function.name)
 
-    def launch(self, args: Sequence[Any] = (), group_size: int = 1, *, mma: str = "exact"):
+    def launch(self, args: Sequence[Any] = (), group_size: int = 1, *, mma: str = DEFAULT_MMA):
         """Run over ``group_size`` work groups, writing into the argument arrays; ``mma`` as
         :func:`tileir.tinytc.launch`."""
         fn = self.function
