@@ -1,7 +1,9 @@
 """Differential checking of the lock-step executor: every batched launch made while
 :func:`check_batched_launches` is installed also runs one tile block at a time (on the same
 inputs) and both must leave identical bits in every array argument and mapped buffer
-(module globals, cuTile list elements)."""
+(module globals, cuTile list elements) -- or, for ``mma="fast"`` launches, whose BLAS sums
+may be grouped differently batched and one block at a time, equal within that mode's
+documented bound (checked loosely here: relative 1e-4 of the values)."""
 
 from __future__ import annotations
 
@@ -49,8 +51,17 @@ def differential_launch(kernel: Kernel, grid, args=(), launch=ORIGINAL_LAUNCH, r
     sequential = [t.copy() for t in targets]
     _restore(targets, before)
     info = launch(kernel, grid, args, **options)
+    fast = options.get("mma") == "fast"
+    arrays = [a for a in args if isinstance(a, np.ndarray)]
     for i, (got, want) in enumerate(zip(targets, sequential)):
-        if got.tobytes() != want.tobytes():
+        if fast and i >= len(arrays) and any(np.shares_memory(got, a) for a in arrays):
+            continue        # the bytes of an argument array, compared as its values above
+        if fast and got.dtype.kind == "f" and got.shape == want.shape:
+            same = np.allclose(got, want, rtol=1e-4, atol=1e-4 * float(np.max(np.abs(
+                np.nan_to_num(want)), initial=1.0)), equal_nan=True)
+        else:
+            same = got.tobytes() == want.tobytes()
+        if not same:
             raise Mismatch(f"kernel '{kernel.name}' grid {g}: batched and sequential launches "
                            f"differ in {'argument' if i < len(args) else 'buffer'} #{i}")
     if record is not None:

@@ -228,3 +228,78 @@ def test_chains_need_quiet_ops_between_load_and_mmaf():
     mod2 = tileir.parse(store_text)
     mmaf2 = next(op for op in mod2.walk() if op.name == "cuda_tile.mmaf")
     assert padded_mma.mmaf_chains(mmaf2) is None
+
+
+# -- fast mode: a K loop of mmaf as one product ----------------------------------------------
+
+def _example_matmul(name="matmul_f32"):
+    from pathlib import Path
+    src = Path(__file__).resolve().parents[2] / "examples" / "matmul.mlir"
+    return tileir.compile(tileir.load(src), name)
+
+
+@pytest.mark.parametrize("name,dtype", [("matmul_f32", np.float32), ("matmul_f16", np.float16)])
+@pytest.mark.parametrize("n", [256, 100])
+def test_fast_k_loop_within_bound_of_exact(name, dtype, n, monkeypatch):
+    """The example matmul's K loop in fast mode: within (K + 1) 2**-24 sum|a b| of exact."""
+    calls = []
+    original = padded_mma._operands_product
+    monkeypatch.setattr(padded_mma, "_operands_product",
+                        lambda *a: calls.append(a[4]) or original(*a))
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((n, n)).astype(dtype)
+    b = rng.standard_normal((n, n)).astype(dtype)
+    k = _example_matmul(name)
+    grid = (-(-n // 64), -(-n // 64))
+    c_exact, c_fast = np.zeros((n, n), np.float32), np.zeros((n, n), np.float32)
+    k.launch(grid, [a, b, c_exact, n, n, n])
+    assert set(calls) <= {32}             # exact mode: one product per iteration (K tile 32)
+    calls.clear()
+    k.launch(grid, [a, b, c_fast, n, n, n], mma="fast")
+    if n % 64 == 0:
+        assert calls == [n] * len(calls) and calls       # the whole K range at once
+    else:       # edge blocks cut their tiles elsewhere than the others: run as written
+        assert set(calls) <= {32}
+    mag = np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64))
+    bound = (n + 1) * 2.0 ** -24 * mag + 2.0 ** -24 * np.abs(c_exact)
+    assert np.all(np.abs(c_fast.astype(np.float64) - c_exact) <= bound)
+
+
+def test_pair_groups_split_lanes_by_connected_tile_pairs():
+    # two batches of 2x2 (row block, column block) pairs, and one lane of a third
+    ia = np.array([0, 0, 1, 1, 2, 2, 3, 3, 4])
+    ib = np.array([0, 1, 0, 1, 2, 3, 2, 3, 4])
+    groups = sorted(g.tolist() for g in padded_mma._pair_groups(ia, ib))
+    assert groups == [[0, 1, 2, 3], [4, 5, 6, 7], [8]]
+    # a chain 0-0, 0-1, 1-1 is one part
+    assert len(padded_mma._pair_groups(np.array([0, 0, 1]), np.array([0, 1, 1]))) == 1
+    # too many parts: one group
+    many = np.arange(100)
+    assert len(padded_mma._pair_groups(many, many, most=64)) == 1
+
+
+def test_k_loop_chains_only_for_a_pure_accumulation():
+    text = (Path_examples() / "matmul.mlir").read_text()
+    mod = tileir.parse(text)
+    loops = [op for op in mod.walk() if op.name == "cuda_tile.for"]
+
+    class CC:
+        const: list = []
+
+        def slot(self, v):
+            return 0
+    assert all(padded_mma.k_loop_chains(op, CC()) is not None for op in loops)
+    # a store in the body: the loop runs as written
+    bad = text.replace(
+        "      continue %next : tile<64x64xf32>",
+        "      %t9 = store_view_tko weak %next, %pc[%bm, %bn] : tile<64x64xf32>, "
+        "partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token\n"
+        "      continue %next : tile<64x64xf32>", 1)
+    mod2 = tileir.parse(bad)
+    loops2 = [op for op in mod2.walk() if op.name == "cuda_tile.for"]
+    assert padded_mma.k_loop_chains(loops2[0], CC()) is None
+
+
+def Path_examples():
+    from pathlib import Path
+    return Path(__file__).resolve().parents[2] / "examples"

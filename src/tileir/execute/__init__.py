@@ -25,7 +25,9 @@ Choices where the spec leaves the result open (each documented at its op):
   identity is not applied.  **scan**: Hillis-Steele prefix, ``(current, accumulator)``.
 * **mmaf/mmaf_scaled**: exact products summed with ``acc`` in f64, rounded once to the
   accumulator type (tf32 operands are first rounded to tf32); ``launch(mma="fast")`` sums
-  ``mmaf`` in f32 through BLAS instead; **mmai** exact, wraps mod 2**32.
+  ``mmaf`` in f32 through BLAS instead, a K loop of ``mmaf`` as one product; operands loaded
+  with zero padding are multiplied by their loaded part only (:mod:`.semantics.padded_mma`);
+  **mmai** exact, wraps mod 2**32.
 * **Unspecified values**: a view without ``padding_value`` pads with 0; a masked load without
   ``paddingValue`` gives 0; a masked-out ``atomic_rmw_tko`` element returns 0 (CAS: ``cmp``).
 * **Undefined behaviour the executor reports** (:class:`UndefinedBehaviorError`): an index

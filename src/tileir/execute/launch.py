@@ -392,7 +392,9 @@ class Kernel:
         ``mma``: ``"exact"`` (default) computes ``mmaf`` from exact products summed in f64 and
         rounded once; ``"fast"`` multiplies in the accumulator's precision through BLAS
         (f32 SGEMM for f32 accumulators; results within the f32 summation error of exact,
-        see :func:`~tileir.execute.semantics.floating_point.mmaf_fast`).
+        see :func:`~tileir.execute.semantics.floating_point.mmaf_fast`), a K loop of ``mmaf``
+        as one product over the whole K range
+        (:func:`~tileir.execute.semantics.padded_mma.fuse_k_loop`).
 
         ``max_memory``: a batched launch runs its tile blocks in chunks small enough that the
         registers of a chunk (every tile value of the kernel, per block, plus the f64 work

@@ -26,6 +26,7 @@ from ..errors import AssertionFailure, UndefinedBehaviorError, UnsupportedError
 from ..plan import (BREAK, CONTINUE, MAX_PENDING_NESTING, YIELD, convertible_if, in_combiner,
                     lowering)
 from ..lanes import FALL, SPLIT, LaneState, compact, gather, take
+from . import padded_mma
 from ._common import element_name, storage_dtype
 
 
@@ -333,6 +334,11 @@ def _lower_for(op, cc):
             r[s] = v
         return None
 
+    def uniform_bounds(r):
+        if not all(_uniform(r[s]) for s in (lb_s, ub_s, step_s)):
+            return None
+        return read_bound(r[lb_s]), read_bound(r[ub_s]), read_step(r[step_s])
+
     def _continue_for_split(r, sig, k, vals):
         """Some lanes returned from inside the body (the others go on with uniform bounds)."""
         lanes = _LoopLanes(r, rt, vals, free)
@@ -348,7 +354,8 @@ def _lower_for(op, cc):
                 regs[s] = v
             sig = run_body(regs)
         return lanes.finish(outs)
-    return run
+    # a K loop of mmaf in fast mode: one product over the whole K range
+    return padded_mma.fuse_k_loop(op, cc, run, uniform_bounds) or run
 
 
 #: A ``loop`` that has run a multiple of SPIN_CHECK_MASK + 1 iterations without ``break`` lets

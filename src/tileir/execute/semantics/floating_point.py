@@ -302,31 +302,45 @@ def mmaf_fast(lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray, in_elem: str,
     mode (which is f64 BLAS already).  NaN results are canonical."""
     if acc_elem == "f64" or in_elem == "f64":
         return mmaf_exact(lhs, rhs, acc, in_elem, acc_elem)
-    if in_elem == "tf32":
-        lhs, rhs = _TO_TF32(lhs), _TO_TF32(rhs)
-    a = lhs if lhs.dtype == np.float32 else lhs.astype(np.float32)
-    b = rhs if rhs.dtype == np.float32 else rhs.astype(np.float32)
-    r = np.matmul(a, b)
+    r = np.matmul(fast_operand(lhs, in_elem), fast_operand(rhs, in_elem))
     r = np.add(r, acc, dtype=np.float32)
     if acc_elem == "f32":
         return fast.canon_nan(r)
     return _round_acc(r.astype(np.float64), acc_elem)
 
 
+def fast_operand(x: np.ndarray, in_elem: str) -> np.ndarray:
+    """An ``mmaf`` operand as f32 for the fast mode (exact for f16, bf16, tf32 rounded to
+    tf32 first, and the f8 types)."""
+    if in_elem == "tf32":
+        x = _TO_TF32(x)
+    if x.dtype == np.float16:
+        return np.take(_F16_AS_F32, x.view(np.uint16))     # (a table lookup: 2x astype)
+    return x if x.dtype == np.float32 else x.astype(np.float32)
+
+
+#: every f16 bit pattern converted to f32 (exactly, as astype converts it)
+_F16_AS_F32 = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16) \
+    .astype(np.float32)
+
+
 @lowering("mmaf", fold=True)
 def _lower_mmaf(op, cc):
     in_elem = element_name(op.operands[0].type)
     acc_elem = element_name(op.operands[2].type)
+    factored = None
     if getattr(cc, "mma_mode", "exact") == "fast":
         def mma(a, b, c):
             return mmaf_fast(a, b, c, in_elem, acc_elem)
+        if acc_elem == "f32" and in_elem != "f64":
+            factored = padded_mma.lane_factored(in_elem)
     else:
         scratch = threading.local()     # each thread of a multi-threaded launch has its own
 
         def mma(a, b, c):
             return mmaf_exact(a, b, c, in_elem, acc_elem, scratch.__dict__)
     # operands loaded with zero padding: only their in-bounds parts are multiplied
-    return padded_mma.fuse(op, cc, mma) or elementwise(op, cc, mma)
+    return padded_mma.fuse(op, cc, mma, factored) or elementwise(op, cc, mma)
 
 
 def mmaf_scaled_exact(lhs, rhs, acc, lhs_scale, rhs_scale, in_elem: str,

@@ -34,16 +34,17 @@ from typing import Callable, Optional
 import numpy as np
 
 from ...dialects.cuda_tile.attributes import PaddingValue
-from ...dialects.cuda_tile.types import GatherScatterViewType
+from ...dialects.cuda_tile.types import GatherScatterViewType, PartitionViewType
 from ...ir.core import Operation, OpResult, Value
 from ..plan import ABSORBERS
 from . import fast
-from .views import _Access
+from .views import _Access, window_parts
 
 _LOAD = "cuda_tile.load_view_tko"
 _RESHAPE = "cuda_tile.reshape"
 _PERMUTE = "cuda_tile.permute"
 _MMAF = "cuda_tile.mmaf"
+_FTOF = "cuda_tile.ftof"      # float to float: a zero pads to +0 in any float type
 #: ops that may stand between an absorbed load and its mmaf: they neither touch memory nor fail
 _QUIET = {"cuda_tile.constant", "cuda_tile.make_tensor_view", "cuda_tile.make_partition_view",
           "cuda_tile.make_strided_view", "cuda_tile.make_gather_scatter_view", _RESHAPE,
@@ -68,7 +69,7 @@ def _operand_chain(v: Value, block) -> Optional[list[Operation]]:
         op = v.owner
         if op.parent is not block:
             return None
-        if op.name == _PERMUTE or (op.name == _RESHAPE and _unit_dims_only(op)):
+        if op.name in (_PERMUTE, _FTOF) or (op.name == _RESHAPE and _unit_dims_only(op)):
             chain.insert(0, op)
             v = op.operands[0]
             continue
@@ -111,8 +112,8 @@ ABSORBERS.append(_absorbed_ops)
 
 
 class _Operand:
-    """Reads one absorbed operand's in-bounds part: the load, then its reshapes/permutes
-    applied to the part and to its extent."""
+    """Reads one absorbed operand's in-bounds part: the load, then its reshapes, permutes and
+    float conversions applied to the part and to its extent."""
 
     def __init__(self, chain: list[Operation], cc) -> None:
         load = chain[0]
@@ -120,24 +121,59 @@ class _Operand:
         self.access = _Access(load, cc, view, load.operand_group("index"))
         self.view_ok = view in cc.read_only
         self.rt = cc.rt
-        self.steps = [_transform(t) for t in chain[1:]]
+        self.steps = [_transform(t, cc) for t in chain[1:]]
         self.tile = tuple(chain[-1].results[0].type.shape)
+        #: the element type an ftof at the chain's end converted to (its values are exact
+        #: in that type already)
+        self.converted_to = chain[-1].results[0].type.element.name \
+            if chain[-1].name == _FTOF else None
 
-    def read(self, r) -> Optional[tuple[np.ndarray, tuple]]:
-        got = self.access.loaded_parts(r, self.view_ok and self.rt.zero_copy)
-        if got is None:
-            return None
-        part, extent = got
+
+    def window(self, r, span=None):
+        """``(window, starts, extent)`` of the load (see ``_Access.uniform_window``)."""
+        return self.access.loaded_window(r, span)
+
+    def parts(self, window, starts, extent, zero_copy_ok: bool = True):
+        """The transformed in-bounds parts of the lanes (or of ``starts``) and their extent."""
+        zero_copy = zero_copy_ok and self.view_ok and self.rt.zero_copy
+        part = window_parts(window, starts, zero_copy)
         for step in self.steps:
             part, extent = step(part, extent)
         return part, extent
 
+    def read(self, r) -> Optional[tuple[np.ndarray, tuple]]:
+        got = self.window(r)
+        return None if got is None else self.parts(*got)
 
-def _transform(op: Operation) -> Callable:
-    """``(part, extent) -> (part, extent)`` of one reshape or permute."""
+
+def _load_dims(chain: list[Operation]) -> list:
+    """The load tile dimension behind each dimension of the chain's result (None for a unit
+    dimension that a reshape added)."""
+    dims: list = list(range(len(chain[0].results[0].type.shape)))
+    for t in chain[1:]:
+        if t.name == _PERMUTE:
+            dims = [dims[p] for p in _permutation(t)]
+        elif t.name == _RESHAPE:
+            kept = iter(d for d, n in zip(dims, t.operands[0].type.shape) if n != 1)
+            dims = [None if n == 1 else next(kept) for n in t.results[0].type.shape]
+    return dims
+
+
+def _permutation(op: Operation) -> tuple:
+    perm = op.attributes["permutation"]
+    return tuple(int(p) for p in getattr(perm, "value", perm))
+
+
+def _transform(op: Operation, cc) -> Callable:
+    """``(part, extent) -> (part, extent)`` of one reshape, permute or ftof."""
+    if op.name == _FTOF:
+        fn = cc.absorbed[op].elementwise_fn
+
+        def convert(part, extent):
+            return fn(part), extent
+        return convert
     if op.name == _PERMUTE:
-        perm = op.attributes["permutation"]
-        perm = tuple(int(p) for p in getattr(perm, "value", perm))
+        perm = _permutation(op)
         axes = (0,) + tuple(p + 1 for p in perm)
 
         def permute(part, extent):
@@ -153,12 +189,13 @@ def _transform(op: Operation) -> Callable:
     return reshape
 
 
-def padded_product(a: np.ndarray, a_ext: tuple, b: np.ndarray, b_ext: tuple, k_tile: int,
-                   acc: np.ndarray, mma: Callable) -> Optional[np.ndarray]:
-    """``mma(A, B, acc)`` for tiles ``A`` (``(..., M, K)``) and ``B`` (``(..., K, N)``, with
-    ``K = k_tile``) that are zero outside their in-bounds parts ``a`` and ``b`` (extents
-    ``a_ext`` and ``b_ext``), computed from the parts; None where this would not give the
-    padded product's bits (see the module docstring)."""
+def padded_product(a_ext: tuple, b_ext: tuple, k_tile: int, acc: np.ndarray,
+                   compute: Callable) -> Optional[np.ndarray]:
+    """The product of tiles ``A`` (``(..., M, K)``) and ``B`` (``(..., K, N)``, ``K = k_tile``)
+    that are zero outside their in-bounds parts of extents ``a_ext`` and ``b_ext``, plus
+    ``acc`` (``(..., M, N)``), where ``compute(acc_part)`` multiplies the in-bounds parts and
+    adds ``acc_part`` as ``mmaf`` does; None where this would not give the padded product's
+    bits (see the module docstring)."""
     m, n = acc.shape[-2:]
     batch = tuple(acc.shape[1:-2])
     m1, k1 = a_ext[-2:]
@@ -171,7 +208,7 @@ def padded_product(a: np.ndarray, a_ext: tuple, b: np.ndarray, b_ext: tuple, k_t
         p = acc[..., rows, cols]
         if ((p == 0) & np.signbit(p)).any():
             return None
-    r = mma(a, b, acc if full else acc[..., :m1, :n1])
+    r = compute(acc if full else acc[..., :m1, :n1])
     if k1 < k_tile:         # the +0 terms of the padded K: a -0 sum becomes +0
         np.copyto(r, np.zeros((), r.dtype), where=(r == 0))
     if full:
@@ -186,9 +223,91 @@ def padded_product(a: np.ndarray, a_ext: tuple, b: np.ndarray, b_ext: tuple, k_t
     return out
 
 
-def fuse(op: Operation, cc, mma: Callable) -> Optional[Callable]:
+def _operands_product(lhs: "_Operand", wa, rhs: "_Operand", wb, k_tile: int,
+                      acc: np.ndarray, mma: Callable, factored: Optional[Callable]):
+    """:func:`padded_product` of two operands given by their windows ``(window, starts,
+    extent)``; ``factored`` (fast mode) multiplies the distinct tiles once when lanes share
+    them (a tiled matmul's row and column blocks) through one BLAS product."""
+    if factored is not None:
+        got = factored(lhs, wa, rhs, wb)
+        if got is not None:
+            (a_ext, b_ext), compute = got
+            return padded_product(a_ext, b_ext, k_tile, acc, compute)
+    a, a_ext = lhs.parts(*wa)
+    b, b_ext = rhs.parts(*wb)
+    return padded_product(a_ext, b_ext, k_tile, acc, lambda acc_part: mma(a, b, acc_part))
+
+
+def lane_factored(in_elem: str) -> Callable:
+    """For fast-mode products of 2-D tiles whose lanes share lhs or rhs tiles (a tiled
+    matmul's row and column blocks): ``fn(lhs, wa, rhs, wb) -> ((a_ext, b_ext), compute)``
+    where the distinct tiles are read and converted to f32 once and ``compute(acc_part)``
+    multiplies them (every distinct pair in one SGEMM when there are few, else each lane's
+    pair in a batched SGEMM) and adds each lane's product to ``acc_part`` in f32; None where
+    no tile is shared or the shapes differ."""
+    from .floating_point import fast_operand
+
+    def factored(lhs, wa, rhs, wb):
+        (win_a, starts_a, ext_a), (win_b, starts_b, ext_b) = wa, wb
+        lanes = max(starts_a.size, starts_b.size)
+        if lanes < 2 or len(lhs.tile) != 2 or len(rhs.tile) != 2:
+            return None
+        ua, ia = np.unique(starts_a, return_inverse=True)
+        ub, ib = np.unique(starts_b, return_inverse=True)
+        if ua.size == lanes and ub.size == lanes:
+            return None
+        a, a_ext = lhs.parts(win_a, ua, ext_a, zero_copy_ok=False)
+        b, b_ext = rhs.parts(win_b, ub, ext_b, zero_copy_ok=False)
+        ia = np.broadcast_to(ia.reshape(-1), (lanes,))
+        ib = np.broadcast_to(ib.reshape(-1), (lanes,))
+
+        def compute(acc_part):
+            (m1, k1), (_, n1) = a_ext, b_ext
+            a32 = fast_operand(a, "f32" if lhs.converted_to == in_elem else in_elem)
+            b32 = fast_operand(b, "f32" if rhs.converted_to == in_elem else in_elem)
+            p = np.empty((lanes, m1, n1), dtype=np.float32)
+            for sel in _pair_groups(ia, ib):
+                ga, la = np.unique(ia[sel], return_inverse=True)
+                gb, lb = np.unique(ib[sel], return_inverse=True)
+                if ga.size * gb.size <= 2 * la.size:     # every pair in one SGEMM
+                    q = np.matmul(a32[ga].reshape(ga.size * m1, k1),
+                                  b32[gb].transpose(1, 0, 2).reshape(k1, gb.size * n1))
+                    p[sel] = q.reshape(ga.size, m1, gb.size, n1)[la, :, lb, :]
+                else:
+                    p[sel] = np.matmul(a32[ia[sel]], b32[ib[sel]])
+            p += acc_part       # (acc is f32: rounded as mmaf_fast's f32 add)
+            return fast.canon_nan(p)
+        return (a_ext, b_ext), compute
+    return factored
+
+
+def _pair_groups(ia: np.ndarray, ib: np.ndarray, most: int = 64) -> list:
+    """The lanes split by the connected parts of the graph whose edges are the lanes' (lhs
+    tile, rhs tile) pairs (a batched matmul: one part per batch), as index arrays; all lanes
+    in one group when there are more than ``most`` parts."""
+    na, nb = int(ia.max()) + 1, int(ib.max()) + 1
+    label_a = np.arange(na)
+    label_b = np.full(nb, na)
+    while True:
+        lane = np.minimum(label_a[ia], label_b[ib])
+        new_a, new_b = label_a.copy(), label_b.copy()
+        np.minimum.at(new_a, ia, lane)
+        np.minimum.at(new_b, ib, lane)
+        if (new_a == label_a).all() and (new_b == label_b).all():
+            break
+        label_a, label_b = new_a, new_b
+    parts, which = np.unique(lane, return_inverse=True)
+    if parts.size > most:
+        return [np.arange(ia.size)]
+    order = np.argsort(which, kind="stable")
+    return np.split(order, np.cumsum(np.bincount(which))[:-1])
+
+
+def fuse(op: Operation, cc, mma: Callable, factored: Optional[Callable] = None
+         ) -> Optional[Callable]:
     """The closure running ``op`` (an ``mmaf`` computed by ``mma(lhs, rhs, acc)``) together
-    with its absorbed operand loads, or None when ``op`` is not such an ``mmaf``."""
+    with its absorbed operand loads, or None when ``op`` is not such an ``mmaf``.
+    ``factored``: :func:`lane_factored` (fast mode)."""
     chains = mmaf_chains(op)
     if chains is None or any(o not in cc.absorbed for o in chains[0] + chains[1]):
         return None
@@ -204,13 +323,113 @@ def fuse(op: Operation, cc, mma: Callable) -> Optional[Callable]:
     def run(r):
         res = None
         acc = r[c_slot]
-        a = lhs.read(r)
-        b = rhs.read(r) if a is not None else None
-        if b is not None:
-            res = padded_product(a[0], a[1], b[0], b[1], k_tile, acc, mma)
+        wa = lhs.window(r)
+        wb = rhs.window(r) if wa is not None else None
+        if wb is not None:
+            res = _operands_product(lhs, wa, rhs, wb, k_tile, acc, mma, factored)
         if res is None:
             for f in replay:
                 f(r)
             res = mma(r[a_slot], r[b_slot], acc)
         r[out] = res
+    return run
+
+
+# -- a K loop of mmaf in fast mode -----------------------------------------------------------
+
+def k_loop_chains(loop: Operation, cc) -> Optional[tuple]:
+    """For a ``for`` whose body only accumulates one ``mmaf`` into the loop's only iter value,
+    from two absorbed operand chains whose loads (partition views) step along K with the
+    induction variable: ``(mmaf, (lhs chain, rhs chain), (lhs K dim, rhs K dim))`` (K dims
+    of the load tiles), else None."""
+    if loop.name != "cuda_tile.for" or len(loop.operands) != 4 or len(loop.results) != 1:
+        return None
+    body = loop.regions[0].blocks[0]
+    ops = list(body.ops)
+    mmafs = [o for o in ops if o.name == _MMAF]
+    if not ops or ops[-1].name != "cuda_tile.continue" or len(mmafs) != 1:
+        return None
+    mm = mmafs[0]
+    chains = mmaf_chains(mm)
+    iv, acc = body.args[0], body.args[1]
+    if chains is None or mm.operands[2] is not acc or len(acc.uses) != 1 or \
+            list(ops[-1].operands) != [mm.results[0]] or len(mm.results[0].uses) != 1:
+        return None
+    absorbed = set(map(id, chains[0] + chains[1]))
+    for o in ops[:-1]:
+        if o is not mm and id(o) not in absorbed and (o.name not in _QUIET or o.regions):
+            return None
+    k_dims = []
+    for chain, k_pos in ((chains[0], -1), (chains[1], -2)):
+        load = chain[0]
+        kd = _load_dims(chain)[k_pos]
+        vt = load.operand_group("view")[0].type
+        idx = load.operand_group("index")
+        if kd is None or not isinstance(vt, PartitionViewType) or vt.tile_shape[kd] < 2 or \
+                idx[kd] is not iv or _inside(load.operand_group("view")[0], body):
+            return None
+        for j, v in enumerate(idx):
+            if j != kd and (_inside(v, body) and not cc.const[cc.slot(v)]):
+                return None
+        k_dims.append(kd)
+    return mm, chains, tuple(k_dims)
+
+
+def _inside(v: Value, body) -> bool:
+    """Whether ``v`` is defined in ``body`` (an argument of it or a result of its ops)."""
+    if not isinstance(v, OpResult):
+        return getattr(v, "owner", None) is body
+    op = v.owner
+    while op is not None:
+        if op.parent is body:
+            return True
+        op = op.parent_op
+    return False
+
+
+def fuse_k_loop(loop: Operation, cc, loop_run: Callable, bounds: Callable
+                ) -> Optional[Callable]:
+    """In fast mode, a K loop of ``mmaf`` (:func:`k_loop_chains`) as one product over the
+    whole K range: ``acc + A[:, K range] @ B[K range, :]`` through BLAS, the distinct row and
+    column blocks of the lanes multiplied once.  Fast mode sums in f32 in BLAS's order, so
+    the per-iteration roundings of ``acc`` are not kept; the result stays within the fast
+    mode's bound over the whole K.  ``bounds(r)`` gives the loop's ``(lb, ub, step)`` when
+    every lane has the same, else None; the loop runs as written (``loop_run``) where the
+    shortcut does not apply (step other than 1, no iteration, tiles that differ in extent,
+    faults)."""
+    if getattr(cc, "mma_mode", "exact") != "fast":
+        return None
+    found = k_loop_chains(loop, cc)
+    if found is None:
+        return None
+    mm, (lc, rc), (kl, kr) = found
+    if any(o not in cc.absorbed for o in lc + rc):
+        return None
+    in_elem = mm.operands[0].type.element.name
+    acc_elem = mm.operands[2].type.element.name
+    if in_elem == "f64" or acc_elem != "f32":
+        return None
+    from .floating_point import mmaf_fast
+    lhs, rhs = _Operand(lc, cc), _Operand(rc, cc)
+    factored = lane_factored(in_elem)
+    init = cc.slot(loop.operands[3])
+    out = cc.slot(loop.results[0])
+    k_tile = mm.operands[0].type.shape[-1]
+
+    def mma(a, b, c):
+        return mmaf_fast(a, b, c, in_elem, acc_elem)
+
+    def run(r):
+        got = bounds(r)
+        if got is not None and got[2] == 1 and got[1] > got[0]:
+            lb, trips = got[0], got[1] - got[0]
+            wa = lhs.window(r, (kl, lb, trips))
+            wb = rhs.window(r, (kr, lb, trips)) if wa is not None else None
+            if wb is not None:
+                res = _operands_product(lhs, wa, rhs, wb, k_tile * trips, r[init], mma,
+                                        factored)
+                if res is not None:
+                    r[out] = res
+                    return None
+        return loop_run(r)
     return run

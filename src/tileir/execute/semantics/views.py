@@ -291,15 +291,25 @@ class _Access:
                             offset=lo - buf.base, strides=(lay.isz,) + bs)
         return window, e0 - lo_e, full
 
-    def uniform_window(self, tv, idx, write: bool):
+    def uniform_window(self, tv, idx, write: bool, span=None):
         """Vectorised addressing of a partition/strided tile for lanes that share one tensor
         view and whose tiles all have the same in-bounds extent ``n`` (per tile dimension, each
         at least 1): ``(window, starts, n)`` where ``window[starts[l]]`` is the in-bounds part
         of lane ``l``'s tile (the rest of the tile is padding on load, skipped on store).  None
-        where that does not hold or an access would fail (the per-lane path reports it)."""
+        where that does not hold or an access would fail (the per-lane path reports it).
+
+        ``span = (k, first, count)`` (partition views): along tile dimension ``k`` the tiles of
+        indices ``first .. first + count - 1`` together (they are adjacent), instead of the
+        tile that ``idx[k]`` selects."""
         lay = self.layout
         if lay.kind == "gather" or tv.lanes != 1:
             return None
+        if span is not None:
+            if lay.kind != "partition":
+                return None
+            k_span, first, count = span
+            idx = list(idx)
+            idx[k_span] = np.array([first], dtype=np.int64)
         base, shape, strides = tv.base0, tv.shape0, tv.strides0
         if max(shape + strides, default=0) >= (1 << 31) or min(strides, default=0) < 0:
             return None
@@ -308,11 +318,12 @@ class _Access:
         extent = []
         for k, i in enumerate(idx):
             v = i.reshape(i.shape[0], -1)[:, 0].astype(np.int64)
-            if ((v < 0) | (v >= space[k])).any():
+            tiles = span[2] if span is not None and k == span[0] else 1
+            if ((v < 0) | (v + (tiles - 1) >= space[k])).any():
                 return None
             d = lay.dim_map[k]
             o = v * lay.steps[k]
-            n = np.minimum(shape[d] - o, lay.tile[k])
+            n = np.minimum(shape[d] - o, lay.tile[k] * tiles)
             n0 = int(n[0])
             if n0 <= 0 or not (n == n0).all():
                 return None
@@ -331,20 +342,14 @@ class _Access:
                             offset=lo - buf.base, strides=(lay.isz,) + bs)
         return window, e0 - lo_e, extent
 
-    def loaded_parts(self, r, zero_copy: bool):
-        """``(parts, n)`` for a load whose lanes' tiles all have the in-bounds extent ``n``
-        (see :meth:`uniform_window`): ``parts[l]`` is lane ``l``'s in-bounds part, a read-only
-        view of the memory when ``zero_copy`` allows and the parts are evenly spaced, else a
-        copy; None where that does not apply or the load would raise (the load reports it)."""
+    def loaded_window(self, r, span=None):
+        """:meth:`uniform_window` of a load (None for bool tiles)."""
         if self.layout.is_bool:
             return None
-        tv, idx, _ = self.lanes(r)
-        got = self.uniform_window(tv, idx, False)
-        if got is None:
-            return None
-        window, starts, extent = got
-        parts = _evenly_spaced(window, starts) if zero_copy else None
-        return (parts if parts is not None else window[starts]), extent
+        # (with a span, the spanned index is not read: it is a loop's induction variable)
+        idx = [np.zeros(1, np.int64) if span is not None and k == span[0] else rd(r[s])
+               for k, (s, rd) in enumerate(zip(self.index, self.readers))]
+        return self.uniform_window(r[self.view], idx, False, span)
 
     def precise_fault(self, start, n, bs, write, lane, lanes) -> Exception:
         """The error for the first element of the region ``(start, n, bs)`` that faults."""
@@ -384,6 +389,13 @@ class _Access:
             cc_ = np.where((c >= 0) & (c < shape[k]), c, 0)
             addr = addr + (cc_ * (strides[k] * lay.isz)).astype(np.uint64)
         return addr, valid
+
+
+def window_parts(window: np.ndarray, starts: np.ndarray, zero_copy: bool) -> np.ndarray:
+    """``window[starts]``: a read-only view of the memory when ``zero_copy`` allows and the
+    parts are evenly spaced, else a copy."""
+    parts = _evenly_spaced(window, starts) if zero_copy else None
+    return parts if parts is not None else window[starts]
 
 
 def _extent(start: int, n: tuple, bs: tuple, isz: int) -> tuple[int, int]:
