@@ -158,8 +158,10 @@ def flush_subnormals(x: ArrayLike, elem: str = "f32") -> NDArray:
     """Replace subnormal elements of ``x`` (storage of ``elem``) by zero of the same sign."""
     a = np.asarray(x, dtype=numpy_dtype(elem))
     tiny = float_format(elem).min_normal
-    v = a.astype(np.float64)
-    sub = (v != 0) & (np.abs(v) < tiny)
+    # (the smallest normal is exact in every format: f32/f64 compare in their own type)
+    v = a if a.dtype in (np.float32, np.float64) else a.astype(np.float64)
+    sub = np.abs(v) < v.dtype.type(tiny)
+    sub &= v != 0
     if not sub.any():
         return a
     return np.where(sub, np.copysign(np.zeros((), a.dtype), a), a).astype(a.dtype)
