@@ -312,6 +312,28 @@ def store(space: Space, buffer: Buffer, addr: Any, value: np.ndarray) -> None:
     buffer.data[a.reshape(-1)] = v.reshape(-1)
 
 
+
+def store_computed(space: Space, buffer: "Buffer", addr: Any, fn, args, dtype) -> bool:
+    """Compute ``fn(*args)`` straight into the elements at the affine ``addr`` (one per lane,
+    no two lanes on one element, the buffer's dtype ``dtype``); False where that does not
+    apply (the caller computes the value and stores it the ordinary way)."""
+    if not isinstance(addr, Aff) or buffer.data.dtype != dtype:
+        return False
+    view = _view(space, buffer.data, addr)
+    if any(c == 0 and d < view.ndim and view.shape[d] > 1 for d, c in enumerate(addr.coef)):
+        return False
+    if any(getattr(a, "dtype", None) != dtype for a in args):
+        return False
+    try:
+        np.broadcast_shapes(view.shape, *(np.shape(a) for a in args))
+    except ValueError:
+        return False
+    if np.broadcast_shapes(view.shape, *(np.shape(a) for a in args)) != view.shape:
+        return False
+    fn(*args, out=view)
+    return True
+
+
 class RaceLog:
     """Accesses of one block-synchronous epoch (between two barriers), for ``racecheck``.
 

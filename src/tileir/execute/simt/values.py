@@ -17,7 +17,7 @@ import numpy as np
 from ...ir.types import Type
 from ..numerics.dtypes import numpy_dtype
 
-__all__ = ["Token", "element_name", "storage", "vector_shape", "is_index"]
+__all__ = ["Token", "Deferred", "element_name", "storage", "vector_shape", "is_index"]
 
 
 class Token:
@@ -60,6 +60,21 @@ class Token:
 
     def __repr__(self) -> str:
         return f"Token({'ready' if self.ready else 'pending'}{', ' + self.label if self.label else ''})"
+
+
+
+class Deferred:
+    """The result of an elementwise op left uncomputed for the ``memref.store`` that is its
+    only use, so that the store can compute it straight into memory (``fn(*args, out=view)``,
+    no temporary); :meth:`value` computes it the ordinary way."""
+
+    __slots__ = ("fn", "args", "dtype")
+
+    def __init__(self, fn, args, dtype: np.dtype) -> None:
+        self.fn, self.args, self.dtype = fn, args, dtype
+
+    def value(self) -> np.ndarray:
+        return self.fn(*self.args).astype(self.dtype, copy=False)
 
 
 def _element(t: Type) -> Type:

@@ -23,7 +23,7 @@ from ..faults import ub
 from ..interp import affine
 from ..lanes import Aff, BoxSpace, ROOT_NDIM
 from ..registry import lowering
-from ..values import element_name, numerics_name, storage, vector_shape
+from ..values import Deferred, element_name, numerics_name, storage, vector_shape
 from .intsem import Int
 
 _ZERO = (0,) * ROOT_NDIM
@@ -238,11 +238,38 @@ def _float_binary(name: str, fn: Callable):
             raise UnsupportedError(f"'{name}' on {elem} (no IEEE arithmetic on that type)",
                                    op=name)
 
+        if _stored_next(op):
+            def deferred(ex, frame, args):
+                return [Deferred(_quiet(fn), args, dtype)]
+            return deferred
+
         def step(ex, frame, args):
             with np.errstate(all="ignore"):
                 return [fn(args[0], args[1]).astype(dtype, copy=False)]
         return step
     return lower
+
+
+def _quiet(fn: Callable) -> Callable:
+    def run(*args, **kw):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kw)
+    return run
+
+
+def _stored_next(op: Operation) -> bool:
+    """Whether the only use of ``op``'s (scalar) result is as the value of the
+    ``memref.store`` right after it (which then computes it into memory)."""
+    res = op.results[0]
+    block = op.parent
+    if len(res.uses) != 1 or block is None or vector_shape(res.type):
+        return False
+    user, index = res.uses[0]
+    if user.name != "memref.store" or index != 0 or user.parent is not block:
+        return False
+    ops = list(block.ops)
+    i = ops.index(op)
+    return i + 1 < len(ops) and ops[i + 1] is user
 
 
 _float_binary("arith.addf", np.add)

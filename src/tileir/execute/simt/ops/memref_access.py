@@ -6,9 +6,9 @@ import numpy as np
 
 from ....ir.core import Operation
 from ..interp import affine
-from ..memory import MemRef, element_address, load, store
+from ..memory import MemRef, element_address, load, store, store_computed
 from ..registry import lowering
-from ..values import storage
+from ..values import Deferred, storage
 
 
 def check_host_access(ex, ref: MemRef, op: Operation) -> None:
@@ -53,6 +53,10 @@ def _store(op: Operation, c):
         addr = element_address(space, ref, idx)
         if getattr(ex, "racelog", None) is not None:
             ex.record(space, ref.buffer, addr, True, op)
+        if type(value) is Deferred:
+            if store_computed(space, ref.buffer, addr, value.fn, value.args, value.dtype):
+                return []
+            value = value.value()
         value = space.array(value)
         if value.dtype != ref.buffer.data.dtype:
             value = value.view(ref.buffer.data.dtype) \
