@@ -1,4 +1,4 @@
-"""Run-time values that are not plain tiles: tensor views.
+"""Run-time values that are not plain tiles: tensor views, deferred results.
 
 A tile view (``partition_view``, ``strided_view``, ``gather_scatter_view``) carries its tile shape,
 ``dim_map``, traversal strides and padding in its *type*, which the plan compiler bakes into the
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["TensorViewValue"]
+__all__ = ["TensorViewValue", "Deferred"]
 
 
 class TensorViewValue:
@@ -50,3 +50,18 @@ class TensorViewValue:
             return (f"TensorViewValue(base={self.base0:#x}, shape={self.shape0}, "
                     f"strides={self.strides0})")
         return f"TensorViewValue(lanes={self.lanes})"
+
+
+class Deferred:
+    """The result of an elementwise float op left uncomputed for the ``store_view_tko`` right
+    after it, its only use: the store computes ``fn(*args, out=...)`` straight into memory
+    (then canonicalises NaNs there) instead of filling a temporary and copying it;
+    :meth:`value` computes it the ordinary way."""
+
+    __slots__ = ("fn", "args", "finish")
+
+    def __init__(self, fn, args, finish) -> None:
+        self.fn, self.args, self.finish = fn, args, finish
+
+    def value(self) -> np.ndarray:
+        return self.finish(self.fn(*self.args))

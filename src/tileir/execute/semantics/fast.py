@@ -19,7 +19,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
-__all__ = ["canon_nan", "float_binary", "float_sqrt", "float_maxmin", "float_cmp",
+__all__ = ["canon_nan", "float_binary", "native_ufunc", "float_sqrt", "float_maxmin", "float_cmp",
            "sign_op", "rounding_op", "widen_float", "narrow_float", "NATIVE_FLOATS"]
 
 F16, F32, F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
@@ -48,6 +48,12 @@ def canon_nan(r: np.ndarray) -> np.ndarray:
 _MAX_CHECKED = (F32, F64)
 
 _UFUNCS = {"addf": np.add, "subf": np.subtract, "mulf": np.multiply, "divf": np.divide}
+
+
+def native_ufunc(name: str, elem: str):
+    """The NumPy ufunc that is ``addf``/``subf``/``mulf``/``divf`` in nearest-even on f32/f64
+    (before NaN canonicalisation), or None for other types."""
+    return _UFUNCS[name] if elem in NATIVE_FLOATS else None
 
 
 def float_binary(name: str, elem: str):

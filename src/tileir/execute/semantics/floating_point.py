@@ -17,12 +17,44 @@ import numpy as np
 
 from .. import numerics as N
 from ..plan import lowering
+from ..values import Deferred
 from . import fast, padded_mma
 from ._common import elementwise, element_name, enum_keyword, rounding_keyword
 
 
 def _ftz(op) -> bool:
     return "flush_to_zero" in op.attributes
+
+
+def _into_store(op, cc, name: str, elem: str):
+    """For a nearest-even f32/f64 ``addf``/``subf``/``mulf``/``divf`` whose only use is the
+    ``store_view_tko`` right after it: the closure leaving a :class:`Deferred` that the store
+    computes into memory; else None."""
+    uf = fast.native_ufunc(name, elem)
+    if uf is None or not stored_next(op):
+        return None
+    a, b = cc.slots_of(op.operands)
+    out = cc.slot(op.results[0])
+
+    def run(r):
+        r[out] = Deferred(uf, (r[a], r[b]), fast.canon_nan)
+    return run
+
+
+def stored_next(op) -> bool:
+    """Whether the only use of ``op``'s result is as the tile of the ``store_view_tko`` right
+    after it in the same block."""
+    res = op.results[0]
+    block = op.parent
+    if len(res.uses) != 1 or block is None:
+        return False
+    user, _ = res.uses[0]
+    if user.name != "cuda_tile.store_view_tko" or user.parent is not block or \
+            user.operand_group("tile")[0] is not res:
+        return False
+    ops = list(block.ops)
+    i = ops.index(op)
+    return i + 1 < len(ops) and ops[i + 1] is user
 
 
 @lowering("addf", "subf", "mulf", fold=True)
@@ -32,6 +64,9 @@ def _lower_arith(op, cc):
     rounding, ftz = rounding_keyword(op), _ftz(op)
     fn = None
     if rounding == "nearest_even" and not ftz:
+        deferred = _into_store(op, cc, name, elem)
+        if deferred is not None:
+            return deferred
         fn = fast.float_binary(name, elem)
     if fn is None:
         impl = getattr(N, name)
@@ -47,6 +82,9 @@ def _lower_divf(op, cc):
     rounding, ftz = rounding_keyword(op), _ftz(op)
     fn = None
     if rounding in ("nearest_even",) and not ftz:
+        deferred = _into_store(op, cc, "divf", elem)
+        if deferred is not None:
+            return deferred
         fn = fast.float_binary("divf", elem)
     if fn is None:
         def fn(a, b):

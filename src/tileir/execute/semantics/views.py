@@ -33,7 +33,7 @@ from .. import numerics as N
 from ..errors import MemoryAccessError, UndefinedBehaviorError
 from ..memory import Fault
 from ..plan import lowering
-from ..values import TensorViewValue
+from ..values import Deferred, TensorViewValue
 from ._common import element_name, storage_dtype, unsigned_reader
 
 _U8 = np.dtype(np.uint8)
@@ -391,6 +391,36 @@ class _Access:
         return addr, valid
 
 
+
+def _compute_into(acc: "_Access", tv, idx, lanes: int, value: Deferred) -> bool:
+    """Store a :class:`Deferred` tile by computing it straight into memory: every lane's whole
+    tile in bounds, the lanes' tiles evenly spaced and disjoint, the value's dtype the view's;
+    False where that does not hold (the store then takes its ordinary path)."""
+    lay = acc.layout
+    if lanes < 2 or tv.lanes != 1 or lay.kind == "gather" or lay.is_bool:
+        return False
+    shape = np.broadcast_shapes(*(np.shape(a) for a in value.args))
+    if shape[1:] != lay.tile or shape[0] not in (1, lanes) or \
+            any(getattr(a, "dtype", None) != lay.dtype for a in value.args):
+        return False
+    win = acc.batched_window(tv, idx, lanes, True)
+    if win is None or win[0] is None or not win[2].all():
+        return False
+    window, starts, _ = win
+    step = int(starts[1] - starts[0])
+    if step <= 0 or not (np.diff(starts) == step).all():
+        return False
+    first = window[int(starts[0])]
+    lane_stride = step * window.strides[0]
+    if lane_stride < sum((t - 1) * abs(b) for t, b in zip(first.shape, first.strides)) + \
+            lay.isz:
+        return False            # tiles that overlap: the ordinary path's lane order decides
+    out = as_strided(first, (lanes,) + first.shape, (lane_stride,) + first.strides)
+    value.fn(*value.args, out=out)
+    value.finish(out)
+    return True
+
+
 def window_parts(window: np.ndarray, starts: np.ndarray, zero_copy: bool) -> np.ndarray:
     """``window[starts]``: a read-only view of the memory when ``zero_copy`` allows and the
     parts are evenly spaced, else a copy."""
@@ -540,6 +570,11 @@ def _lower_store_view(op, cc):
     def run(r):
         tv, idx, lanes = acc.lanes(r)
         v = r[val]
+        if type(v) is Deferred:
+            if _compute_into(acc, tv, idx, lanes, v):
+                r[tok] = None
+                return
+            v = v.value()
         lanes = max(lanes, v.shape[0])
         if lanes > 1 and tv.lanes == 1 and lay.kind != "gather" and \
                 (win := acc.batched_window(tv, idx, lanes, True)) is not None:
