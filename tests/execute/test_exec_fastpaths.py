@@ -158,6 +158,14 @@ def test_fma_f32_fast_path_equals_numerics():
         a, b, c = (np.concatenate(v) for v in ((a, x, x, x, da), (b, y, y, y, db),
                                                (c, near, ties, tiny, dc)))
         assert same_bits(fast.fma_f32()(a, b, c), N.fma(a, b, c, "f32"))
+        # lanes x tile shapes with broadcast operands, run in cache-sized chunks of rows (and
+        # rows too long to chunk), bit for bit as the numerics routine
+        n = (a.size // 1000) * 1000
+        for rows, cols in ((n // 1000, 1000), (1, n), (n // 40, 40)):
+            a2, c2 = a[:n].reshape(rows, cols), c[:n].reshape(rows, cols)
+            b_row = b[:cols].reshape(1, cols)
+            assert same_bits(fast.fma_f32()(a2, b_row, c2),
+                             N.fma(a2, np.broadcast_to(b_row, a2.shape), c2, "f32"))
 
 
 @pytest.mark.parametrize("elem", ["f16", "bf16", "f32"])

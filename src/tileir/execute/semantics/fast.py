@@ -326,25 +326,54 @@ def fma_f32():
     moved the exact sum onto the midpoint, the only case where double rounding can differ
     since 53 >= 2 * 24 + 2) or lies in the f32 subnormal range (where the midpoints sit
     lower).  Those rare elements are redone by :func:`_fma_f32_odd`."""
-    def run(a, b, c):
+    def whole(a, b, c):
         p = np.multiply(a, b, dtype=F64)         # exact
         s = np.add(p, c, out=p) if p.shape == np.broadcast_shapes(p.shape, c.shape) \
             else p + c
         r = s.astype(F32)
-        low = s.view(np.uint64) & np.uint64(0x1FFFFFFF)
-        redo = low == np.uint64(0x10000000)        # an f32 midpoint (or a NaN payload)
-        tiny = np.abs(s) < _F32_MIN_NORMAL
-        tiny &= s != 0
-        redo |= tiny
-        if redo.any():
-            at = np.nonzero(redo)
-            shape = r.shape
-            r[at] = _fma_f32_odd(*(np.broadcast_to(x, shape)[at] for x in (a, b, c)))
+        _fma_redo(a, b, c, s, r)
         return canon_nan(r)
+
+    def run(a, b, c):
+        shape = np.broadcast_shapes(a.shape, b.shape, c.shape)
+        row = int(np.prod(shape[1:], dtype=np.int64)) if shape else 0
+        if len(shape) < 1 or row == 0 or row > _FMA_CHUNK // 2:
+            return whole(a, b, c)
+        # chunks of rows whose f64 temporaries stay in the cache (3x faster on 4M elements)
+        rows = _FMA_CHUNK // row
+        a, b, c = (np.broadcast_to(x, shape) for x in (a, b, c))
+        out = np.empty(shape, F32)
+        tmp = np.empty((min(rows, shape[0]),) + shape[1:], F64)
+        for i in range(0, shape[0], rows):
+            j = min(shape[0], i + rows)
+            s = tmp[:j - i]
+            np.multiply(a[i:j], b[i:j], out=s, dtype=F64)      # exact
+            np.add(s, c[i:j], out=s)
+            r = out[i:j]
+            np.copyto(r, s, casting="same_kind")
+            _fma_redo(a[i:j], b[i:j], c[i:j], s, r)
+        return canon_nan(out)
     return run
 
 
+def _fma_redo(a, b, c, s, r) -> None:
+    """Redo, in ``r`` (``s`` = f64 ``a * b + c`` rounded to f32), the elements whose f64 sum
+    ``s`` is an f32 midpoint or tiny (the rare double-rounding cases) by the exact method."""
+    low = s.view(np.uint64) & np.uint64(0x1FFFFFFF)
+    redo = low == np.uint64(0x10000000)        # an f32 midpoint (or a NaN payload)
+    tiny = np.abs(r) <= _F32_MIN_NORMAL32      # (|s| below the smallest normal, or near it)
+    tiny &= s != 0
+    redo |= tiny
+    if redo.any():
+        at = np.nonzero(redo)
+        shape = r.shape
+        r[at] = _fma_f32_odd(*(np.broadcast_to(x, shape)[at] for x in (a, b, c)))
+
+
+#: elements per chunk of the f32 fma (its f64 temporaries: 256 KiB)
+_FMA_CHUNK = 1 << 15
 _F32_MIN_NORMAL = 2.0 ** -126
+_F32_MIN_NORMAL32 = np.float32(_F32_MIN_NORMAL)
 
 
 def _fma_f32_odd(a, b, c):
