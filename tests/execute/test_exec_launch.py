@@ -317,3 +317,19 @@ def test_threaded_launches_give_the_same_bits(name, threads):
 
 def test_some_example_launch_really_uses_threads():
     assert _threaded_and_single("softmax", 4)[1] == 4
+
+
+def test_default_threads_follow_the_work():
+    """By default a cheap memory-bound launch stays on one thread (hand-offs would cost more
+    than they gain); one with several compute ops per element uses every core."""
+    import os
+    from tileir.execute.launch import MIN_THREADED_WORK
+    vadd = tileir.compile(tileir.load(EXAMPLES / "vector_add.mlir"), "vector_add")
+    n = 1 << 20
+    a = np.ones(n, np.float32)
+    assert n * vadd.compute_ops < MIN_THREADED_WORK
+    assert vadd.launch((n // 1024,), [a, a.copy(), np.zeros(n, np.float32), n]).threads == 1
+    soft = tileir.compile(tileir.load(EXAMPLES / "softmax.mlir"), "softmax")
+    x = np.ones((1024, 1024), np.float32)
+    info = soft.launch((1024,), [x, np.zeros_like(x), 1024, 1024, 1024, 1024])
+    assert info.threads == min(os.cpu_count() or 1, info.batches)

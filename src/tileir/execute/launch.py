@@ -50,6 +50,18 @@ BATCH_ELEMENTS = 1 << 21
 DEFAULT_MAX_MEMORY = 1 << 30
 #: A batched launch with fewer elements than this (blocks x largest tile) uses one thread.
 MIN_THREADED_ELEMENTS = 1 << 16
+#: By default, a batched launch whose work (blocks x largest tile x compute ops) is below this
+#: uses one thread: splitting a cheap, memory-bound kernel costs more in thread hand-offs than
+#: it gains (measured: vector add of 2**20 f32 0.8 ms on one thread, 1.6-1.8 ms on two;
+#: softmax of 1024**2, five compute ops, 21 ms -> 10 ms on two).
+MIN_THREADED_WORK = 1 << 22
+#: ops that move or describe data rather than compute on it (not counted as work)
+_DATA_OPS = frozenset("cuda_tile." + n for n in (
+    "load_view_tko", "store_view_tko", "load_ptr_tko", "store_ptr_tko", "make_tensor_view",
+    "make_partition_view", "make_strided_view", "make_gather_scatter_view", "constant",
+    "reshape", "broadcast", "permute", "get_tile_block_id", "get_num_tile_blocks", "return",
+    "yield", "continue", "break", "join_tokens", "make_token", "iota", "offset", "extract",
+    "get_index_space_shape", "get_tensor_shape", "assume"))
 
 
 @dataclass
@@ -332,6 +344,9 @@ class Kernel:
         #: several threads at once oversubscribes the cores (measured: many times slower), so
         #: such kernels default to one thread; smaller products are single-threaded in BLAS
         #: and their lanes are split across threads like any other work
+        #: ops that compute (not counting data movement), for the threading decision
+        self.compute_ops = max(1, sum(1 for op in entry.walk()
+                                      if op.name not in _DATA_OPS and op is not entry))
         self.uses_blas = any(op.name.startswith("cuda_tile.mma") and
                              _product_size(op) >= BLAS_THREADED_PRODUCT for op in entry.walk())
         self._plan(False)   # compile eagerly: report unsupported ops at compile time
@@ -532,6 +547,8 @@ class Kernel:
             workers = int(threads)
         else:
             workers = 1 if self.uses_blas else (os.cpu_count() or 1)
+            if total * self.max_tile * self.compute_ops < MIN_THREADED_WORK:
+                workers = 1
         if not self.thread_safe or total * self.max_tile < MIN_THREADED_ELEMENTS:
             workers = 1
         workers = max(1, min(workers, total))
