@@ -36,6 +36,20 @@ class TensorViewValue:
             self.shape0 = None
             self.strides0 = None
 
+    @classmethod
+    def uniform(cls, base: np.ndarray, shape: tuple, strides: tuple) -> "TensorViewValue":
+        """The view of one lane (``base`` of shape ``(1,)``) from sizes and strides given as
+        Python ints (no array round trip)."""
+        v = cls.__new__(cls)
+        v.base = base
+        v.shape = np.array([shape], dtype=np.int64)
+        v.strides = np.array([strides], dtype=np.int64)
+        v.lanes = 1
+        v.base0 = int(base[0])
+        v.shape0 = tuple(shape)
+        v.strides0 = tuple(strides)
+        return v
+
     def lane(self, i: int) -> tuple[int, tuple, tuple]:
         """(base, shape, strides) of lane ``i`` as Python ints."""
         if self.lanes == 1:

@@ -68,8 +68,32 @@ def _lower_make_tensor_view(op, cc):
             return np.zeros((1, 0), dtype=np.int64)
         return np.stack(cols, axis=1)
 
+    def uniform(r, src, static):
+        """The sizes/strides as Python ints when every operand has one lane, else None."""
+        if static is not None:
+            return static_ints[id(static)]
+        vals = []
+        for kind, v, read in src:
+            if kind:
+                vals.append(v)
+                continue
+            a = r[v]
+            if a.shape[0] != 1:
+                return None
+            vals.append(int(read(a)[0]))
+        return tuple(vals)
+
+    static_ints = {id(x): tuple(int(v) for v in x[0]) for x in (static_shape, static_strides)
+                   if x is not None}
+
     def run(r):
         b = r[base]
+        if rank and b.shape[0] == 1:
+            shape0 = uniform(r, shape_src, static_shape)
+            strides0 = uniform(r, stride_src, static_strides) if shape0 is not None else None
+            if strides0 is not None:       # (the common case: one view for every lane)
+                r[out] = TensorViewValue.uniform(b, shape0, strides0)
+                return
         shape = collect(r, shape_src, static_shape) if rank else np.zeros((1, 0), np.int64)
         strides = collect(r, stride_src, static_strides) if rank else np.zeros((1, 0), np.int64)
         r[out] = TensorViewValue(b, shape, strides)
@@ -261,24 +285,31 @@ class _Access:
             return None
         space = lay.index_space(shape)
         e0 = np.zeros(lanes, dtype=np.int64)
-        full = np.ones(lanes, dtype=bool)
+        full = None                 # None: every lane's tile is whole
         for k, i in enumerate(idx):
             v = i.reshape(i.shape[0], -1)[:, 0].astype(np.int64)
-            bad = (v < 0) | (v >= space[k])
-            if bad.any():
-                lane = int(np.flatnonzero(bad)[0])
+            lo_v, hi_v = int(v.min()), int(v.max())
+            if lo_v < 0 or hi_v >= space[k]:
+                lane = int(np.flatnonzero((v < 0) | (v >= space[k]))[0])
                 raise self.fail(UndefinedBehaviorError,
                                 f"index {int(i.reshape(i.shape[0], -1)[lane, 0])} along dimension "
                                 f"{k} is outside the view's index space [0, {space[k]})", lane,
                                 lanes=lanes)
             d = lay.dim_map[k]
             o = v * lay.steps[k]
-            full = full & (shape[d] - o >= lay.tile[k])
+            if shape[d] - hi_v * lay.steps[k] < lay.tile[k]:
+                cut = shape[d] - o >= lay.tile[k]
+                full = cut if full is None else full & cut
             e0 = e0 + o * strides[d]
-        if not full.any():
-            return None, e0, full
-        fe = e0[full]
-        lo_e, hi_e = int(fe.min()), int(fe.max())
+        if full is None:
+            full = np.ones(lanes, dtype=bool)
+            lo_e, hi_e = int(e0.min()), int(e0.max())
+        else:
+            full = np.broadcast_to(full, (lanes,))
+            if not full.any():
+                return None, e0, full
+            fe = e0[full]
+            lo_e, hi_e = int(fe.min()), int(fe.max())
         bs = tuple(strides[d] * lay.isz for d in lay.dim_map)
         lo = base + lo_e * lay.isz
         hi = base + hi_e * lay.isz + sum((t - 1) * b for t, b in zip(lay.tile, bs)) + lay.isz
