@@ -6,7 +6,9 @@ as power-of-two tiles whose overhang is a view's zero padding (tinytc's 56x9x56 
 zeros.  Here the pattern
 
     %t = load_view_tko %view[...]     (partition or strided view, zero padding, token unused)
-    %u = reshape %t / permute %t      (any number; reshapes that only add or drop unit dims)
+    %u = reshape %t / permute %t / ftof %t
+                                      (any number; reshapes that only add or drop unit dims,
+                                       conversions between float types that have a +0)
     ... the same for the other operand ...
     %r = mmaf %lhs, %rhs, %acc
 
@@ -44,7 +46,9 @@ _LOAD = "cuda_tile.load_view_tko"
 _RESHAPE = "cuda_tile.reshape"
 _PERMUTE = "cuda_tile.permute"
 _MMAF = "cuda_tile.mmaf"
-_FTOF = "cuda_tile.ftof"      # float to float: a zero pads to +0 in any float type
+_FTOF = "cuda_tile.ftof"
+#: float types an ftof in an operand chain may convert to: each has a +0 (the padding stays 0)
+_ZERO_FLOATS = {"f16", "bf16", "f32", "tf32", "f64", "f8E4M3FN", "f8E5M2"}
 #: ops that may stand between an absorbed load and its mmaf: they neither touch memory nor fail
 _QUIET = {"cuda_tile.constant", "cuda_tile.make_tensor_view", "cuda_tile.make_partition_view",
           "cuda_tile.make_strided_view", "cuda_tile.make_gather_scatter_view", _RESHAPE,
@@ -69,7 +73,8 @@ def _operand_chain(v: Value, block) -> Optional[list[Operation]]:
         op = v.owner
         if op.parent is not block:
             return None
-        if op.name in (_PERMUTE, _FTOF) or (op.name == _RESHAPE and _unit_dims_only(op)):
+        if op.name == _PERMUTE or (op.name == _RESHAPE and _unit_dims_only(op)) or \
+                (op.name == _FTOF and op.results[0].type.element.name in _ZERO_FLOATS):
             chain.insert(0, op)
             v = op.operands[0]
             continue
