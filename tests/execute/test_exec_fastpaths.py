@@ -198,3 +198,13 @@ def test_mmaf_fast_mode_within_its_documented_bound(in_elem, acc_elem):
     if acc_elem == "f16":
         bound = bound + 2.0 ** -10 * np.abs(exact)
     assert (np.abs(fast_ - exact) <= bound).all()
+
+
+def test_fast_mmaf_operand_conversion_exhaustive_f16():
+    """Fast-mode mmaf converts f16 operands by a table: every f16 bit pattern gives the bits
+    NumPy's exact f16 -> f32 conversion gives (NaN payloads included)."""
+    from tileir.execute.semantics.floating_point import fast_operand
+    x = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16).reshape(256, 256)
+    got = fast_operand(x, "f16")
+    assert got.dtype == np.float32 and got.shape == x.shape
+    assert same_bits(got, x.astype(np.float32))
