@@ -340,13 +340,13 @@ class Kernel:
         #: no atomics: chunks of blocks may run on several threads at once (atomics keep
         #: their per-element block order, which needs one thread)
         self.thread_safe = not any(op.name in VARYING_RESULTS for op in entry.walk())
+        #: ops that compute (not counting data movement), for the threading decision
+        self.compute_ops = max(1, sum(1 for op in entry.walk()
+                                      if op.name not in _DATA_OPS and op is not entry))
         #: matrix products big enough for BLAS to use threads of its own: calling it from
         #: several threads at once oversubscribes the cores (measured: many times slower), so
         #: such kernels default to one thread; smaller products are single-threaded in BLAS
         #: and their lanes are split across threads like any other work
-        #: ops that compute (not counting data movement), for the threading decision
-        self.compute_ops = max(1, sum(1 for op in entry.walk()
-                                      if op.name not in _DATA_OPS and op is not entry))
         self.uses_blas = any(op.name.startswith("cuda_tile.mma") and
                              _product_size(op) >= BLAS_THREADED_PRODUCT for op in entry.walk())
         self._plan(False)   # compile eagerly: report unsupported ops at compile time

@@ -253,6 +253,16 @@ class Operation:
     def clone_attributes(self) -> dict:
         return dict(self.attributes)
 
+    def sole_use_by_next(self) -> Optional[tuple["Operation", int]]:
+        """``(user, operand index)`` when this op has one result, used once, by the op right
+        after it in the same block; else None."""
+        if len(self.results) != 1 or len(self.results[0].uses) != 1 or self.parent is None:
+            return None
+        user, index = self.results[0].uses[0]
+        ops = self.parent.ops
+        i = ops.index(self)
+        return (user, index) if i + 1 < len(ops) and ops[i + 1] is user else None
+
 
 def _preorder(root: Operation) -> Iterator[Operation]:
     stack: list[Iterator[Operation]] = [iter(_children(root))]

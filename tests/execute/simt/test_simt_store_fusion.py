@@ -13,22 +13,7 @@ from tileir import gpu
 from tileir.execute.errors import MemoryAccessError
 from tileir.execute.simt import memory as simt_memory
 from tileir.execute.simt.ops import arith
-
-
-def module(body: str, args: str) -> str:
-    return (f"module attributes {{gpu.container_module}} {{\n  gpu.module @m {{\n"
-            f"    gpu.func @k({args}) kernel {{\n{body}\n      gpu.return\n    }}\n"
-            f"  }}\n}}\n")
-
-
-ID = """
-      %tid = gpu.thread_id x
-      %bid = gpu.block_id x
-      %bdim = gpu.block_dim x
-      %t0 = arith.muli %bid, %bdim : index
-      %i = arith.addi %t0, %tid : index
-      %c0 = arith.constant 0 : index
-"""
+from test_simt_core import IDS, kernel_module as module
 
 
 def run_both(text, grid, block, make_args, monkeypatch):
@@ -53,7 +38,7 @@ def run_both(text, grid, block, make_args, monkeypatch):
                                    ("f16", np.float16)])
 @pytest.mark.parametrize("op", ["addf", "subf", "mulf", "divf"])
 def test_binary_into_memory(el, dt, op, monkeypatch):
-    text = module(ID + f"""
+    text = module(IDS + f"""
       %x = memref.load %a[%i] : memref<?x{el}>
       %y = memref.load %b[%i] : memref<?x{el}>
       %z = arith.{op} %x, %y : {el}
@@ -75,8 +60,7 @@ def test_binary_into_memory(el, dt, op, monkeypatch):
 
 def test_store_reading_what_it_overwrites(monkeypatch):
     """c[i] = c[i] + c[i + 1]: every lane reads before any writes (the values are loads)."""
-    text = module(ID + """
-      %c1 = arith.constant 1 : index
+    text = module(IDS + """
       %j = arith.addi %i, %c1 : index
       %x = memref.load %c[%i] : memref<?xf32>
       %y = memref.load %c[%j] : memref<?xf32>
@@ -90,7 +74,7 @@ def test_store_reading_what_it_overwrites(monkeypatch):
 
 def test_lanes_sharing_an_element_store_the_ordinary_way(monkeypatch):
     """Every thread stores to out[block]: the last thread's value, as without the fusion."""
-    text = module(ID + """
+    text = module(IDS + """
       %x = memref.load %a[%i] : memref<?xf32>
       %z = arith.mulf %x, %x : f32
       memref.store %z, %out[%bid] : memref<?xf32>""", "%a: memref<?xf32>, %out: memref<?xf32>")
@@ -103,7 +87,7 @@ def test_lanes_sharing_an_element_store_the_ordinary_way(monkeypatch):
 
 
 def test_out_of_bounds_store_reports_as_before(monkeypatch):
-    text = module(ID + """
+    text = module(IDS + """
       %x = memref.load %a[%i] : memref<?xf32>
       %z = arith.addf %x, %x : f32
       memref.store %z, %c[%i] : memref<?xf32>""", "%a: memref<?xf32>, %c: memref<?xf32>")

@@ -44,17 +44,9 @@ def _into_store(op, cc, name: str, elem: str):
 def stored_next(op) -> bool:
     """Whether the only use of ``op``'s result is as the tile of the ``store_view_tko`` right
     after it in the same block."""
-    res = op.results[0]
-    block = op.parent
-    if len(res.uses) != 1 or block is None:
-        return False
-    user, _ = res.uses[0]
-    if user.name != "cuda_tile.store_view_tko" or user.parent is not block or \
-            user.operand_group("tile")[0] is not res:
-        return False
-    ops = list(block.ops)
-    i = ops.index(op)
-    return i + 1 < len(ops) and ops[i + 1] is user
+    use = op.sole_use_by_next()
+    return use is not None and use[0].name == "cuda_tile.store_view_tko" and \
+        use[0].operand_group("tile")[0] is op.results[0]
 
 
 @lowering("addf", "subf", "mulf", fold=True)

@@ -133,7 +133,6 @@ class _Operand:
         self.converted_to = chain[-1].results[0].type.element.name \
             if chain[-1].name == _FTOF else None
 
-
     def window(self, r, span=None):
         """``(window, starts, extent)`` of the load (see ``_Access.uniform_window``)."""
         return self.access.loaded_window(r, span)
@@ -145,10 +144,6 @@ class _Operand:
         for step in self.steps:
             part, extent = step(part, extent)
         return part, extent
-
-    def read(self, r) -> Optional[tuple[np.ndarray, tuple]]:
-        got = self.window(r)
-        return None if got is None else self.parts(*got)
 
 
 def _load_dims(chain: list[Operation]) -> list:

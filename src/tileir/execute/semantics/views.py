@@ -310,17 +310,26 @@ class _Access:
                 return None, e0, full
             fe = e0[full]
             lo_e, hi_e = int(fe.min()), int(fe.max())
+        window = self.window(base, strides, lo_e, hi_e, lay.tile, write)
+        if window is None:
+            return None        # the per-lane path reports the exact lane and element
+        return window, e0 - lo_e, full
+
+    def window(self, base: int, strides: tuple, lo_e: int, hi_e: int, extent: tuple,
+               write: bool):
+        """The strided array ``w`` with ``w[e]`` the part of extent ``extent`` of the tile
+        that starts ``lo_e + e`` elements into the tensor view, for ``e`` up to ``hi_e -
+        lo_e``; None where that memory is not all accessible."""
+        lay = self.layout
         bs = tuple(strides[d] * lay.isz for d in lay.dim_map)
         lo = base + lo_e * lay.isz
-        hi = base + hi_e * lay.isz + sum((t - 1) * b for t, b in zip(lay.tile, bs)) + lay.isz
+        hi = base + hi_e * lay.isz + sum((t - 1) * b for t, b in zip(extent, bs)) + lay.isz
         try:
             buf = self.rt.memory.region(lo, hi, lay.isz, write)
         except Fault:
-            return None        # the per-lane path reports the exact lane and element
-        span = hi_e - lo_e + 1
-        window = np.ndarray((span,) + lay.tile, dtype=lay.load_dtype, buffer=buf.data,
-                            offset=lo - buf.base, strides=(lay.isz,) + bs)
-        return window, e0 - lo_e, full
+            return None
+        return np.ndarray((hi_e - lo_e + 1,) + tuple(extent), dtype=lay.load_dtype,
+                          buffer=buf.data, offset=lo - buf.base, strides=(lay.isz,) + bs)
 
     def uniform_window(self, tv, idx, write: bool, span=None):
         """Vectorised addressing of a partition/strided tile for lanes that share one tensor
@@ -362,16 +371,8 @@ class _Access:
             e0 = e0 + o * strides[d]
         extent = tuple(extent)
         lo_e, hi_e = int(e0.min()), int(e0.max())
-        bs = tuple(strides[d] * lay.isz for d in lay.dim_map)
-        lo = base + lo_e * lay.isz
-        hi = base + hi_e * lay.isz + sum((t - 1) * b for t, b in zip(extent, bs)) + lay.isz
-        try:
-            buf = self.rt.memory.region(lo, hi, lay.isz, write)
-        except Fault:
-            return None
-        window = np.ndarray((hi_e - lo_e + 1,) + extent, dtype=lay.load_dtype, buffer=buf.data,
-                            offset=lo - buf.base, strides=(lay.isz,) + bs)
-        return window, e0 - lo_e, extent
+        window = self.window(base, strides, lo_e, hi_e, extent, write)
+        return None if window is None else (window, e0 - lo_e, extent)
 
     def loaded_window(self, r, span=None):
         """:meth:`uniform_window` of a load (None for bool tiles)."""
@@ -437,16 +438,10 @@ def _compute_into(acc: "_Access", tv, idx, lanes: int, value: Deferred) -> bool:
     win = acc.batched_window(tv, idx, lanes, True)
     if win is None or win[0] is None or not win[2].all():
         return False
-    window, starts, _ = win
-    step = int(starts[1] - starts[0])
-    if step <= 0 or not (np.diff(starts) == step).all():
-        return False
-    first = window[int(starts[0])]
-    lane_stride = step * window.strides[0]
-    if lane_stride < sum((t - 1) * abs(b) for t, b in zip(first.shape, first.strides)) + \
-            lay.isz:
+    out = _evenly_spaced(*win[:2], writeable=True)
+    if out is None or out.strides[0] < lay.isz + sum(
+            (t - 1) * abs(b) for t, b in zip(out.shape[1:], out.strides[1:])):
         return False            # tiles that overlap: the ordinary path's lane order decides
-    out = as_strided(first, (lanes,) + first.shape, (lane_stride,) + first.strides)
     value.fn(*value.args, out=out)
     value.finish(out)
     return True
@@ -549,17 +544,20 @@ def _read_only(a: np.ndarray) -> np.ndarray:
     return v
 
 
-def _evenly_spaced(window: np.ndarray, starts: np.ndarray):
-    """``window[starts]`` as a read-only view when the lanes' tiles are evenly spaced in
-    memory (one tile per row of a strided view), else None."""
+def _evenly_spaced(window: np.ndarray, starts: np.ndarray, writeable: bool = False):
+    """``window[starts]`` as a view (read-only unless ``writeable``) when the lanes' tiles are
+    evenly spaced in memory (one tile per row of a strided view), else None."""
     if starts.size < 2:
-        return _read_only(window[starts[0]:starts[0] + 1]) if starts.size else None
+        if not starts.size:
+            return None
+        one = window[starts[0]:starts[0] + 1]
+        return one if writeable else _read_only(one)
     step = int(starts[1] - starts[0])
     if step < 0 or not (np.diff(starts) == step).all():
         return None
     first = window[int(starts[0])]
     return as_strided(first, (starts.size,) + first.shape,
-                      (step * window.strides[0],) + first.strides, writeable=False)
+                      (step * window.strides[0],) + first.strides, writeable=writeable)
 
 
 def _fault(rt, ctx, f: Fault, lane: int, lanes: int, tile) -> MemoryAccessError:

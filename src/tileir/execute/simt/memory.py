@@ -312,7 +312,6 @@ def store(space: Space, buffer: Buffer, addr: Any, value: np.ndarray) -> None:
     buffer.data[a.reshape(-1)] = v.reshape(-1)
 
 
-
 def store_computed(space: Space, buffer: "Buffer", addr: Any, fn, args, dtype) -> bool:
     """Compute ``fn(*args)`` straight into the elements at the affine ``addr`` (one per lane,
     no two lanes on one element, the buffer's dtype ``dtype``); False where that does not
@@ -325,10 +324,9 @@ def store_computed(space: Space, buffer: "Buffer", addr: Any, fn, args, dtype) -
     if any(getattr(a, "dtype", None) != dtype for a in args):
         return False
     try:
-        np.broadcast_shapes(view.shape, *(np.shape(a) for a in args))
+        if np.broadcast_shapes(view.shape, *(np.shape(a) for a in args)) != view.shape:
+            return False
     except ValueError:
-        return False
-    if np.broadcast_shapes(view.shape, *(np.shape(a) for a in args)) != view.shape:
         return False
     fn(*args, out=view)
     return True

@@ -260,16 +260,9 @@ def _quiet(fn: Callable) -> Callable:
 def _stored_next(op: Operation) -> bool:
     """Whether the only use of ``op``'s (scalar) result is as the value of the
     ``memref.store`` right after it (which then computes it into memory)."""
-    res = op.results[0]
-    block = op.parent
-    if len(res.uses) != 1 or block is None or vector_shape(res.type):
-        return False
-    user, index = res.uses[0]
-    if user.name != "memref.store" or index != 0 or user.parent is not block:
-        return False
-    ops = list(block.ops)
-    i = ops.index(op)
-    return i + 1 < len(ops) and ops[i + 1] is user
+    use = op.sole_use_by_next()
+    return use is not None and use[0].name == "memref.store" and use[1] == 0 and \
+        not vector_shape(op.results[0].type)
 
 
 _float_binary("arith.addf", np.add)
