@@ -160,6 +160,7 @@ class _Binding:
         self.writebacks: list[tuple[np.ndarray, np.ndarray]] = []
         self.by_region: dict = {}
         self.buffers: dict = {}     # argument index -> Buffer
+        self.spans: dict = {}       # id(Buffer) -> (host address, bytes) of its storage
 
 
 def _map_array(memory: Memory, binding: _Binding, arr: np.ndarray, name: str):
@@ -171,14 +172,15 @@ def _map_array(memory: Memory, binding: _Binding, arr: np.ndarray, name: str):
         src = None
         if arr.flags.writeable:
             binding.writebacks.append((arr, data))
-    key = (data.__array_interface__["data"][0], data.nbytes) if src is not None else None
-    if key is not None and key in binding.by_region:
+    key = (data.ctypes.data, data.nbytes)
+    if src is not None and key in binding.by_region:
         return binding.by_region[key]
     u8 = data.view(np.uint8)
     writable = bool(arr.flags.writeable)
     buf = memory.map(u8.reshape(-1), name, writable)
-    if key is not None:
+    if src is not None:
         binding.by_region[key] = buf
+    binding.spans[id(buf)] = key
     return buf
 
 
@@ -440,7 +442,7 @@ class Kernel:
         meter = Progress(self.name, total, progress_stream(progress))
         try:
             values = [p.bind(a, memory, binding) for p, a in zip(self.params, args)]
-            rt.zero_copy = _disjoint(binding.buffers.values())
+            rt.zero_copy = _disjoint(binding)
             regs0 = list(plan.template)
             for slot, v in zip(plan.arg_slots, values):
                 regs0[slot] = v
@@ -546,7 +548,7 @@ class Kernel:
         if threads is not None:
             workers = int(threads)
         else:
-            workers = 1 if self.uses_blas else (os.cpu_count() or 1)
+            workers = 1 if self.uses_blas else _CORES
             if total * self.max_tile * self.compute_ops < MIN_THREADED_WORK:
                 workers = 1
         if not self.thread_safe or total * self.max_tile < MIN_THREADED_ELEMENTS:
@@ -612,9 +614,10 @@ class Kernel:
         return len(starts), workers
 
 
-def _disjoint(buffers) -> bool:
+def _disjoint(binding: _Binding) -> bool:
     """Whether the argument buffers occupy pairwise disjoint host memory."""
-    spans = sorted((b.data.__array_interface__["data"][0], b.data.size) for b in buffers)
+    buffers = binding.buffers.values()
+    spans = sorted(binding.spans[id(b)] for b in buffers)
     return all(lo + n <= nxt for (lo, n), (nxt, _) in zip(spans, spans[1:])) and \
         len(set(id(b) for b in buffers)) == len(spans)
 
@@ -628,6 +631,9 @@ def _set_lanes(rt: Runtime, lin: np.ndarray, grid: tuple) -> None:
     rt.bz = (lin // (gx * gy)).astype(np.int32) if gz > 1 else zero
     rt.lanes = lin.size
 
+
+#: the machine's cores (asked once: ``os.cpu_count`` is slow on some systems)
+_CORES = os.cpu_count() or 1
 
 _POOLS: dict = {}
 _POOLS_LOCK = threading.Lock()

@@ -315,6 +315,61 @@ class _Access:
             return None        # the per-lane path reports the exact lane and element
         return window, e0 - lo_e, full
 
+    def spaced_view(self, tv, idx, lanes: int, write: bool):
+        """Every lane's whole tile as one strided array of shape ``(lanes, *tile)`` aliasing
+        memory, when the lanes share one tensor view, every lane's tile lies inside the tensor
+        and the tiles are evenly spaced: the index of at most one dimension varies between
+        lanes, by a constant step (block ids, the common case).  A few scalar operations
+        instead of :meth:`batched_window`'s per-lane arithmetic.  None where that does not
+        hold or the memory is not all accessible (callers then take the general path, which
+        reports any error); the result is writeable only with ``write``."""
+        lay = self.layout
+        if tv.lanes != 1 or lay.kind == "gather" or lay.is_bool:
+            return None
+        shape, strides = tv.shape0, tv.strides0
+        if min(strides, default=0) < 0:
+            return None
+        space = lay.index_space(shape)
+        first = step = 0            # elements from the tensor's start: lane 0's tile, per lane
+        varying = False
+        for k, i in enumerate(idx):
+            if i.ndim != 1:
+                i = i.reshape(i.shape[0], -1)[:, 0]
+            v0 = int(i[0])
+            vn = v0
+            d = lay.dim_map[k]
+            if i.shape[0] > 1:
+                if varying:
+                    return None
+                varying = True
+                dv = int(i[1]) - v0
+                vn = v0 + dv * (i.shape[0] - 1)
+                if int(i[-1]) != vn or not (i[1:] - i[:-1] == dv).all():
+                    return None
+                step = dv * lay.steps[k] * strides[d]
+            lo, hi = min(v0, vn), max(v0, vn)
+            if lo < 0 or hi >= space[k] or shape[d] - hi * lay.steps[k] < lay.tile[k]:
+                return None
+            first += v0 * lay.steps[k] * strides[d]
+        last = first + step * (lanes - 1)
+        isz = lay.isz
+        bs = tuple(strides[d] * isz for d in lay.dim_map)
+        if write and lanes > 1 and abs(step) * isz < isz + sum(
+                (t - 1) * b for t, b in zip(lay.tile, bs)):
+            return None         # lanes' tiles that overlap: lane order decides, one at a time
+        lo = tv.base0 + min(first, last) * isz
+        hi = tv.base0 + max(first, last) * isz + sum((t - 1) * b for t, b in
+                                                       zip(lay.tile, bs)) + isz
+        try:
+            buf = self.rt.memory.region(lo, hi, isz, write)
+        except Fault:
+            return None
+        out = np.ndarray((lanes,) + lay.tile, dtype=lay.load_dtype, buffer=buf.data,
+                         offset=tv.base0 + first * isz - buf.base, strides=(step * isz,) + bs)
+        if not write:
+            out.flags.writeable = False
+        return out
+
     def window(self, base: int, strides: tuple, lo_e: int, hi_e: int, extent: tuple,
                write: bool):
         """The strided array ``w`` with ``w[e]`` the part of extent ``extent`` of the tile
@@ -435,10 +490,12 @@ def _compute_into(acc: "_Access", tv, idx, lanes: int, value: Deferred) -> bool:
     if shape[1:] != lay.tile or shape[0] not in (1, lanes) or \
             any(getattr(a, "dtype", None) != lay.dtype for a in value.args):
         return False
-    win = acc.batched_window(tv, idx, lanes, True)
-    if win is None or win[0] is None or not win[2].all():
-        return False
-    out = _evenly_spaced(*win[:2], writeable=True)
+    out = acc.spaced_view(tv, idx, lanes, True)
+    if out is None:
+        win = acc.batched_window(tv, idx, lanes, True)
+        if win is None or win[0] is None or not win[2].all():
+            return False
+        out = _evenly_spaced(*win[:2], writeable=True)
     if out is None or out.strides[0] < lay.isz + sum(
             (t - 1) * abs(b) for t, b in zip(out.shape[1:], out.strides[1:])):
         return False            # tiles that overlap: the ordinary path's lane order decides
@@ -511,6 +568,9 @@ def _lower_load_view(op, cc):
         tv, idx, lanes = acc.lanes(r)
         if lanes == 1:
             r[out] = load_lane(tv, idx, 0, 1)[None]
+        elif view_ok and rt.zero_copy and \
+                (res := acc.spaced_view(tv, idx, lanes, False)) is not None:
+            r[out] = res
         elif tv.lanes == 1 and lay.kind != "gather" and \
                 (win := acc.batched_window(tv, idx, lanes, False)) is not None:
             window, starts, full = win
@@ -605,7 +665,9 @@ def _lower_store_view(op, cc):
                 return
             v = v.value()
         lanes = max(lanes, v.shape[0])
-        if lanes > 1 and tv.lanes == 1 and lay.kind != "gather" and \
+        if lanes > 1 and (dst := acc.spaced_view(tv, idx, lanes, True)) is not None:
+            dst[...] = v
+        elif lanes > 1 and tv.lanes == 1 and lay.kind != "gather" and \
                 (win := acc.batched_window(tv, idx, lanes, True)) is not None:
             window, starts, full = win
             vals = np.broadcast_to(v, (lanes,) + tile)

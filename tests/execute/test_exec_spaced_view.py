@@ -1,0 +1,137 @@
+"""Lock-step loads and stores whose lanes' tiles are evenly spaced in memory take one strided
+view of every lane's tile (views._Access.spaced_view): the same values as one block at a time
+and as NumPy, for steps of 1, 2, 0 and -1 along either dimension of a 2-D view, and the general
+path's behaviour (errors, edge tiles, uneven spacing) where the fast path does not apply."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tileir
+from tileir.execute.semantics import views
+
+TV = "tensor_view<?x?xf32, strides=[?,1]>"
+PV = f"partition_view<tile=(4x8), {TV}>"
+
+#: index expressions of the block id %bx (gx = 8 blocks), as (ops, result, numpy of bx)
+INDEX = {
+    "bx": ("", "%bx", lambda bx: bx),
+    "twice": ("%i = muli %bx, %c2 : tile<i32>", "%i", lambda bx: 2 * bx),
+    "reversed": ("%i = subi %c7, %bx : tile<i32>", "%i", lambda bx: 7 - bx),
+    "zero": ("", "%c0", lambda bx: 0 * bx),
+    "squared": ("%i = muli %bx, %bx : tile<i32>", "%i", lambda bx: bx * bx),
+}
+
+
+def kernel(load_row: str, load_col: str, store_row: str, store_col: str) -> str:
+    lines = []
+    names = {}
+    for role, key in (("lr", load_row), ("lc", load_col), ("sr", store_row), ("sc", store_col)):
+        ops, res, _ = INDEX[key]
+        if ops:
+            ops = ops.replace("%i", f"%{role}")
+            res = f"%{role}"
+            lines.append(ops)
+        names[role] = res
+    body = "\n    ".join(lines)
+    return f"""
+cuda_tile.module @m {{
+  entry @k(%a: tile<ptr<f32>>, %c: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>) {{
+    %ta = make_tensor_view %a, shape = [%m, %n], strides = [%n, 1] : tile<i32> -> {TV}
+    %tc = make_tensor_view %c, shape = [%m, %n], strides = [%n, 1] : tile<i32> -> {TV}
+    %pa = make_partition_view %ta : {PV}
+    %pc = make_partition_view %tc : {PV}
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %c0 = constant <i32: 0> : tile<i32>
+    %c2 = constant <i32: 2> : tile<i32>
+    %c7 = constant <i32: 7> : tile<i32>
+    {body}
+    %x, %t0 = load_view_tko weak %pa[{names['lr']}, {names['lc']}] : {PV}, tile<i32>, tile<i32> -> tile<4x8xf32>, token
+    %y = negf %x : tile<4x8xf32>
+    %t1 = store_view_tko weak %y, %pc[{names['sr']}, {names['sc']}] : tile<4x8xf32>, {PV}, tile<i32>, tile<i32> -> token
+    return
+  }}
+}}
+"""
+
+
+def expected(a: np.ndarray, c: np.ndarray, keys: tuple) -> np.ndarray:
+    """The result of running blocks 0..7 in order (a later block's store wins)."""
+    out = c.copy()
+    f = [INDEX[k][2] for k in keys]
+    for bx in range(8):
+        lr, lc, sr, sc = (int(g(bx)) for g in f)
+        out[4 * sr:4 * sr + 4, 8 * sc:8 * sc + 8] = -a[4 * lr:4 * lr + 4, 8 * lc:8 * lc + 8]
+    return out
+
+
+CASES = [("bx", "zero", "bx", "zero"), ("zero", "bx", "zero", "bx"),
+         ("twice", "bx", "reversed", "zero"), ("reversed", "reversed", "bx", "bx"),
+         ("zero", "zero", "twice", "reversed"), ("squared", "zero", "bx", "zero"),
+         ("bx", "zero", "zero", "zero"), ("bx", "twice", "squared", "bx")]
+
+
+@pytest.mark.parametrize("keys", CASES, ids=["-".join(c) for c in CASES])
+def test_matches_numpy_and_one_block_at_a_time(keys):
+    m, n = 256, 512                        # index spaces 64 x 64: every index above is inside
+    a = np.random.default_rng(4).standard_normal((m, n)).astype(np.float32)
+    k = tileir.compile(tileir.parse(kernel(*keys)), "k")
+    got, seq = np.zeros((m, n), np.float32), np.zeros((m, n), np.float32)
+    info = k.launch((8,), [a, got, m, n])
+    k.launch((8,), [a, seq, m, n], batch=False)
+    assert info.mode == "batched"
+    want = expected(a, np.zeros((m, n), np.float32), keys)
+    assert got.tobytes() == want.tobytes()
+    assert seq.tobytes() == want.tobytes()
+
+
+def test_fast_path_taken_for_even_spacing_only(monkeypatch):
+    """The strided view serves the evenly spaced accesses; uneven ones take the general path."""
+    seen = []
+    original = views._Access.spaced_view
+
+    def spy(self, tv, idx, lanes, write):
+        out = original(self, tv, idx, lanes, write)
+        seen.append((write, out is not None))
+        return out
+    monkeypatch.setattr(views._Access, "spaced_view", spy)
+    m, n = 256, 512
+    a = np.ones((m, n), np.float32)
+    k = tileir.compile(tileir.parse(kernel("twice", "zero", "squared", "zero")), "k")
+    k.launch((8,), [a, np.zeros((m, n), np.float32), m, n])
+    assert (False, True) in seen            # the load: rows 0, 2, 4, ... one view
+    assert (True, False) in seen            # the store: rows 0, 1, 4, 9, ... not evenly spaced
+
+
+def test_loaded_views_are_read_only_and_alias_memory():
+    m, n = 256, 512
+    a = np.arange(m * n, dtype=np.float32).reshape(m, n)
+    k = tileir.compile(tileir.parse(kernel("twice", "zero", "bx", "zero")), "k")
+    c = np.zeros((m, n), np.float32)
+    k.launch((8,), [a, c, m, n])
+    assert c.tobytes() == expected(a, np.zeros((m, n), np.float32),
+                                   ("twice", "zero", "bx", "zero")).tobytes()
+
+
+@pytest.mark.parametrize("m,n", [(30, 128), (64, 60)])
+def test_edge_tiles_take_the_padded_path(m, n):
+    """Tiles that cross the tensor's edge (padding on load, masking on store) are not a view."""
+    a = np.random.default_rng(5).standard_normal((m, n)).astype(np.float32)
+    k = tileir.compile(tileir.parse(kernel("bx", "bx", "bx", "bx")), "k")
+    got, seq = np.zeros((m, n), np.float32), np.zeros((m, n), np.float32)
+    k.launch((8,), [a, got, m, n])
+    k.launch((8,), [a, seq, m, n], batch=False)
+    assert got.tobytes() == seq.tobytes()
+    pad = np.zeros((64, 128), np.float32)
+    pad[:m, :n] = a
+    assert np.array_equal(got, expected(pad, np.zeros((64, 128), np.float32),
+                                        ("bx", "bx", "bx", "bx"))[:m, :n])
+
+
+def test_index_outside_the_space_is_still_reported():
+    m, n = 16, 128                           # 4 row tiles: block 4's row index is outside
+    a = np.ones((m, n), np.float32)
+    k = tileir.compile(tileir.parse(kernel("bx", "zero", "zero", "zero")), "k")
+    with pytest.raises(tileir.LaunchError, match=r"index 4 along dimension 0 is outside"):
+        k.launch((8,), [a, np.zeros((m, n), np.float32), m, n])
