@@ -205,7 +205,11 @@ def _bind_scalar(value: Any, t: TileType, what: str) -> np.ndarray:
         bits = int(elem[1:])
         if not -(1 << (bits - 1)) <= v < (1 << bits):
             raise ArgumentError(f"{what}: {v} does not fit in {elem}")
-        return N.from_integer(np.array([v & 0xFFFFFFFFFFFFFFFF], dtype=np.uint64), elem)
+        if bits not in (8, 16, 32, 64):
+            return N.from_integer(np.array([v & 0xFFFFFFFFFFFFFFFF], dtype=np.uint64), elem)
+        if v >= 1 << (bits - 1):
+            v -= 1 << bits              # the same bits, read as the signed storage type
+        return np.array([v], dtype=dt)
     if isinstance(value, (bool, np.bool_)) or not isinstance(
             value, (int, float, np.integer, np.floating)):
         raise ArgumentError(f"{what}: expected a number for an {elem} parameter, got "
@@ -565,8 +569,8 @@ class Kernel:
         memory = self.memory
 
         def run_chunk(start: int) -> int:
-            lin = np.arange(start, min(total, start + chunk), dtype=np.int64)
-            _set_lanes(rt, lin, grid)
+            stop = min(total, start + chunk)
+            _set_lanes(rt, start, stop, grid)
             # (a kernel with alloca runs on one thread: its chunks' allocations are released
             # when the chunk ends, like a sequential block's)
             mark = memory.mark()
@@ -577,7 +581,7 @@ class Kernel:
                 if rt.allocs:
                     memory.release(mark)
                     rt.allocs = []
-            return int(lin.size)
+            return stop - start
 
         if workers == 1:
             for start in starts:
@@ -622,14 +626,29 @@ def _disjoint(binding: _Binding) -> bool:
         len(set(id(b) for b in buffers)) == len(spans)
 
 
-def _set_lanes(rt: Runtime, lin: np.ndarray, grid: tuple) -> None:
-    """Install the block ids of the linear block indices ``lin`` as the lanes of ``rt``."""
-    gx, gy, gz = grid
-    zero = np.zeros(1, dtype=np.int32)
-    rt.bx = (lin % gx).astype(np.int32) if gx > 1 else zero
-    rt.by = ((lin // gx) % gy).astype(np.int32) if gy > 1 else zero
-    rt.bz = (lin // (gx * gy)).astype(np.int32) if gz > 1 else zero
-    rt.lanes = lin.size
+def _set_lanes(rt: Runtime, start: int, stop: int, grid: tuple) -> None:
+    """Install the block ids of the linear block indices ``start .. stop - 1`` as the lanes of
+    ``rt`` (read-only arrays, kept for the next launch of the same chunk)."""
+    key = (start, stop, grid)
+    ids = _LANE_IDS.get(key)
+    if ids is None:
+        lin = np.arange(start, stop, dtype=np.int64)
+        gx, gy, gz = grid
+        zero = np.zeros(1, dtype=np.int32)
+        ids = ((lin % gx).astype(np.int32) if gx > 1 else zero,
+               ((lin // gx) % gy).astype(np.int32) if gy > 1 else zero,
+               (lin // (gx * gy)).astype(np.int32) if gz > 1 else zero)
+        for a in ids:
+            a.flags.writeable = False
+        if len(_LANE_IDS) >= 256:
+            _LANE_IDS.clear()
+        _LANE_IDS[key] = ids
+    rt.bx, rt.by, rt.bz = ids
+    rt.lanes = stop - start
+
+
+#: (first block, end block, grid) -> the block-id lanes of that chunk (see _set_lanes)
+_LANE_IDS: dict = {}
 
 
 #: the machine's cores (asked once: ``os.cpu_count`` is slow on some systems)
