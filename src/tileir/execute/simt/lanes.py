@@ -33,6 +33,9 @@ ROOT_NDIM = 6
 
 _INT64_SAFE = 1 << 62
 
+#: dtype -> the (lowest, highest) value an Aff of that storage may take (see Aff.fits)
+_BOUNDS: dict = {}
+
 
 class Aff:
     """``const + sum(coef[d] * x[d])`` over the root coordinates ``x`` (an ``index`` or integer).
@@ -67,10 +70,12 @@ class Aff:
 
     def fits(self, space: "BoxSpace") -> bool:
         lo, hi = self.value_range(space)
-        if self.dtype == np.bool_:
-            return 0 <= lo and hi <= 1
-        info = np.iinfo(self.dtype)
-        return info.min <= lo and hi <= info.max and -_INT64_SAFE < lo and hi < _INT64_SAFE
+        bounds = _BOUNDS.get(self.dtype)
+        if bounds is None:
+            info = np.iinfo(self.dtype) if self.dtype != np.bool_ else None
+            bounds = _BOUNDS[self.dtype] = (0, 1) if info is None else \
+                (max(int(info.min), 1 - _INT64_SAFE), min(int(info.max), _INT64_SAFE - 1))
+        return bounds[0] <= lo and hi <= bounds[1]
 
     def materialize(self, space: "BoxSpace") -> np.ndarray:
         """The value as an array broadcasting to ``space.shape`` (extent 1 where coef is 0)."""
@@ -222,6 +227,15 @@ def _as_box(mask: np.ndarray, space: BoxSpace) -> Optional[tuple[list, list]]:
     """The sub-box of ``space`` a broadcast ``mask`` selects, or None if it is not a box."""
     lo, shape = list(space.lo), list(space.shape)
     axes = [d for d in range(ROOT_NDIM) if mask.shape[d] > 1]
+    if len(axes) == 1:          # (``tid < n``): the selected lanes of one axis, contiguous?
+        d, = axes
+        hits = np.flatnonzero(mask.reshape(-1))
+        first, last = int(hits[0]), int(hits[-1])
+        if last - first + 1 != hits.size:
+            return None
+        lo[d] = space.lo[d] + first
+        shape[d] = last - first + 1
+        return lo, shape
     for d in axes:
         others = tuple(a for a in range(ROOT_NDIM) if a != d)
         proj = mask.any(axis=others)

@@ -12,7 +12,7 @@ Integer ops on :class:`~..lanes.Aff` operands stay affine while the result prova
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -111,6 +111,37 @@ def aff_mul(a, b):
     return None
 
 
+def _const_fold(pyfn: Callable[[int, int], Optional[int]]) -> Callable:
+    """An ``affine_fn`` for ops that are not affine but fold on constants: ``pyfn(a, b)`` on
+    the operands' values (None where it declines: division by zero, overflow, values whose
+    unsigned reading differs); the caller checks that the result fits the type."""
+    def fold(a, b):
+        ka, kb = _const_of(a), _const_of(b)
+        if ka is None or kb is None:
+            return None
+        r = pyfn(ka, kb)
+        return None if r is None else Aff(r, _ZERO, np.int64)
+    return fold
+
+
+def _div_trunc(a: int, b: int) -> Optional[int]:
+    if b == 0:
+        return None
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _rem_trunc(a: int, b: int) -> Optional[int]:
+    q = _div_trunc(a, b)
+    return None if q is None else a - q * b
+
+
+def _unsigned(fn: Callable[[int, int], Optional[int]]) -> Callable:
+    """``fn`` on non-negative operands only (a negative value reads as a large unsigned one:
+    the general path handles it)."""
+    return lambda a, b: fn(a, b) if a >= 0 and b >= 0 else None
+
+
 def int_binary(names: tuple, make: Callable[[Int, Operation], Callable], affine_fn=None):
     """Register an integer binary op: ``make(int_sem, op)`` returns ``fn(a, b) -> array``."""
     @lowering(*names)
@@ -138,13 +169,13 @@ def int_binary(names: tuple, make: Callable[[Int, Operation], Callable], affine_
 int_binary(("arith.addi",), lambda s, op: s.add, aff_add)
 int_binary(("arith.subi",), lambda s, op: s.sub, aff_sub)
 int_binary(("arith.muli",), lambda s, op: s.mul, aff_mul)
-int_binary(("arith.divsi",), lambda s, op: s.divs)
-int_binary(("arith.divui",), lambda s, op: s.divu)
+int_binary(("arith.divsi",), lambda s, op: s.divs, _const_fold(_div_trunc))
+int_binary(("arith.divui",), lambda s, op: s.divu, _const_fold(_unsigned(_div_trunc)))
 int_binary(("arith.ceildivsi",), lambda s, op: (lambda a, b: s.divs(a, b, "ceil")))
 int_binary(("arith.floordivsi",), lambda s, op: (lambda a, b: s.divs(a, b, "floor")))
 int_binary(("arith.ceildivui",), lambda s, op: (lambda a, b: s.divu(a, b, True)))
-int_binary(("arith.remsi",), lambda s, op: s.rems)
-int_binary(("arith.remui",), lambda s, op: s.remu)
+int_binary(("arith.remsi",), lambda s, op: s.rems, _const_fold(_rem_trunc))
+int_binary(("arith.remui",), lambda s, op: s.remu, _const_fold(_unsigned(_rem_trunc)))
 int_binary(("arith.shli",), lambda s, op: s.shl)
 int_binary(("arith.shrsi",), lambda s, op: s.shrs)
 int_binary(("arith.shrui",), lambda s, op: s.shru)
@@ -219,8 +250,32 @@ def _cmpi(op: Operation, c):
             decided = decide_compare(pred, a, b, space)
             if decided is not None:
                 return [space.uniform(decided, np.bool_)]
+            quick = _compare_aff(pred, a, b, space)
+            if quick is not None:
+                return [quick]
         return [sem.compare(pred, _arr(space, a), _arr(space, b))]
     return affine(step)
+
+
+_ORDER = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
+          "gt": np.greater, "ge": np.greater_equal}
+
+
+def _compare_aff(pred: str, a, b, space: BoxSpace) -> Optional[np.ndarray]:
+    """An affine value compared with a constant (``tid < n``): the comparison of the
+    materialised value with the constant, where both are non-negative (then the signed and
+    unsigned readings agree); None otherwise."""
+    if type(a) is not Aff:
+        k, aff = _const_of(a), b
+        flip = True
+    else:
+        k, aff = _const_of(b), a
+        flip = False
+    if k is None or type(aff) is not Aff or k < 0 or aff.value_range(space)[0] < 0:
+        return None
+    x = aff.materialize(space)
+    fn = _ORDER[pred if len(pred) == 2 else pred[1:]]
+    return fn(k, x) if flip else fn(x, k)
 
 
 # -- floats ---------------------------------------------------------------------------------------

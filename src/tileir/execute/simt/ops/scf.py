@@ -52,10 +52,10 @@ def _if(op: Operation, c) -> Any:
             return ex.run_single(else_region, frame).values if has_else else []
         cond = space.array(cond) if isinstance(cond, Aff) else cond
         t_space = space.restrict(cond)
-        e_space = space.restrict(~np.asarray(cond))
         t_vals = ex.run_single(then_region, frame, space=t_space).values
         parts = [(t_space, t_vals)]
-        if has_else:
+        if has_else:            # (an if without else has no results: nothing to merge)
+            e_space = space.restrict(~np.asarray(cond))
             e_vals = ex.run_single(else_region, frame, space=e_space).values
             parts.append((e_space, e_vals))
         return [merge(space, [(s, vals[i]) for s, vals in parts], types[i])
