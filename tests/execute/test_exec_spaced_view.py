@@ -135,3 +135,16 @@ def test_index_outside_the_space_is_still_reported():
     k = tileir.compile(tileir.parse(kernel("bx", "zero", "zero", "zero")), "k")
     with pytest.raises(tileir.LaunchError, match=r"index 4 along dimension 0 is outside"):
         k.launch((8,), [a, np.zeros((m, n), np.float32), m, n])
+
+
+def test_in_place_update_copies_the_loaded_tiles():
+    """The same array as source and destination (no zero-copy loads): each block negates its
+    own rows in place."""
+    m, n = 256, 512
+    a = np.random.default_rng(6).standard_normal((m, n)).astype(np.float32)
+    want = a.copy()
+    want[:32, :8] = -want[:32, :8]
+    k = tileir.compile(tileir.parse(kernel("bx", "zero", "bx", "zero")), "k")
+    info = k.launch((8,), [a, a, m, n])
+    assert info.mode == "batched"
+    assert a.tobytes() == want.tobytes()

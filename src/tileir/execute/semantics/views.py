@@ -568,9 +568,8 @@ def _lower_load_view(op, cc):
         tv, idx, lanes = acc.lanes(r)
         if lanes == 1:
             r[out] = load_lane(tv, idx, 0, 1)[None]
-        elif view_ok and rt.zero_copy and \
-                (res := acc.spaced_view(tv, idx, lanes, False)) is not None:
-            r[out] = res
+        elif (res := acc.spaced_view(tv, idx, lanes, False)) is not None:
+            r[out] = res if view_ok and rt.zero_copy else np.array(res)
         elif tv.lanes == 1 and lay.kind != "gather" and \
                 (win := acc.batched_window(tv, idx, lanes, False)) is not None:
             window, starts, full = win
