@@ -256,25 +256,34 @@ def lane_factored(in_elem: str) -> Callable:
         ub, ib = np.unique(starts_b, return_inverse=True)
         if ua.size == lanes and ub.size == lanes:
             return None
-        a, a_ext = lhs.parts(win_a, ua, ext_a, zero_copy_ok=False)
-        b, b_ext = rhs.parts(win_b, ub, ext_b, zero_copy_ok=False)
+        # (views of memory where nothing aliases them: read only inside compute, below)
+        a, a_ext = lhs.parts(win_a, ua, ext_a)
+        b, b_ext = rhs.parts(win_b, ub, ext_b)
         ia = np.broadcast_to(ia.reshape(-1), (lanes,))
         ib = np.broadcast_to(ib.reshape(-1), (lanes,))
+        kind_a = "f32" if lhs.converted_to == in_elem else in_elem
+        kind_b = "f32" if rhs.converted_to == in_elem else in_elem
 
         def compute(acc_part):
             (m1, k1), (_, n1) = a_ext, b_ext
-            a32 = fast_operand(a, "f32" if lhs.converted_to == in_elem else in_elem)
-            b32 = fast_operand(b, "f32" if rhs.converted_to == in_elem else in_elem)
             p = np.empty((lanes, m1, n1), dtype=np.float32)
+            per_lane = None
             for sel in _pair_groups(ia, ib):
                 ga, la = np.unique(ia[sel], return_inverse=True)
                 gb, lb = np.unique(ib[sel], return_inverse=True)
                 if ga.size * gb.size <= 2 * la.size:     # every pair in one SGEMM
-                    q = np.matmul(a32[ga].reshape(ga.size * m1, k1),
-                                  b32[gb].transpose(1, 0, 2).reshape(k1, gb.size * n1))
+                    # the blocks side by side (a view when they are adjacent in memory),
+                    # converted to f32 as one matrix each
+                    rows = a if ga.size == a.shape[0] else a[ga]
+                    cols = b if gb.size == b.shape[0] else b[gb]
+                    q = np.matmul(fast_operand(rows.reshape(ga.size * m1, k1), kind_a),
+                                  fast_operand(cols.transpose(1, 0, 2)
+                                               .reshape(k1, gb.size * n1), kind_b))
                     p[sel] = q.reshape(ga.size, m1, gb.size, n1)[la, :, lb, :]
                 else:
-                    p[sel] = np.matmul(a32[ia[sel]], b32[ib[sel]])
+                    if per_lane is None:
+                        per_lane = fast_operand(a, kind_a), fast_operand(b, kind_b)
+                    p[sel] = np.matmul(per_lane[0][ia[sel]], per_lane[1][ib[sel]])
             p += acc_part       # (acc is f32: rounded as mmaf_fast's f32 add)
             return fast.canon_nan(p)
         return (a_ext, b_ext), compute
