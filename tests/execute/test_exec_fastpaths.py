@@ -208,3 +208,18 @@ def test_fast_mmaf_operand_conversion_exhaustive_f16():
     got = fast_operand(x, "f16")
     assert got.dtype == np.float32 and got.shape == x.shape
     assert same_bits(got, x.astype(np.float32))
+
+
+@pytest.mark.parametrize("elem", ["f16", "bf16", "f8E4M3FN", "f8E5M2"])
+def test_fast_mmaf_operand_conversion_into_a_buffer_exhaustive(elem):
+    """Converting into a kept buffer (``out=``) gives the bits of NumPy's exact conversion of
+    every bit pattern of the narrow type."""
+    from tileir.execute.numerics.dtypes import numpy_dtype
+    from tileir.execute.semantics.floating_point import fast_operand
+    dt = numpy_dtype(elem)
+    bits = np.arange(1 << (8 * dt.itemsize), dtype=np.uint32)
+    x = bits.astype(np.uint16 if dt.itemsize == 2 else np.uint8).view(dt).reshape(-1, 16)
+    out = np.full(x.shape, 7.0, np.float32)
+    got = fast_operand(x, elem, out)
+    assert got is out
+    assert same_bits(got, x.astype(np.float32))

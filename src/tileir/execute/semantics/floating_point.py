@@ -339,14 +339,21 @@ def mmaf_fast(lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray, in_elem: str,
     return _round_acc(r.astype(np.float64), acc_elem)
 
 
-def fast_operand(x: np.ndarray, in_elem: str) -> np.ndarray:
+def fast_operand(x: np.ndarray, in_elem: str, out: Optional[np.ndarray] = None) -> np.ndarray:
     """An ``mmaf`` operand as f32 for the fast mode (exact for f16, bf16, tf32 rounded to
-    tf32 first, and the f8 types)."""
+    tf32 first, and the f8 types); converted into ``out`` (an f32 array of ``x``'s shape, a
+    buffer kept between calls: no fresh pages to fault in) when given, else a new array.
+    f32 values are returned as they are."""
     if in_elem == "tf32":
         x = _TO_TF32(x)
+    if x.dtype == np.float32:
+        return x
+    if out is not None:
+        np.copyto(out, x, casting="unsafe")       # (every source value is exact in f32)
+        return out
     if x.dtype == np.float16:
         return np.take(_F16_AS_F32, x.view(np.uint16))     # (a table lookup: 2x astype)
-    return x if x.dtype == np.float32 else x.astype(np.float32)
+    return x.astype(np.float32)
 
 
 #: every f16 bit pattern converted to f32 (exactly, as astype converts it)

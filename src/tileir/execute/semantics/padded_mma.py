@@ -31,6 +31,7 @@ the result are filled in from ``%acc``.  The result has the same bits as the pad
 
 from __future__ import annotations
 
+import threading
 from typing import Callable, Optional
 
 import numpy as np
@@ -246,6 +247,7 @@ def lane_factored(in_elem: str) -> Callable:
     pair in a batched SGEMM) and adds each lane's product to ``acc_part`` in f32; None where
     no tile is shared or the shapes differ."""
     from .floating_point import fast_operand
+    scratch = threading.local()     # f32 operand buffers, per thread (see _buffer)
 
     def factored(lhs, wa, rhs, wb):
         (win_a, starts_a, ext_a), (win_b, starts_b, ext_b) = wa, wb
@@ -276,9 +278,10 @@ def lane_factored(in_elem: str) -> Callable:
                     # converted to f32 as one matrix each
                     rows = a if ga.size == a.shape[0] else a[ga]
                     cols = b if gb.size == b.shape[0] else b[gb]
-                    q = np.matmul(fast_operand(rows.reshape(ga.size * m1, k1), kind_a),
-                                  fast_operand(cols.transpose(1, 0, 2)
-                                               .reshape(k1, gb.size * n1), kind_b))
+                    lhs_m = rows.reshape(ga.size * m1, k1)
+                    rhs_m = cols.transpose(1, 0, 2).reshape(k1, gb.size * n1)
+                    q = np.matmul(fast_operand(lhs_m, kind_a, _buffer(scratch, 0, lhs_m.shape)),
+                                  fast_operand(rhs_m, kind_b, _buffer(scratch, 1, rhs_m.shape)))
                     p[sel] = q.reshape(ga.size, m1, gb.size, n1)[la, :, lb, :]
                 else:
                     if per_lane is None:
@@ -288,6 +291,16 @@ def lane_factored(in_elem: str) -> Callable:
             return fast.canon_nan(p)
         return (a_ext, b_ext), compute
     return factored
+
+
+def _buffer(scratch: threading.local, which: int, shape: tuple) -> np.ndarray:
+    """The f32 buffer ``which`` of shape ``shape`` kept in ``scratch`` (made when the shape
+    changes)."""
+    bufs = scratch.__dict__.setdefault("bufs", {})
+    buf = bufs.get(which)
+    if buf is None or buf.shape != shape:
+        buf = bufs[which] = np.empty(shape, np.float32)
+    return buf
 
 
 def _pair_groups(ia: np.ndarray, ib: np.ndarray, most: int = 64) -> list:
