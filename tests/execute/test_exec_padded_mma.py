@@ -303,3 +303,13 @@ def test_k_loop_chains_only_for_a_pure_accumulation():
 def Path_examples():
     from pathlib import Path
     return Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_blocks_of_a_group_are_views_when_consecutive():
+    parts = np.arange(6 * 2 * 3, dtype=np.float32).reshape(6, 2, 3)
+    whole = padded_mma._blocks(parts, np.arange(6))
+    run = padded_mma._blocks(parts, np.array([2, 3, 4]))
+    gaps = padded_mma._blocks(parts, np.array([0, 2, 5]))
+    assert whole is parts
+    assert np.shares_memory(run, parts) and np.array_equal(run, parts[[2, 3, 4]])
+    assert not np.shares_memory(gaps, parts) and np.array_equal(gaps, parts[[0, 2, 5]])

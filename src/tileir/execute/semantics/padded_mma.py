@@ -276,12 +276,13 @@ def lane_factored(in_elem: str) -> Callable:
                 if ga.size * gb.size <= 2 * la.size:     # every pair in one SGEMM
                     # the blocks side by side (a view when they are adjacent in memory),
                     # converted to f32 as one matrix each
-                    rows = a if ga.size == a.shape[0] else a[ga]
-                    cols = b if gb.size == b.shape[0] else b[gb]
-                    lhs_m = rows.reshape(ga.size * m1, k1)
-                    rhs_m = cols.transpose(1, 0, 2).reshape(k1, gb.size * n1)
-                    q = np.matmul(fast_operand(lhs_m, kind_a, _buffer(scratch, 0, lhs_m.shape)),
-                                  fast_operand(rhs_m, kind_b, _buffer(scratch, 1, rhs_m.shape)))
+                    rows, cols = _blocks(a, ga), _blocks(b, gb)
+                    # (the conversion also lays the column blocks side by side)
+                    cols = cols.transpose(1, 0, 2)
+                    lhs_m = fast_operand(rows, kind_a, _buffer(scratch, 0, rows.shape))
+                    rhs_m = fast_operand(cols, kind_b, _buffer(scratch, 1, cols.shape))
+                    q = np.matmul(lhs_m.reshape(ga.size * m1, k1),
+                                  rhs_m.reshape(k1, gb.size * n1))
                     p[sel] = q.reshape(ga.size, m1, gb.size, n1)[la, :, lb, :]
                 else:
                     if per_lane is None:
@@ -291,6 +292,15 @@ def lane_factored(in_elem: str) -> Callable:
             return fast.canon_nan(p)
         return (a_ext, b_ext), compute
     return factored
+
+
+def _blocks(parts: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """``parts[which]`` (``which`` sorted, distinct): ``parts`` itself or a slice of it (views)
+    when ``which`` is a run of consecutive blocks, else a copy."""
+    first, last = int(which[0]), int(which[-1])
+    if last - first + 1 == which.size:
+        return parts if which.size == parts.shape[0] else parts[first:last + 1]
+    return parts[which]
 
 
 def _buffer(scratch: threading.local, which: int, shape: tuple) -> np.ndarray:
