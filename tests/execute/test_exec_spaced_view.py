@@ -148,3 +148,21 @@ def test_in_place_update_copies_the_loaded_tiles():
     info = k.launch((8,), [a, a, m, n])
     assert info.mode == "batched"
     assert a.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("shape,strides,ok", [
+    ((8, 4, 8), (32, 2048, 4), True),        # 8 lanes of 4x8 column blocks in one row band
+    ((8, 4, 8), (16, 2048, 4), False),       # lanes half a block apart: they overlap
+    ((8, 4, 8), (0, 2048, 4), False),        # every lane on one tile
+    ((8, 4, 8), (-32, 2048, 4), True),       # the same blocks, lanes in reverse order
+    ((8, 4, 8), (32, 128, 4), False),        # the band is wider than the row stride
+    ((1, 4, 8), (0, 2048, 4), True),         # one lane
+    ((2, 3), (4, 0), False),                 # a tile with a zero stride repeats elements
+])
+def test_no_aliasing_condition(shape, strides, ok):
+    assert views._no_aliasing(shape, strides, 4) is ok
+    if ok:      # cross-check: every element's byte offset is distinct
+        offs = sum(np.arange(n).reshape([-1 if k == d else 1 for k in range(len(shape))]) * s
+                   for d, (n, s) in enumerate(zip(shape, strides)))
+        offs = np.broadcast_to(offs, shape).ravel()
+        assert np.unique(offs).size == offs.size

@@ -354,9 +354,8 @@ class _Access:
         last = first + step * (lanes - 1)
         isz = lay.isz
         bs = tuple(strides[d] * isz for d in lay.dim_map)
-        if write and lanes > 1 and abs(step) * isz < isz + sum(
-                (t - 1) * b for t, b in zip(lay.tile, bs)):
-            return None         # lanes' tiles that overlap: lane order decides, one at a time
+        if write and not _no_aliasing((lanes,) + lay.tile, (step * isz,) + bs, isz):
+            return None         # tiles that overlap: lane order decides, one at a time
         lo = tv.base0 + min(first, last) * isz
         hi = tv.base0 + max(first, last) * isz + sum((t - 1) * b for t, b in
                                                        zip(lay.tile, bs)) + isz
@@ -496,11 +495,22 @@ def _compute_into(acc: "_Access", tv, idx, lanes: int, value: Deferred) -> bool:
         if win is None or win[0] is None or not win[2].all():
             return False
         out = _evenly_spaced(*win[:2], writeable=True)
-    if out is None or out.strides[0] < lay.isz + sum(
-            (t - 1) * abs(b) for t, b in zip(out.shape[1:], out.strides[1:])):
+    if out is None or not _no_aliasing(out.shape, out.strides, lay.isz):
         return False            # tiles that overlap: the ordinary path's lane order decides
     value.fn(*value.args, out=out)
     value.finish(out)
+    return True
+
+
+def _no_aliasing(shape: tuple, strides: tuple, itemsize: int) -> bool:
+    """Whether every element of the strided array ``(shape, byte strides)`` has memory of its
+    own: ordered by stride, each axis steps at least over the whole span of the axes below it
+    (a sufficient condition; e.g. lanes' column blocks side by side within one row band)."""
+    span = itemsize
+    for step, n in sorted((abs(b), n) for n, b in zip(shape, strides) if n > 1):
+        if step < span:
+            return False
+        span += step * (n - 1)
     return True
 
 
