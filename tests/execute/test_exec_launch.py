@@ -333,3 +333,21 @@ def test_default_threads_follow_the_work():
     x = np.ones((1024, 1024), np.float32)
     info = soft.launch((1024,), [x, np.zeros_like(x), 1024, 1024, 1024, 1024])
     assert info.threads == min(os.cpu_count() or 1, info.batches)
+
+
+def test_block_id_lanes_kept_between_launches_within_a_bound():
+    """The block-id lanes of a chunk are kept for the next launch (read-only), but never more
+    than the bound in all."""
+    import importlib
+    from tileir.execute.plan import Runtime
+    L = importlib.import_module("tileir.execute.launch")     # (the package exports a launch())
+    rt = Runtime()
+    L._set_lanes(rt, 2, 7, (3, 2, 1))
+    assert rt.lanes == 5 and list(rt.bx) == [2, 0, 1, 2, 0] and list(rt.by) == [0, 1, 1, 1, 0]
+    first = rt.bx
+    L._set_lanes(rt, 2, 7, (3, 2, 1))
+    assert rt.bx is first and not first.flags.writeable
+    for start in range(0, 64 * L._LANE_IDS_MAX // 8, L._LANE_IDS_MAX // 8):
+        L._set_lanes(rt, start, start + L._LANE_IDS_MAX // 8, (1 << 24, 1, 1))
+        held = sum(b - a for a, b, _ in L._LANE_IDS)
+        assert held == L._LANE_IDS_HELD[0] <= L._LANE_IDS_MAX

@@ -640,15 +640,21 @@ def _set_lanes(rt: Runtime, start: int, stop: int, grid: tuple) -> None:
                (lin // (gx * gy)).astype(np.int32) if gz > 1 else zero)
         for a in ids:
             a.flags.writeable = False
-        if len(_LANE_IDS) >= 256:
+        if _LANE_IDS_HELD[0] + stop - start > _LANE_IDS_MAX:
             _LANE_IDS.clear()
-        _LANE_IDS[key] = ids
+            _LANE_IDS_HELD[0] = 0
+        if stop - start <= _LANE_IDS_MAX:
+            _LANE_IDS[key] = ids
+            _LANE_IDS_HELD[0] += stop - start
     rt.bx, rt.by, rt.bz = ids
     rt.lanes = stop - start
 
 
-#: (first block, end block, grid) -> the block-id lanes of that chunk (see _set_lanes)
+#: (first block, end block, grid) -> the block-id lanes of that chunk (see _set_lanes), at
+#: most _LANE_IDS_MAX lanes in all (12 bytes each)
 _LANE_IDS: dict = {}
+_LANE_IDS_MAX = 1 << 21
+_LANE_IDS_HELD = [0]            # lanes held now
 
 
 #: the machine's cores (asked once: ``os.cpu_count`` is slow on some systems)
