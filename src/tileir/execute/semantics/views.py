@@ -318,8 +318,8 @@ class _Access:
     def spaced_view(self, tv, idx, lanes: int, write: bool):
         """Every lane's whole tile as one strided array of shape ``(lanes, *tile)`` aliasing
         memory, when the lanes share one tensor view, every lane's tile lies inside the tensor
-        and the tiles are evenly spaced: the index of at most one dimension varies between
-        lanes, by a constant step (block ids, the common case).  A few scalar operations
+        and the tiles are evenly spaced: each index is an arithmetic progression over the lanes
+        (block ids and affine functions of them, the common case).  A few scalar operations
         instead of :meth:`batched_window`'s per-lane arithmetic.  None where that does not
         hold or the memory is not all accessible (callers then take the general path, which
         reports any error); the result is writeable only with ``write``."""
@@ -331,22 +331,18 @@ class _Access:
             return None
         space = lay.index_space(shape)
         first = step = 0            # elements from the tensor's start: lane 0's tile, per lane
-        varying = False
         for k, i in enumerate(idx):
             if i.ndim != 1:
                 i = i.reshape(i.shape[0], -1)[:, 0]
             v0 = int(i[0])
             vn = v0
             d = lay.dim_map[k]
-            if i.shape[0] > 1:
-                if varying:
-                    return None
-                varying = True
+            if i.shape[0] > 1:      # (indices in arithmetic progression add up to one)
                 dv = int(i[1]) - v0
                 vn = v0 + dv * (i.shape[0] - 1)
                 if int(i[-1]) != vn or not (i[1:] - i[:-1] == dv).all():
                     return None
-                step = dv * lay.steps[k] * strides[d]
+                step += dv * lay.steps[k] * strides[d]
             lo, hi = min(v0, vn), max(v0, vn)
             if lo < 0 or hi >= space[k] or shape[d] - hi * lay.steps[k] < lay.tile[k]:
                 return None
