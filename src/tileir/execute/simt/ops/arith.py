@@ -24,7 +24,7 @@ from ..interp import affine
 from ..lanes import Aff, BoxSpace, ROOT_NDIM
 from ..registry import lowering
 from ..values import Deferred, element_name, numerics_name, storage, vector_shape
-from .intsem import Int
+from .intsem import COMPARISONS, Int
 
 _ZERO = (0,) * ROOT_NDIM
 _ROUNDING = {0: "nearest_even", 1: "negative_inf", 2: "positive_inf", 3: "zero",
@@ -257,10 +257,6 @@ def _cmpi(op: Operation, c):
     return affine(step)
 
 
-_ORDER = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
-          "gt": np.greater, "ge": np.greater_equal}
-
-
 def _compare_aff(pred: str, a, b, space: BoxSpace) -> Optional[np.ndarray]:
     """An affine value compared with a constant (``tid < n``): the comparison of the
     materialised value with the constant, where both are non-negative (then the signed and
@@ -274,7 +270,7 @@ def _compare_aff(pred: str, a, b, space: BoxSpace) -> Optional[np.ndarray]:
     if k is None or type(aff) is not Aff or k < 0 or aff.value_range(space)[0] < 0:
         return None
     x = aff.materialize(space)
-    fn = _ORDER[pred if len(pred) == 2 else pred[1:]]
+    fn = COMPARISONS[pred if len(pred) == 2 else pred[1:]]
     return fn(k, x) if flip else fn(x, k)
 
 

@@ -12,7 +12,11 @@ import numpy as np
 
 from ..faults import ub
 
-__all__ = ["Int", "int_info"]
+__all__ = ["Int", "int_info", "COMPARISONS"]
+
+#: the NumPy comparison of each ``arith.cmpi`` predicate with its sign prefix dropped
+COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
+               "gt": np.greater, "ge": np.greater_equal}
 
 _UNSIGNED = {1: np.uint8, 8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
 _SIGNED = {1: np.int8, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
@@ -165,14 +169,10 @@ class Int:
         return np.bitwise_xor(np.asarray(a), np.asarray(b)).astype(self.dtype, copy=False)
 
     def compare(self, pred: str, a, b) -> np.ndarray:
-        if pred == "eq":
-            return np.equal(self.s(a), self.s(b))
-        if pred == "ne":
-            return np.not_equal(self.s(a), self.s(b))
+        if pred in ("eq", "ne"):
+            return COMPARISONS[pred](self.s(a), self.s(b))
         f = self.u if pred[0] == "u" else self.s
-        fn = {"lt": np.less, "le": np.less_equal, "gt": np.greater,
-              "ge": np.greater_equal}[pred[1:]]
-        return fn(f(a), f(b))
+        return COMPARISONS[pred[1:]](f(a), f(b))
 
     # -- wide results ------------------------------------------------------------------------
 
