@@ -347,21 +347,13 @@ class _Access:
             if lo < 0 or hi >= space[k] or shape[d] - hi * lay.steps[k] < lay.tile[k]:
                 return None
             first += v0 * lay.steps[k] * strides[d]
-        last = first + step * (lanes - 1)
         isz = lay.isz
-        bs = tuple(strides[d] * isz for d in lay.dim_map)
-        if write and not _no_aliasing((lanes,) + lay.tile, (step * isz,) + bs, isz):
+        if write and not _no_aliasing((lanes,) + lay.tile,
+                                      (step * isz,) + tuple(strides[d] * isz
+                                                            for d in lay.dim_map), isz):
             return None         # tiles that overlap: lane order decides, one at a time
-        lo = tv.base0 + min(first, last) * isz
-        hi = tv.base0 + max(first, last) * isz + sum((t - 1) * b for t, b in
-                                                       zip(lay.tile, bs)) + isz
-        try:
-            buf = self.rt.memory.region(lo, hi, isz, write)
-        except Fault:
-            return None
-        out = np.ndarray((lanes,) + lay.tile, dtype=lay.load_dtype, buffer=buf.data,
-                         offset=tv.base0 + first * isz - buf.base, strides=(step * isz,) + bs)
-        if not write:
+        out = self.tiles(tv.base0, strides, first, step, lanes, lay.tile, write)
+        if out is not None and not write:
             out.flags.writeable = False
         return out
 
@@ -370,16 +362,26 @@ class _Access:
         """The strided array ``w`` with ``w[e]`` the part of extent ``extent`` of the tile
         that starts ``lo_e + e`` elements into the tensor view, for ``e`` up to ``hi_e -
         lo_e``; None where that memory is not all accessible."""
+        return self.tiles(base, strides, lo_e, 1, hi_e - lo_e + 1, extent, write)
+
+    def tiles(self, base: int, strides: tuple, first: int, step: int, count: int,
+              extent: tuple, write: bool):
+        """The strided array ``t`` of shape ``(count, *extent)`` with ``t[j]`` the part of
+        extent ``extent`` of the tile that starts ``first + j * step`` elements into the tensor
+        view (``strides``, at address ``base``); None where that memory is not all
+        accessible."""
         lay = self.layout
-        bs = tuple(strides[d] * lay.isz for d in lay.dim_map)
-        lo = base + lo_e * lay.isz
-        hi = base + hi_e * lay.isz + sum((t - 1) * b for t, b in zip(extent, bs)) + lay.isz
+        isz = lay.isz
+        bs = tuple(strides[d] * isz for d in lay.dim_map)
+        last = first + step * (count - 1)
+        lo = base + min(first, last) * isz
+        hi = base + max(first, last) * isz + sum((t - 1) * b for t, b in zip(extent, bs)) + isz
         try:
-            buf = self.rt.memory.region(lo, hi, lay.isz, write)
+            buf = self.rt.memory.region(lo, hi, isz, write)
         except Fault:
             return None
-        return np.ndarray((hi_e - lo_e + 1,) + tuple(extent), dtype=lay.load_dtype,
-                          buffer=buf.data, offset=lo - buf.base, strides=(lay.isz,) + bs)
+        return np.ndarray((count,) + tuple(extent), dtype=lay.load_dtype, buffer=buf.data,
+                          offset=base + first * isz - buf.base, strides=(step * isz,) + bs)
 
     def uniform_window(self, tv, idx, write: bool, span=None):
         """Vectorised addressing of a partition/strided tile for lanes that share one tensor
