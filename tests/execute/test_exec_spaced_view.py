@@ -11,9 +11,6 @@ import pytest
 import tileir
 from tileir.execute.semantics import views
 
-TV = "tensor_view<?x?xf32, strides=[?,1]>"
-PV = f"partition_view<tile=(4x8), {TV}>"
-
 #: index expressions of the block id %bx (gx = 8 blocks), as (ops, result, numpy of bx)
 INDEX = {
     "bx": ("", "%bx", lambda bx: bx),
@@ -24,36 +21,42 @@ INDEX = {
 }
 
 
-def kernel(load_row: str, load_col: str, store_row: str, store_col: str) -> str:
-    lines = []
-    names = {}
-    for role, key in (("lr", load_row), ("lc", load_col), ("sr", store_row), ("sc", store_col)):
-        ops, res, _ = INDEX[key]
-        if ops:
-            ops = ops.replace("%i", f"%{role}")
-            res = f"%{role}"
-            lines.append(ops)
-        names[role] = res
-    body = "\n    ".join(lines)
+def module(body: str, names: list, tile: tuple = (4, 8)) -> str:
+    """``c[names[2], names[3]] = -a[names[0], names[1]]`` on 2-D f32 partition views of tiles
+    ``tile``, after the ops ``body`` (lines) that compute the index values from ``%bx``."""
+    tv = "tensor_view<?x?xf32, strides=[?,1]>"
+    pv = f"partition_view<tile=({tile[0]}x{tile[1]}), {tv}>"
+    tt = f"tile<{tile[0]}x{tile[1]}xf32>"
+    ops = "\n    ".join(body)
     return f"""
 cuda_tile.module @m {{
   entry @k(%a: tile<ptr<f32>>, %c: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>) {{
-    %ta = make_tensor_view %a, shape = [%m, %n], strides = [%n, 1] : tile<i32> -> {TV}
-    %tc = make_tensor_view %c, shape = [%m, %n], strides = [%n, 1] : tile<i32> -> {TV}
-    %pa = make_partition_view %ta : {PV}
-    %pc = make_partition_view %tc : {PV}
+    %ta = make_tensor_view %a, shape = [%m, %n], strides = [%n, 1] : tile<i32> -> {tv}
+    %tc = make_tensor_view %c, shape = [%m, %n], strides = [%n, 1] : tile<i32> -> {tv}
+    %pa = make_partition_view %ta : {pv}
+    %pc = make_partition_view %tc : {pv}
     %bx, %by, %bz = get_tile_block_id : tile<i32>
-    %c0 = constant <i32: 0> : tile<i32>
-    %c2 = constant <i32: 2> : tile<i32>
-    %c7 = constant <i32: 7> : tile<i32>
-    {body}
-    %x, %t0 = load_view_tko weak %pa[{names['lr']}, {names['lc']}] : {PV}, tile<i32>, tile<i32> -> tile<4x8xf32>, token
-    %y = negf %x : tile<4x8xf32>
-    %t1 = store_view_tko weak %y, %pc[{names['sr']}, {names['sc']}] : tile<4x8xf32>, {PV}, tile<i32>, tile<i32> -> token
+    {ops}
+    %x, %t0 = load_view_tko weak %pa[{names[0]}, {names[1]}] : {pv}, tile<i32>, tile<i32> -> {tt}, token
+    %y = negf %x : {tt}
+    %t1 = store_view_tko weak %y, %pc[{names[2]}, {names[3]}] : {tt}, {pv}, tile<i32>, tile<i32> -> token
     return
   }}
 }}
 """
+
+
+def kernel(load_row: str, load_col: str, store_row: str, store_col: str) -> str:
+    lines = ["%c0 = constant <i32: 0> : tile<i32>", "%c2 = constant <i32: 2> : tile<i32>",
+             "%c7 = constant <i32: 7> : tile<i32>"]
+    names = []
+    for role, key in (("lr", load_row), ("lc", load_col), ("sr", store_row), ("sc", store_col)):
+        ops, res, _ = INDEX[key]
+        if ops:
+            lines.append(ops.replace("%i", f"%{role}"))
+            res = f"%{role}"
+        names.append(res)
+    return module(lines, names)
 
 
 def expected(a: np.ndarray, c: np.ndarray, keys: tuple) -> np.ndarray:
@@ -171,8 +174,6 @@ def test_no_aliasing_condition(shape, strides, ok):
 def _random_kernel(rng) -> tuple:
     """A load and a store whose indices are ``a * bx + b`` (a in -1..2) on a random 2-D view."""
     tr, tc = (int(x) for x in rng.choice([1, 2, 4, 8], 2))
-    tv = "tensor_view<?x?xf32, strides=[?,1]>"
-    pv = f"partition_view<tile=({tr}x{tc}), {tv}>"
     lines, names = [], []
     for role in ("lr", "lc", "sr", "sc"):
         a, b = int(rng.integers(-1, 3)), int(rng.integers(0, 4))
@@ -185,24 +186,7 @@ def _random_kernel(rng) -> tuple:
             lines.append(f"%{role}m = muli %bx, %{role}a : tile<i32>")
             lines.append(f"%{role} = addi %{role}m, %{role}b : tile<i32>")
         names.append(f"%{role}")
-    body = "\n    ".join(lines)
-    text = f"""
-cuda_tile.module @m {{
-  entry @k(%a: tile<ptr<f32>>, %c: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>) {{
-    %ta = make_tensor_view %a, shape = [%m, %n], strides = [%n, 1] : tile<i32> -> {tv}
-    %tc = make_tensor_view %c, shape = [%m, %n], strides = [%n, 1] : tile<i32> -> {tv}
-    %pa = make_partition_view %ta : {pv}
-    %pc = make_partition_view %tc : {pv}
-    %bx, %by, %bz = get_tile_block_id : tile<i32>
-    {body}
-    %x, %t0 = load_view_tko weak %pa[{names[0]}, {names[1]}] : {pv}, tile<i32>, tile<i32> -> tile<{tr}x{tc}xf32>, token
-    %y = negf %x : tile<{tr}x{tc}xf32>
-    %t1 = store_view_tko weak %y, %pc[{names[2]}, {names[3]}] : tile<{tr}x{tc}xf32>, {pv}, tile<i32>, tile<i32> -> token
-    return
-  }}
-}}
-"""
-    return text, (tr, tc)
+    return module(lines, names, (tr, tc)), (tr, tc)
 
 
 @pytest.mark.parametrize("seed", range(40))
