@@ -204,7 +204,13 @@ class HostExecutor(Executor):
         """Run ``func`` with runtime values ``args``; returns its results' runtime values."""
         body = func.regions[0]
         if not body.blocks:
-            raise UnsupportedError(f"function '{func.attributes['sym_name'].value}' has no body")
+            from .runner_utils import call_runner_function
+            results = call_runner_function(self, func, args)
+            if results is None:
+                raise UnsupportedError(f"function '{func.attributes['sym_name'].value}' has no "
+                                       "body (and is not a function of MLIR's runner utility "
+                                       "libraries)")
+            return results
         self.depth += 1
         if self.depth > 256:
             raise LaunchError("call depth exceeds 256 (unbounded recursion?)",

@@ -513,7 +513,8 @@ class LaunchOp(GpuOp):
 
     def verify_regions(self):
         for block in self.regions[0].blocks:
-            if block.ops and block.ops[-1].name != "gpu.terminator":
+            if block.ops and block.ops[-1].name != "gpu.terminator" and \
+                    not block.ops[-1].successors:
                 last = block.ops[-1]
                 diag = Diagnostic(ERROR, f"'{last.name}' op expected 'gpu.terminator' or a "
                                   "terminator with successors", last.loc)

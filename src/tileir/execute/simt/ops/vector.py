@@ -23,6 +23,7 @@ from ..faults import LaneFault, ub
 from ..lanes import Aff
 from ..memory import element_address, load, store
 from ..registry import lowering
+from ..runner_utils import float_text
 from ..values import numerics_name, storage, vector_shape
 from .arith import _signed_zero_extremum, int_of
 from .memref_access import check_host_access
@@ -691,8 +692,7 @@ def _print(op: Operation, c):
 
     def fmt(x) -> str:
         if isinstance(x, (float, np.floating)):
-            return "%g" % float(x) if np.isfinite(x) else ("nan" if np.isnan(x) else
-                                                          ("inf" if x > 0 else "-inf"))
+            return float_text(x)
         if isinstance(x, (bool, np.bool_)):
             return "1" if x else "0"
         return str(int(x))
