@@ -23,6 +23,7 @@ from ..errors import LaunchError, UndefinedBehaviorError, UnsupportedError
 from .faults import LaneFault
 from .lanes import Aff, BoxSpace, ListSpace, Space, ROOT_NDIM
 from .memory import MemRef
+from .progress import FIRST_CHECK, RepeatCheck, calls_functions
 from .registry import LOWERINGS
 from .values import storage, vector_shape
 
@@ -314,6 +315,14 @@ class Compiler:
             self.cache[key] = hit
         return hit
 
+    def calls_functions(self, region: Region) -> bool:
+        """Whether an op in ``region`` (nested ones included) calls a function."""
+        key = ("calls", region)
+        hit = self.cache.get(key)
+        if hit is None:
+            hit = self.cache[key] = calls_functions([region])
+        return hit
+
     def view_safe(self, op: Operation) -> bool:
         """Whether no op may write memory while ``op``'s results (or values derived from them)
         are live: a load may then return a view of the buffer instead of a copy."""
@@ -493,6 +502,7 @@ class Executor:
             pending.setdefault(succ, []).append(nxt)
 
         visits = 0
+        repeat = RepeatCheck(not self.compiler.calls_functions(entry.parent))
         while pending:
             block = min(pending, key=order.__getitem__)
             frames = pending.pop(block)
@@ -502,6 +512,14 @@ class Executor:
             if visits > self.max_loop_iterations:
                 raise UndefinedBehaviorError("branches ran more than "
                                              f"{self.max_loop_iterations} blocks (runaway loop?)")
+            if visits >= FIRST_CHECK:
+                # where the loop stands: this block, and the paths waiting at others (they
+                # wait unchanged while this path loops)
+                place = (block,) + tuple(x for b, frs in pending.items() for x in (b, *frs))
+                stuck = repeat.at(visits, fr.space, list(fr.vals.values()), place)
+                if stuck:
+                    raise self.fault_error(block.ops[0] if block.ops else None, fr.space,
+                                           LaneFault(stuck))
             ex = self.run_block(block, fr)
             kind = ex.kind
             if kind == "cf.br":

@@ -15,6 +15,7 @@ Addresses that are :class:`~.lanes.Aff` in a box space are served as strided vie
 from __future__ import annotations
 
 import itertools
+import weakref
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -26,6 +27,9 @@ from .lanes import Aff, BoxSpace, Space, ROOT_NDIM
 __all__ = ["Buffer", "MemRef", "element_address", "load", "store", "RaceLog"]
 
 _ids = itertools.count(1)
+
+#: every buffer alive (arguments, allocations, attributions): the memory a loop may change
+LIVE_BUFFERS: "weakref.WeakSet[Buffer]" = weakref.WeakSet()
 
 
 class Buffer:
@@ -51,6 +55,7 @@ class Buffer:
         self.pending = None
         #: elements per block (workgroup) or per thread (private) copy, else 0
         self.copy_size = 0
+        LIVE_BUFFERS.add(self)
 
     @property
     def size(self) -> int:

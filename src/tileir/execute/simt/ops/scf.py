@@ -11,6 +11,7 @@ from ...errors import UndefinedBehaviorError
 from ..faults import LaneFault
 from ..interp import Executor, Frame, affine, merge, narrow
 from ..lanes import Aff, BoxSpace, is_uniform
+from ..progress import RepeatCheck, calls_functions
 from ..registry import lowering
 
 
@@ -220,6 +221,7 @@ def _for(op: Operation, c) -> Any:
 def _while(op: Operation, c) -> Any:
     before, after = op.regions[0], op.regions[1]
     types = [r.type for r in op.results]
+    checked = not calls_functions(op.regions)
 
     def step(ex: Executor, frame: Frame, args: list):
         under = frame.space
@@ -227,10 +229,14 @@ def _while(op: Operation, c) -> Any:
         values = list(args)
         exits = []
         count = 0
+        repeat = RepeatCheck(checked)
         while True:
             count += 1
             if count > ex.max_loop_iterations:
                 raise LaneFault("scf.while ran past the iteration limit")
+            stuck = repeat.at(count, space, values)
+            if stuck:
+                raise LaneFault(stuck, kind=UndefinedBehaviorError)
             res = ex.run_single(before, frame, values, space=space)
             cond, fwd = res.values[0], res.values[1:]
             taken = _uniform_bool(space, cond)
