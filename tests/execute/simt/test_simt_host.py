@@ -170,3 +170,16 @@ def test_async_gpu_launch_region_writes_are_pending_until_waited():
     assert gpu.run(module(text.replace("WAIT", "gpu.wait [%t]")), "main", args=[h]) == [2.0]
     with pytest.raises(UndefinedBehaviorError, match="before the async 'gpu.launch'"):
         gpu.run(module(text.replace("WAIT", "")), "main", args=[h])
+
+
+def test_integer_parameters_reject_fractions_and_overflow_with_one_message():
+    module = tileir.parse("""
+func.func @main(%n: index, %k: i8) -> index {
+  return %n : index
+}
+""")
+    assert int(gpu.run(module, "main", args=[7.0, 3])[0]) == 7       # an integral float is fine
+    with pytest.raises(ArgumentError, match=r"^(error: )?argument #0: 1\.5 is not an integer \(index\)$"):
+        gpu.run(module, "main", args=[1.5, 3])
+    with pytest.raises(ArgumentError, match=r"^(error: )?argument #1: 300 does not fit i8$"):
+        gpu.run(module, "main", args=[1, 300])

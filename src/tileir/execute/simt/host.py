@@ -139,6 +139,8 @@ def bind_argument(value: Any, type_, name: str, space) -> Any:
         dtype = storage(type_)
         try:
             if dtype.kind in "iu" and not isinstance(value, (bool, np.bool_)):
+                if isinstance(value, (float, np.floating)) and not float(value).is_integer():
+                    raise ArgumentError(f"{name}: {value!r} is not an integer ({type_})")
                 iv = int(value)
                 bits = dtype.itemsize * 8
                 if not -(1 << (bits - 1)) <= iv < (1 << bits):
@@ -147,7 +149,9 @@ def bind_argument(value: Any, type_, name: str, space) -> Any:
                     if iv >= 0 else np.asarray(iv, dtype=dtype)
             else:
                 arr = np.asarray(value).astype(dtype)
-        except (TypeError, ValueError) as e:
+        except ArgumentError:
+            raise
+        except (TypeError, ValueError, OverflowError) as e:
             raise ArgumentError(f"{name}: cannot pass {value!r} as {type_}: {e}") from None
         return space.uniform(arr, dtype)
     if tname == "VectorType":
