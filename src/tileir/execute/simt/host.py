@@ -34,6 +34,8 @@ class Program:
             self.module = module
         self.compiler = Compiler(self.module)
         self.funcs: dict[str, Operation] = {}
+        #: llvm.func declarations (runtime functions a program calls with llvm.call)
+        self.llvm_funcs: dict[str, Operation] = {}
         self.kernels: dict[str, Operation] = {}
         self.globals: dict[str, Operation] = {}
         #: names of gpu.binary ops (compiled kernels the engine cannot run)
@@ -44,6 +46,8 @@ class Program:
                 continue
             if op.name == "func.func":
                 self.funcs[name.value] = op
+            elif op.name == "llvm.func":
+                self.llvm_funcs[name.value] = op
             elif op.name == "gpu.module":
                 for inner in op.regions[0].blocks[0].ops:
                     sym = inner.attributes.get("sym_name")

@@ -21,6 +21,10 @@ those libraries print, so their FileCheck lines hold for ``tileir run``.
 * ``printI64 printU64 printF32 printF64 printOpen printClose printComma printNewline``
   (``vector.print``'s pieces), ``printFlops`` (stderr), ``rtclock`` (seconds) and ``nanoTime``.
 
+The same functions declared with ``llvm.func`` and called with ``llvm.call`` run too (see
+:mod:`.ops.launch`, which also accepts MLIR's CUDA runtime calls that only create or destroy
+the cuSPARSE / cuSPARSELt environment).
+
 The argument's element type must be the function's (``printMemrefF32`` of an i32 memref is
 reported, where the C library would reinterpret the bits).
 """

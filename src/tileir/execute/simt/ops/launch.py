@@ -1,4 +1,5 @@
-"""func.call and the kernel launches: gpu.launch_func, gpu.launch (host side)."""
+"""func.call, llvm.call (runtime functions) and the kernel launches: gpu.launch_func, gpu.launch
+(host side)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from ..interp import Frame, affine
 from ..kernel import Geometry, KernelExecutor, run_kernel
 from ..lanes import Aff
 from ..registry import lowering
+from ..runner_utils import call_runner_function
 from ..memory import MemRef
 from ..aliasing import written_captures
 from ..runtime import check_device_use, dependencies, start, token_of, written_by
@@ -41,6 +43,33 @@ def _call(op: Operation, c):
         if func is None:
             raise LaneFault(f"call to unknown function '@{callee}'", kind=UnsupportedError)
         return host.call(func, args)
+    return step
+
+
+#: functions of MLIR's CUDA runtime wrappers that set up library handles (cuSPARSE,
+#: cuSPARSELt): nothing to do here, the sparse ops need no handle
+_RUNTIME_NO_OPS = frozenset({"mgpuCreateSparseEnv", "mgpuDestroySparseEnv",
+                             "mgpuCreateSparseLtEnv", "mgpuDestroySparseLtEnv"})
+
+
+@lowering("llvm.call")
+def _llvm_call(op: Operation, c):
+    callee = _symbol(op.attributes["callee"])
+
+    def step(ex, frame, args):
+        host = _host(ex, op)
+        func = host.program.llvm_funcs.get(callee)
+        if func is None:
+            raise LaneFault(f"llvm.call of '@{callee}', which is no llvm.func of the module",
+                            kind=UnsupportedError)
+        if callee in _RUNTIME_NO_OPS:
+            return []
+        results = call_runner_function(host, func, args)
+        if results is None:
+            raise LaneFault(f"llvm.call of '@{callee}': not a function tileir provides (MLIR's "
+                            "runner utilities and the CUDA runtime's sparse environment "
+                            "calls are)", kind=UnsupportedError)
+        return results
     return step
 
 
