@@ -353,3 +353,14 @@ vector.transfer_write %v4, %m[%i] : vector<4xf32>, memref<8x8xf32>
 %m = "test.v"() : () -> memref<8x8xf32>
 // expected-error @+1 {{'vector.transfer_read' op requires a permutation_map that is a permutation (found one dim used more than once)}}
 %t = vector.transfer_read %m[%i, %i], %f {permutation_map = affine_map<(d0, d1) -> (d0, d0)>} : memref<8x8xf32>, vector<4x4xf32>
+// -----
+%v45 = "test.v"() : () -> vector<4x5xf32>
+%v5 = "test.v"() : () -> vector<5xf32>
+%v4 = "test.v"() : () -> vector<4xf32>
+// expected-error @+1 {{'vector.contract' op expected indexing map 0 to be a projected permutation of its inputs}}
+%c = vector.contract {indexing_maps = [affine_map<(d0, d1) -> (d0 + d1, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], kind = #vector.kind<add>} %v45, %v5, %v4 : vector<4x5xf32>, vector<5xf32> into vector<4xf32>
+// -----
+%v45 = "test.v"() : () -> vector<4x5xf32>
+%v4 = "test.v"() : () -> vector<4xf32>
+// expected-error @+1 {{'vector.contract' op expected at least one contracting dimension pair}}
+%c = vector.contract {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], kind = #vector.kind<add>} %v45, %v4, %v4 : vector<4x5xf32>, vector<4xf32> into vector<4xf32>

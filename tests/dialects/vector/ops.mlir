@@ -86,3 +86,15 @@ vector.print %v4 : vector<4xf32>
 vector.print %f : f32 punctuation <comma>
 vector.print punctuation <close>
 vector.print str "hi\n"
+// -----
+%f = "test.v"() : () -> f32
+%v4 = "test.v"() : () -> vector<4xf32>
+%v3 = "test.v"() : () -> vector<3xf32>
+%v23 = "test.v"() : () -> vector<2x3xf32>
+%v45 = "test.v"() : () -> vector<4x5xf32>
+%v53 = "test.v"() : () -> vector<5x3xf32>
+%v43 = "test.v"() : () -> vector<4x3xf32>
+%ct = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %v45, %v53, %v43 : vector<4x5xf32>, vector<5x3xf32> into vector<4x3xf32>
+%cd = vector.contract {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"], kind = #vector.kind<maxnumf>} %v4, %v4, %f : vector<4xf32>, vector<4xf32> into f32
+%mr = vector.multi_reduction <add>, %v23, %v3 {tag = 1 : i32} [0] : vector<2x3xf32> to vector<3xf32>
+%mr2 = vector.multi_reduction <mul>, %v23, %f [0, 1] : vector<2x3xf32> to f32

@@ -20,7 +20,7 @@ FUZZ = int(os.environ.get("TILEIR_VECTOR_FUZZ", "60"))
 
 
 def test_every_op_prints_as_mlir_opt_prints_it(tmp_path):
-    assert mlir_diff.check_corpus(HERE, tmp_path) == 8
+    assert mlir_diff.check_corpus(HERE, tmp_path) == 10
 
 
 def test_invalid_inputs_get_mlir_opts_messages(tmp_path):

@@ -1,6 +1,6 @@
 """The vector dialect's ops (MLIR 22): the core set (broadcast, extract/insert,
-from_elements, loads and stores incl. masked and transfer forms, reduction, fma, shuffle,
-casts, masks).  Declarative definitions; hand-written syntax from :mod:`.syntax`."""
+from_elements, loads and stores incl. masked and transfer forms, reduction, multi_reduction,
+contract, fma, outerproduct, shuffle, casts, masks).  Declarative definitions; hand-written syntax from :mod:`.syntax`."""
 
 from __future__ import annotations
 
@@ -651,3 +651,127 @@ class PrintOp(VectorOp):
                   Attr("stringLiteral", "str", optional=True))
     parse_custom = staticmethod(syntax.parse_print)
     print_custom = staticmethod(syntax.print_print)
+
+
+class ContractionOp(VectorOp):
+    """``vector.contract {indexing_maps, iterator_types, kind} %lhs, %rhs, %acc : L, R into A``:
+    a generalised matrix product: over the iteration space, every ``parallel`` position of the
+    result combines (``kind``) the accumulator with the products ``lhs * rhs`` of the
+    ``reduction`` positions; the three maps (projected permutations of the iteration space) say
+    which iteration dimensions index each operand."""
+    __slots__ = ()
+    MNEMONIC = "contract"
+    OPERANDS = (Operand("lhs", VECTOR), Operand("rhs", VECTOR), Operand("acc", ANY),
+                Operand("masks", MASK, VARIADIC))
+    RESULTS = (Result("result", ANY),)
+    ATTRIBUTES = (Attr("indexing_maps", "array"), Attr("iterator_types", "array"),
+                  Attr("kind", "vector.kind", default=syntax.KIND_ADD))
+    TRAITS = (Pure,)
+    parse_custom = staticmethod(syntax.parse_contract)
+    print_custom = staticmethod(syntax.print_contract)
+
+    def verify_op(self):
+        maps = contraction_maps(self)
+        iterators = contraction_iterators(self)
+        if maps is None:
+            return "expected an indexing map for each operand"
+        if iterators is None:
+            return "expected iterator types 'parallel' or 'reduction'"
+        if self.masks:
+            return "masked contractions are not supported (use vector.mask)"
+        ranks = [len(getattr(v.type, "shape", ())) for v in self.operands[:3]]
+        for k, (amap, rank) in enumerate(zip(maps, ranks)):
+            if amap is None:
+                return f"expected indexing map {k} to be a projected permutation of its inputs"
+            if amap.n_dims != len(iterators):
+                return f"expected indexing map {k} to have {len(iterators)} dimensions"
+            if len(amap.results) != rank:
+                return f"expected indexing map {k} to have {rank} results"
+        if not any(iterators[d] == "reduction" and d in maps[1].dims for d in maps[0].dims):
+            return "expected at least one contracting dimension pair"
+        extent: dict[int, int] = {}
+        for amap, v in zip(maps, self.operands[:3]):
+            for d, n in zip(amap.dims, getattr(v.type, "shape", ())):
+                if extent.setdefault(d, n) != n:
+                    return "expected the operands to agree on the extent of each dimension"
+        if any(d not in extent for d in range(len(iterators))):
+            return "expected every iteration dimension to index an operand"
+        if self.results[0].type != self.operands[2].type:
+            return "expected the result type to be the accumulator type"
+        return None
+
+
+class _Projection:
+    """A projected-permutation affine map as the list of iteration dimensions of its results."""
+
+    __slots__ = ("n_dims", "dims", "results")
+
+    def __init__(self, n_dims: int, dims: list[int]) -> None:
+        self.n_dims, self.dims, self.results = n_dims, dims, dims
+
+
+def contraction_maps(op) -> "list[_Projection] | None":
+    """``indexing_maps`` of a ``vector.contract`` as projections (None where one is not a
+    projected permutation: then that entry is None; None for a malformed attribute)."""
+    from ..builtin.affine import AffineDim, AffineMapAttr
+    attr = op.attributes.get("indexing_maps")
+    values = getattr(attr, "value", None)
+    if values is None or len(values) != 3:
+        return None
+    out = []
+    for a in values:
+        if not isinstance(a, AffineMapAttr):
+            return None
+        amap = a.value
+        if amap.n_symbols or not all(isinstance(r, AffineDim) for r in amap.results):
+            out.append(None)
+            continue
+        dims = [r.position for r in amap.results]
+        out.append(_Projection(amap.n_dims, dims) if len(set(dims)) == len(dims) else None)
+    return out
+
+
+def contraction_iterators(op) -> "list[str] | None":
+    """``iterator_types`` as ``'parallel'`` / ``'reduction'`` strings (None if malformed)."""
+    attr = op.attributes.get("iterator_types")
+    values = getattr(attr, "value", None)
+    if values is None:
+        return None
+    out = []
+    for v in values:
+        text = getattr(v, "value", None)
+        if not isinstance(text, str):
+            text = str(v)
+            if text.startswith("#vector.iterator_type<"):
+                text = text[len("#vector.iterator_type<"):-1]
+        if text not in ("parallel", "reduction"):
+            return None
+        out.append(text)
+    return out
+
+
+class MultiDimReductionOp(VectorOp):
+    """``vector.multi_reduction <kind>, %src, %acc [dims] : S to A``: reduce the dimensions
+    ``reduction_dims`` of ``src``, combined with ``acc`` (the shape of the kept dimensions)."""
+    __slots__ = ()
+    MNEMONIC = "multi_reduction"
+    OPERANDS = (Operand("source", VECTOR), Operand("acc", ANY))
+    RESULTS = (Result("dest", ANY),)
+    ATTRIBUTES = (Attr("kind", "vector.kind"), Attr("reduction_dims", "array_i64"))
+    TRAITS = (Pure, AllTypesMatch("dest", "acc"))
+    parse_custom = staticmethod(syntax.parse_multi_reduction)
+    print_custom = staticmethod(syntax.print_multi_reduction)
+
+    def verify_op(self):
+        src = self.operands[0].type
+        dims = [int(d) for d in self.attributes["reduction_dims"].value]
+        rank = len(src.shape)
+        if any(not 0 <= d < rank for d in dims) or len(set(dims)) != len(dims):
+            return f"reduction dimensions must be distinct and in [0, {rank})"
+        kept = tuple(n for d, n in enumerate(src.shape) if d not in dims)
+        dest = self.results[0].type
+        want = tuple(getattr(dest, "shape", ()))
+        if want != kept or (not kept and dest != src.element_type) or \
+                (kept and dest.element_type != src.element_type):
+            return (f"destination type {dest} is incompatible with source type {src}")
+        return None

@@ -496,3 +496,104 @@ def print_print(printer: "OpPrinter", op: Operation) -> str:
 
 
 __all__ = [n for n in dir() if n.startswith(("parse_", "print_"))] + ["KINDS", "kind_of"]
+
+
+# -- contract ------------------------------------------------------------------------------------
+
+#: vector.contract's default combining kind
+KIND_ADD = kind_attr("add")
+_CONTRACT_TRAITS = ("indexing_maps", "iterator_types", "kind")
+_ITERATOR_PREFIX = "#vector.iterator_type<"
+
+
+def parse_contract(parser: Parser, state: "OpState") -> Operation:
+    """``{indexing_maps = [...], iterator_types = ["parallel", ...], kind = #vector.kind<k>}
+    %lhs, %rhs, %acc [, %masks] [{attrs}] : L, R into A`` (iterator types written as strings,
+    held as ``#vector.iterator_type<...>``)."""
+    from ...ir.attributes import StringAttr
+    parser.expect("{")
+    parser.i -= 1
+    traits = parser.parse_attr_dict_body()
+    iters = traits.get("iterator_types")
+    if isinstance(iters, ArrayAttr):
+        for v in iters.value:
+            if isinstance(v, StringAttr) and v.value not in ("parallel", "reduction"):
+                raise parser.error(f"{parser.op_prefix()}unexpected iterator_type "
+                                   f"({v.value})", state.start)
+        traits["iterator_types"] = ArrayAttr(tuple(
+            OpaqueAttr(f"{_ITERATOR_PREFIX}{v.value}>") if isinstance(v, StringAttr) else v
+            for v in iters.value))
+    traits.setdefault("kind", KIND_ADD)
+    state.attrs.update(traits)
+    uses = parser.parse_comma_list(parser._parse_use)
+    _attrs(parser, state)
+    parser.expect(":")
+    off = parser.offset
+    lhs = parser.parse_type()
+    parser.expect(",")
+    rhs = parser.parse_type()
+    parser.expect_keyword("into")
+    result = parser.parse_type()
+    if len(uses) not in (3, 5):
+        raise parser.error("expected 3 operands (lhs, rhs, acc) or 5 (with masks)", off)
+    state.operands["lhs"], state.operands["rhs"] = [uses[0]], [uses[1]]
+    state.operands["acc"], state.operands["masks"] = [uses[2]], uses[3:]
+    state.operand_types["lhs"], state.operand_types["rhs"] = [lhs], [rhs]
+    state.operand_types["acc"] = [result]
+    if uses[3:]:
+        from ..builtin.types import VectorType
+        state.operand_types["masks"] = [VectorType(tuple(t.shape), I1) for t in (lhs, rhs)]
+    state.result_types["result"] = [result]
+    return state.build()
+
+
+def print_contract(printer: "OpPrinter", op: Operation) -> str:
+    from ...ir.attributes import StringAttr
+    from ...ir.attributes import format_named_attr
+    items = []
+    for name in _CONTRACT_TRAITS:
+        attr = op.attributes.get(name, KIND_ADD if name == "kind" else None)
+        if attr is None:
+            continue
+        if name == "iterator_types" and isinstance(attr, ArrayAttr):
+            attr = ArrayAttr(tuple(
+                StringAttr(str(v)[len(_ITERATOR_PREFIX):-1])
+                if str(v).startswith(_ITERATOR_PREFIX) else v for v in attr.value))
+        items.append(format_named_attr(name, attr))
+    text = " {" + ", ".join(items) + "} " + _names(printer, op.operands)
+    text += printer.attr_dict_text(op, set(_CONTRACT_TRAITS))
+    return text + (f" : {op.operands[0].type}, {op.operands[1].type} into "
+                   f"{op.results[0].type}")
+
+
+# -- multi_reduction -----------------------------------------------------------------------------
+
+def parse_multi_reduction(parser: Parser, state: "OpState") -> Operation:
+    """``<kind>, %source, %acc [{attrs}] [d, ...] : S to A``."""
+    state.attrs["kind"] = parse_enum_param(parser, "kind")
+    parser.expect(",")
+    source = parser._parse_use()
+    parser.expect(",")
+    acc = parser._parse_use()
+    _attrs(parser, state)
+    parser.expect("[")
+    dims: list[int] = []
+    if parser.tok != "]":
+        parser.parse_comma_list(lambda: dims.append(parser.parse_integer()), "]")
+    parser.expect("]")
+    state.attrs["reduction_dims"] = DenseArrayAttr("i64", tuple(dims))
+    parser.expect(":")
+    state.operands["source"], state.operands["acc"] = [source], [acc]
+    state.operand_types["source"] = [parser.parse_type()]
+    parser.expect_keyword("to")
+    result = parser.parse_type()
+    state.operand_types["acc"] = [result]
+    state.result_types["dest"] = [result]
+    return state.build()
+
+
+def print_multi_reduction(printer: "OpPrinter", op: Operation) -> str:
+    dims = ", ".join(str(int(d)) for d in op.attributes["reduction_dims"].value)
+    text = f" <{kind_of(op)}>, {_names(printer, op.operands)}"
+    text += printer.attr_dict_text(op, {"kind", "reduction_dims"})
+    return text + f" [{dims}] : {op.operands[0].type} to {op.results[0].type}"

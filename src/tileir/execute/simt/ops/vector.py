@@ -17,7 +17,7 @@ from typing import Callable
 import numpy as np
 
 from ....ir.core import Operation
-from ...errors import MemoryAccessError
+from ...errors import MemoryAccessError, UnsupportedError
 from ...numerics import floatops
 from ..faults import LaneFault, ub
 from ..lanes import Aff
@@ -383,6 +383,85 @@ def _outerproduct(op: Operation, c):
                 return [_combiner(kind, op.results[0].type)(acc, (a * b).astype(dtype))]
         with np.errstate(all="ignore"):
             return [(a * b).astype(dtype, copy=False)]
+    return step
+
+
+@lowering("vector.contract")
+def _contract(op: Operation, c):
+    """The reduction positions (row-major over the reduction dimensions) are combined into the
+    accumulator one after another; for float ``add`` each step is a fused multiply-add (as
+    ``outerproduct``), otherwise the product is rounded and then combined with ``kind``."""
+    from ....dialects.vector.ops import contraction_iterators, contraction_maps
+    kind = _kind(op)
+    elem = numerics_name(op.results[0].type)
+    dtype = storage(op.results[0].type)
+    maps = contraction_maps(op)
+    iterators = contraction_iterators(op)
+    parallel = list(maps[2].dims)                          # in the accumulator's order
+    reduction = [d for d, it in enumerate(iterators) if it == "reduction"]
+    if sorted(parallel) != [d for d, it in enumerate(iterators) if it == "parallel"]:
+        raise UnsupportedError("vector.contract whose accumulator is not indexed by exactly "
+                               "the parallel dimensions", op=op.name)
+    order = parallel + reduction                           # iteration dims as computed
+    combine = _combiner(kind, op.results[0].type)
+    fused = kind == "add" and elem in ("f16", "bf16", "f32", "f64")
+
+    def arrange(x: np.ndarray, dims: list[int], lanes: int) -> np.ndarray:
+        # operand axes (after the lane axes) moved to their places in ``order``; size-1 axes
+        # for the iteration dimensions the operand is not indexed by
+        present = sorted(range(len(dims)), key=lambda k: order.index(dims[k]))
+        x = np.transpose(x, tuple(range(lanes)) + tuple(lanes + k for k in present))
+        shape = list(x.shape[:lanes])
+        it = iter(x.shape[lanes:])
+        for d in order:
+            shape.append(next(it) if d in dims else 1)
+        return x.reshape(shape)
+
+    def step(ex, frame, args):
+        space = frame.space
+        lanes = space.ndim
+        lhs = arrange(_lane(space, args[0]), maps[0].dims, lanes)
+        rhs = arrange(_lane(space, args[1]), maps[1].dims, lanes)
+        acc = np.array(np.broadcast_to(_lane(space, args[2]), space.shape +
+                                       vector_shape(op.results[0].type)), dtype=dtype)
+        n_par = len(parallel)
+        red_shape = tuple(max(lhs.shape[lanes + n_par + k], rhs.shape[lanes + n_par + k])
+                          for k in range(len(reduction)))
+        with np.errstate(all="ignore"):
+            for pos in np.ndindex(*red_shape):
+                a = lhs[(Ellipsis,) + tuple(p if lhs.shape[lanes + n_par + k] > 1 else 0
+                                            for k, p in enumerate(pos))]
+                b = rhs[(Ellipsis,) + tuple(p if rhs.shape[lanes + n_par + k] > 1 else 0
+                                            for k, p in enumerate(pos))]
+                if fused:
+                    acc = np.asarray(floatops.fma(a, b, acc, elem)).astype(dtype, copy=False)
+                else:
+                    acc = combine(acc, (a * b).astype(dtype))
+        return [acc]
+    return step
+
+
+@lowering("vector.multi_reduction")
+def _multi_reduction(op: Operation, c):
+    """The reduced positions (row-major over the reduced dimensions) are combined into the
+    accumulator one after another."""
+    kind = _kind(op)
+    fn = _combiner(kind, op.results[0].type)
+    dims = [int(d) for d in op.attributes["reduction_dims"].value]
+    rank = len(vector_shape(op.operands[0].type))
+    kept = [d for d in range(rank) if d not in dims]
+
+    def step(ex, frame, args):
+        space = frame.space
+        lanes = space.ndim
+        x = _lane(space, args[0])
+        x = np.transpose(x, tuple(range(lanes)) + tuple(lanes + d for d in kept + dims))
+        red = x.shape[lanes + len(kept):]
+        acc = _lane(space, args[1])
+        with np.errstate(all="ignore"):
+            for pos in np.ndindex(*red):
+                acc = fn(acc, x[(Ellipsis,) + pos])
+        return [acc]
     return step
 
 
