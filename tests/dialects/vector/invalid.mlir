@@ -364,3 +364,18 @@ vector.transfer_write %v4, %m[%i] : vector<4xf32>, memref<8x8xf32>
 %v4 = "test.v"() : () -> vector<4xf32>
 // expected-error @+1 {{'vector.contract' op expected at least one contracting dimension pair}}
 %c = vector.contract {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], kind = #vector.kind<add>} %v45, %v4, %v4 : vector<4x5xf32>, vector<4xf32> into vector<4xf32>
+// -----
+%v4 = "test.v"() : () -> vector<4xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+// expected-error @+1 {{'vector.mask' op expects a MaskableOpInterface within the mask region}}
+%r = vector.mask %mk { arith.addf %v4, %v4 : vector<4xf32> } : vector<4xi1> -> vector<4xf32>
+// -----
+%v4 = "test.v"() : () -> vector<4xf32>
+%mk8 = "test.v"() : () -> vector<8xi1>
+// expected-error @+1 {{'vector.mask' op expects a 'vector<4xi1>' mask for the maskable operation}}
+%r = vector.mask %mk8 { vector.reduction <add>, %v4 : vector<4xf32> into f32 } : vector<8xi1> -> f32
+// -----
+%v4 = "test.v"() : () -> vector<4xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+// expected-error @+1 {{'vector.mask' op expects result type to match maskable operation result type}}
+%r = vector.mask %mk { vector.reduction <add>, %v4 : vector<4xf32> into f32 } : vector<4xi1> -> vector<4xf32>

@@ -91,6 +91,15 @@ vector.print str "hi\n"
 %v4 = "test.v"() : () -> vector<4xf32>
 %v3 = "test.v"() : () -> vector<3xf32>
 %v23 = "test.v"() : () -> vector<2x3xf32>
+%i = "test.v"() : () -> index
+%m = "test.v"() : () -> memref<8x8xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+%mk23 = "test.v"() : () -> vector<2x3xi1>
+%mr0 = vector.mask %mk { vector.reduction <add>, %v4 : vector<4xf32> into f32 } : vector<4xi1> -> f32
+%mt = vector.mask %mk, %v4 { vector.transfer_read %m[%i, %i], %f : memref<8x8xf32>, vector<4xf32> } : vector<4xi1> -> vector<4xf32>
+vector.mask %mk { vector.transfer_write %v4, %m[%i, %i] : vector<4xf32>, memref<8x8xf32> } : vector<4xi1>
+%mm = vector.mask %mk23 { vector.multi_reduction <add>, %v23, %v3 [0] : vector<2x3xf32> to vector<3xf32> } : vector<2x3xi1> -> vector<3xf32>
+vector.mask %mk { vector.yield } : vector<4xi1>
 %v45 = "test.v"() : () -> vector<4x5xf32>
 %v53 = "test.v"() : () -> vector<5x3xf32>
 %v43 = "test.v"() : () -> vector<4x3xf32>

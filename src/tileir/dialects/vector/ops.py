@@ -5,8 +5,9 @@ contract, fma, outerproduct, shuffle, casts, masks).  Declarative definitions; h
 from __future__ import annotations
 
 from ...ir.constraints import Pred
-from ...ir.opdef import OPTIONAL, VARIADIC, Attr, OpBase, Operand, Result
-from ...ir.traits import AllTypesMatch, Pure, TypesMatchWith
+from ...ir.opdef import OPTIONAL, VARIADIC, Attr, OpBase, Operand, RegionDef, Result
+from ...ir.traits import (AllTypesMatch, NoRegionArguments, ParentOneOf, Pure,
+                          RecursiveMemoryEffects, Terminator)
 from ..scf.common import ANY, INDEX
 from . import syntax
 
@@ -775,3 +776,83 @@ class MultiDimReductionOp(VectorOp):
                 (kept and dest.element_type != src.element_type):
             return (f"destination type {dest} is incompatible with source type {src}")
         return None
+
+
+#: the ops vector.mask may enclose (MLIR 22's MaskableOpInterface implementers)
+MASKABLE = frozenset({"vector.transfer_read", "vector.transfer_write", "vector.reduction",
+                      "vector.multi_reduction", "vector.contract", "vector.gather",
+                      "vector.scatter", "vector.expandload", "vector.compressstore",
+                      "vector.maskedload", "vector.maskedstore"})
+
+
+class YieldOp(VectorOp):
+    """``vector.yield %v, ... : T, ...``: ends a ``vector.mask`` region."""
+    __slots__ = ()
+    MNEMONIC = "yield"
+    OPERANDS = (Operand("operands", ANY, VARIADIC),)
+    TRAITS = (Pure, Terminator(), ParentOneOf("vector.mask"))
+    FORMAT = "attr-dict ($operands^ `:` type($operands))?"
+
+
+class MaskOp(VectorOp):
+    """``vector.mask %mask[, %passthru] { maskable op } : M [-> T]``: run one maskable op on
+    the lanes ``mask`` selects; masked-off result lanes come from ``passthru`` when given."""
+    __slots__ = ()
+    MNEMONIC = "mask"
+    OPERANDS = (Operand("mask", MASK), Operand("passthru", ANY, OPTIONAL))
+    RESULTS = (Result("results", ANY, VARIADIC),)
+    REGIONS = (RegionDef("maskRegion", "any"),)
+    TRAITS = (RecursiveMemoryEffects, NoRegionArguments())
+    parse_custom = staticmethod(syntax.parse_mask)
+    print_custom = staticmethod(syntax.print_mask)
+
+    def verify_op(self):
+        blocks = self.regions[0].blocks
+        if len(blocks) != 1:
+            return "expects a single block in the mask region"
+        ops = blocks[0].ops
+        if not ops or ops[-1].name != "vector.yield":
+            return "expects the mask region to end with 'vector.yield'"
+        if len(ops) == 1:
+            return None
+        if len(ops) > 2:
+            return "expects only one operation to mask"
+        inner = ops[0]
+        if inner.name not in MASKABLE:
+            return "expects a MaskableOpInterface within the mask region"
+        if [r.type for r in self.results] != [r.type for r in inner.results]:
+            return "expects result type to match maskable operation result type"
+        want = expected_mask_shape(inner)
+        mask = self.operands[0].type
+        if want is not None and tuple(mask.shape) != want:
+            from ..builtin.types import VectorType
+            from ...ir.types import I1
+            return f"expects a '{VectorType(want, I1)}' mask for the maskable operation"
+        if self.passthru is not None and \
+                (not self.results or self.passthru.type != self.results[0].type):
+            return "expects result when passthru argument is provided"
+        return None
+
+
+def expected_mask_shape(op) -> "tuple | None":
+    """The shape of the mask a maskable op takes (its vector, or iteration space)."""
+    name = op.name
+    if name in ("vector.reduction", "vector.multi_reduction"):
+        return tuple(op.operands[0].type.shape)
+    if name in ("vector.transfer_read", "vector.transfer_write"):
+        vtype = op.operands[0].type if name.endswith("write") else op.results[0].type
+        amap = op.attributes["permutation_map"].value
+        dims = [getattr(r, "position", None) for r in amap.results]
+        # the mask is indexed by the memref dimensions the vector runs along, in their order
+        pairs = sorted((d, n) for d, n in zip(dims, vtype.shape) if d is not None)
+        return tuple(n for _, n in pairs)
+    if name == "vector.contract":
+        maps = contraction_maps(op)
+        if maps is None or any(m is None for m in maps):
+            return None
+        extent: dict[int, int] = {}
+        for amap, v in zip(maps, op.operands[:3]):
+            for d, n in zip(amap.dims, getattr(v.type, "shape", ())):
+                extent[d] = n
+        return tuple(extent.get(d, 1) for d in range(maps[0].n_dims))
+    return None

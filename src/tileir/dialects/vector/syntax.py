@@ -597,3 +597,60 @@ def print_multi_reduction(printer: "OpPrinter", op: Operation) -> str:
     text = f" <{kind_of(op)}>, {_names(printer, op.operands)}"
     text += printer.attr_dict_text(op, {"kind", "reduction_dims"})
     return text + f" [{dims}] : {op.operands[0].type} to {op.results[0].type}"
+
+
+# -- mask ----------------------------------------------------------------------------------------
+
+def parse_mask(parser: Parser, state: "OpState") -> Operation:
+    """``%mask [, %passthru] { op } [attrs] : M [-> T, ...]``; the region's ``vector.yield`` of
+    the masked op's results may be left out."""
+    from ...ir.core import Region
+    from ...ir.opdef import make_op
+    uses = [parser._parse_use()]
+    if parser.consume(","):
+        uses.append(parser._parse_use())
+    region = Region()
+    parser.parse_region_into(region, None, isolated=False, dialect="")
+    if not region.blocks:
+        region.add_block([])
+    block = region.blocks[0]
+    if not block.ops or block.ops[-1].name != "vector.yield":
+        last = block.ops[-1] if block.ops else None
+        results = list(last.results) if last is not None else []
+        block.append(make_op("vector.yield", results, loc=last.loc if last is not None
+                             else None))
+    _attrs(parser, state)
+    parser.expect(":")
+    mask_type = parser.parse_type()
+    results = []
+    if parser.consume("->"):
+        results = parser.parse_comma_list(parser.parse_type)
+    state.operands["mask"] = uses[:1]
+    state.operands["passthru"] = uses[1:]
+    state.operand_types["mask"] = [mask_type]
+    if uses[1:]:
+        state.operand_types["passthru"] = results[:1]
+    state.result_types["results"] = results
+    state.regions["maskRegion"] = region
+    return state.build()
+
+
+def print_mask(printer: "OpPrinter", op: Operation) -> str:
+    block = op.regions[0].blocks[0]
+    ops = block.ops
+    yielded = ops[-1] if ops and ops[-1].name == "vector.yield" else None
+    inner = ops[0] if len(ops) == 2 else None
+    if inner is not None and yielded is not None and \
+            list(yielded.operands) == list(inner.results):
+        body = printer.op_text(inner)
+        prefix = printer.names.result_lists.get(inner) if inner.results else None
+        if prefix and body.startswith(prefix + " = "):
+            body = body[len(prefix) + 3:]      # MLIR prints the masked op without its results
+    else:
+        body = "; ".join(printer.op_text(o) for o in ops)
+    text = f" {_names(printer, op.operands)} {{ {body} }}"
+    text += printer.attr_dict_text(op, set())
+    text += f" : {op.operands[0].type}"
+    if op.results:
+        text += " -> " + ", ".join(str(r.type) for r in op.results)
+    return text

@@ -465,6 +465,102 @@ def _multi_reduction(op: Operation, c):
     return step
 
 
+@lowering("vector.mask")
+def _mask(op: Operation, c):
+    """The enclosed op on the selected lanes only: transfers read the padding value (or the
+    passthru lane) and write nothing where the mask is off; reductions combine only the
+    selected elements (in order, from the accumulator; a reduction without one that selects
+    nothing gives the passthru, else is reported).  Other maskable ops are not supported."""
+    body = op.regions[0].blocks[0]
+    plan = c.block(body)
+    if not plan.steps:
+        return lambda ex, frame, args: []
+    inner_step, inner_operands, _, inner = plan.steps[0]
+    name = inner.name
+    if name in ("vector.transfer_read", "vector.transfer_write"):
+        def run_inner(ex, frame, mask, args):
+            return inner_step(ex, frame, args + [mask])
+    elif name in ("vector.reduction", "vector.multi_reduction"):
+        fn = _combiner(_kind(inner), inner.results[0].type)
+        dims = [int(d) for d in inner.attributes["reduction_dims"].value] \
+            if name == "vector.multi_reduction" else None
+
+        def run_inner(ex, frame, mask, args):
+            return [_masked_reduce(frame.space, fn, args, mask, dims, inner)]
+    else:
+        raise UnsupportedError(f"vector.mask of '{name}' (masked transfers and reductions are "
+                               "supported)", op=op.name)
+    vrank = len(vector_shape(op.operands[0].type))
+
+    def step(ex, frame, args):
+        space = frame.space
+        mask = _lane(space, args[0])
+        inner_args = [frame.get(v) for v in inner_operands]
+        out = run_inner(ex, frame, mask, inner_args)
+        if len(args) > 1 and out:
+            passthru = _lane(space, args[1])
+            if name == "vector.transfer_read":
+                m = _transfer_mask_as_vector(inner, mask, vrank)
+                out = [np.where(m, out[0], passthru).astype(out[0].dtype, copy=False)]
+            elif out[0] is None:
+                out = [passthru]
+        if out and out[0] is None:
+            raise LaneFault("vector.mask: a reduction without accumulator selects no element")
+        return out
+    return step
+
+
+def _transfer_mask_as_vector(op: Operation, mask: np.ndarray, vrank: int) -> np.ndarray:
+    """A transfer's mask (indexed by the memory dimensions the vector runs along, in their
+    order) laid out like its vector."""
+    amap = op.attributes["permutation_map"].value
+    dims = [getattr(r, "position", None) for r in amap.results]
+    present = sorted(d for d in dims if d is not None)
+    lanes = mask.ndim - vrank
+    order = [present.index(d) for d in dims if d is not None]
+    m = np.transpose(mask, tuple(range(lanes)) + tuple(lanes + k for k in order))
+    shape = list(m.shape[:lanes])
+    it = iter(m.shape[lanes:])
+    for d in dims:
+        shape.append(next(it) if d is not None else 1)
+    return m.reshape(shape)
+
+
+def _masked_reduce(space, fn, args, mask, dims, op):
+    """Combine the selected elements of ``args[0]`` (all of them, or the ``dims`` axes) into the
+    accumulator ``args[1]`` (or the first selected element), in row-major order; None where
+    nothing is selected and there is no accumulator."""
+    lanes = space.ndim
+    x = _lane(space, args[0])
+    m = np.asarray(mask, dtype=bool)
+    shape = np.broadcast_shapes(x.shape, m.shape)
+    rank = len(shape) - lanes
+    red = list(range(rank)) if dims is None else dims
+    kept = [d for d in range(rank) if d not in red]
+    perm = tuple(range(lanes)) + tuple(lanes + d for d in kept + red)
+    x = np.transpose(np.broadcast_to(x, shape), perm)
+    m = np.transpose(np.broadcast_to(m, shape), perm)
+    red_shape = x.shape[lanes + len(kept):]
+    acc = _lane(space, args[1]) if len(args) > 1 else None
+    started = None if acc is not None else np.zeros(np.broadcast_shapes(
+        x.shape[:lanes + len(kept)], m.shape[:lanes + len(kept)]), bool)
+    with np.errstate(all="ignore"):
+        for pos in np.ndindex(*red_shape):
+            v, sel = x[(Ellipsis,) + pos], m[(Ellipsis,) + pos]
+            if acc is None:
+                acc = np.array(v, copy=True)
+                started = np.broadcast_to(sel, started.shape).copy()
+                continue
+            combined = fn(acc, v)
+            if started is not None:
+                combined = np.where(started, combined, v)
+                started = started | sel
+            acc = np.where(sel, combined, acc).astype(combined.dtype, copy=False)
+    if started is not None and not np.all(started):
+        return None
+    return acc
+
+
 # -- memory ---------------------------------------------------------------------------------------
 
 def _element_offsets(shape: tuple) -> list[tuple]:
