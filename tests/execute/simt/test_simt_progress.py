@@ -149,3 +149,18 @@ def test_a_busy_wait_on_the_clock_is_not_flagged():
     (dt,) = tileir.gpu.run(tileir.parse(CLOCK_WAIT), "main", args=[0.5],
                            stdout=io.StringIO())
     assert float(dt) >= 0.5
+
+
+def test_memory_is_hashed_only_once_values_repeat(monkeypatch):
+    """A loop whose carried counter moves never hashes memory; the spin wait does."""
+    from tileir.execute.simt import progress
+    calls = []
+    real = progress._memory_digest
+    monkeypatch.setattr(progress, "_memory_digest", lambda: calls.append(1) or real())
+    counting = LONG_LOOPS.split("  scf.while : () -> () {")[0] + "  return %count : i32\n}\n"
+    (count,) = tileir.gpu.run(tileir.parse(counting), "main",
+                              args=[FIRST_CHECK * 4, np.zeros((), np.int32)])
+    assert int(count) == FIRST_CHECK * 4 and calls == []
+    with pytest.raises(UndefinedBehaviorError, match="makes no progress"):
+        tileir.gpu.run(tileir.parse(CONCURRENT), "main")
+    assert len(calls) == 2

@@ -4,8 +4,8 @@ The engine is deterministic and runs one launch at a time: while a loop runs, on
 changes state.  If, at two of its iterations, its active lanes, its loop-carried values and all
 memory are the same, the loop repeats that stretch forever (a spin wait on a flag that another
 launch or a later block would set, say).  :class:`RepeatCheck` takes such snapshots at
-iterations 2^12, 2^13, ... (so the cost is a vanishing fraction of the loop's own) and reports
-the repeat.  Loops that call functions are left alone (``rtclock`` may end a busy wait).
+iterations 2^12, 2^13, ... (so the cost is a vanishing fraction of the loop's own; memory is
+hashed only once lanes and values have repeated) and reports the repeat.  Loops that call functions are left alone (``rtclock`` may end a busy wait).
 """
 
 from __future__ import annotations
@@ -70,10 +70,14 @@ class RepeatCheck:
         if any(k is None for k in keys):
             self.enabled = False
             return None
-        snap = (space, place, keys, _memory_digest())
-        last, self.last = self.last, snap
-        if last is not None and last[0] is space and _same(last[1], place) and \
-                last[2:] == snap[2:]:
+        last = self.last
+        same_state = last is not None and last[0] is space and _same(last[1], place) and \
+            last[2] == keys
+        # memory is hashed only while the lanes and values stay the same (a loop whose
+        # counter moves never pays for it); the repeat is then seen one snapshot later
+        digest = _memory_digest() if same_state else None
+        self.last = (space, place, keys, digest)
+        if same_state and digest is not None and last[3] == digest:
             return (f"the loop makes no progress: after {count} iterations its values and all "
                     f"memory are what they were after {count // 2}, so it never finishes (a "
                     "wait for another launch or another block? launches run one after "
