@@ -271,17 +271,19 @@ def _transfer_mask_type(parser: Parser, state: "OpState", source, vector,
 
 
 def mask_type_for(perm, vector):
-    """The mask type of a transfer: the vector's shape, permuted back to the source order."""
+    """The mask type of a transfer: the vector's shape, permuted back to the source order.
+
+    Broadcast results of the permutation map (constant ``0``) read no memory, so they have no
+    mask dimension: the mask has one dimension per source dimension the vector runs along,
+    in source-dimension order (e.g. ``(d0, d1) -> (d1, 0)`` on ``vector<4x9xf32>`` takes a
+    ``vector<4xi1>`` mask)."""
     from ..builtin.types import VectorType
     from ..builtin.affine import AffineDim
     results = perm.value.results
-    dims = [r.position for r in results if isinstance(r, AffineDim)]
-    shape = list(vector.shape)
-    scalable = list(vector.scalable)
-    if len(dims) == len(results):
-        order = sorted(range(len(dims)), key=lambda i: dims[i])
-        shape = [vector.shape[i] for i in order]
-        scalable = [vector.scalable[i] for i in order]
+    used = [i for i, r in enumerate(results) if isinstance(r, AffineDim)]
+    order = sorted(used, key=lambda i: results[i].position)
+    shape = [vector.shape[i] for i in order]
+    scalable = [vector.scalable[i] for i in order]
     return VectorType(shape, I1, scalable)
 
 
@@ -510,10 +512,16 @@ def parse_contract(parser: Parser, state: "OpState") -> Operation:
     """``{indexing_maps = [...], iterator_types = ["parallel", ...], kind = #vector.kind<k>}
     %lhs, %rhs, %acc [, %masks] [{attrs}] : L, R into A`` (iterator types written as strings,
     held as ``#vector.iterator_type<...>``)."""
-    from ...ir.attributes import StringAttr
-    parser.expect("{")
-    parser.i -= 1
-    traits = parser.parse_attr_dict_body()
+    from ...ir.attributes import DictionaryAttr, StringAttr
+    tok = parser.toks[parser.i]
+    if tok[:1] == "#" and isinstance(parser.attr_aliases.get(tok), DictionaryAttr):
+        # The traits may be written as an alias of a dictionary attribute (``#trait = {...}``).
+        parser.i += 1
+        traits = dict(parser.attr_aliases[tok].entries)
+    else:
+        parser.expect("{")
+        parser.i -= 1
+        traits = parser.parse_attr_dict_body()
     iters = traits.get("iterator_types")
     if isinstance(iters, ArrayAttr):
         for v in iters.value:

@@ -24,8 +24,9 @@ from ..lanes import Aff
 from ..memory import element_address, load, store
 from ..registry import lowering
 from ..runner_utils import float_text
-from ..values import numerics_name, storage, vector_shape
+from ..values import element_name, numerics_name, storage, vector_shape
 from .arith import _signed_zero_extremum, int_of
+from .intsem import Int
 from .memref_access import check_host_access
 
 _DYNAMIC = -(1 << 63)
@@ -276,6 +277,10 @@ def _constant_mask(op: Operation, c):
     shape = vector_shape(op.results[0].type)
     sizes = [int(s) for s in op.attributes["mask_dim_sizes"].value]
     mask = np.ones(shape, dtype=bool)
+    if not shape:
+        # A 0-d mask takes one size (0 or 1): the single element is set iff it is positive.
+        mask = np.array(bool(sizes and sizes[0] > 0))
+        sizes = []
     for d, n in enumerate(sizes):
         idx = np.arange(shape[d]).reshape([-1 if k == d else 1 for k in range(len(shape))])
         mask &= idx < n
@@ -293,6 +298,10 @@ def _create_mask(op: Operation, c):
         space = frame.space
         nd = space.ndim
         mask = np.ones((1,) * nd + tuple(shape), dtype=bool)
+        if not shape:
+            # 0-d: one operand; the element is set iff that bound is positive.
+            b = _lane(space, args[0]).astype(np.int64)
+            return [b.reshape(b.shape[:nd]) > 0]
         for d, bound in enumerate(args):
             b = _lane(space, bound).astype(np.int64)
             b = b.reshape(b.shape[:nd] + (1,) * len(shape))
@@ -328,7 +337,9 @@ def _combiner(kind: str, t) -> Callable:
                 fn = table[kind]
                 dtype = storage(t)
                 return lambda a, b: fn(a, b).astype(dtype, copy=False)
-    sem = int_of(t)
+    name = numerics_name(t)
+    # Signed/unsigned integer types (si8, ui32, ...) combine like their signless width.
+    sem = int_of(t) if name == element_name(t) or name == "i64" else Int(int(name[1:]), name)
     table = {"add": sem.add, "mul": sem.mul, "and": sem.andi, "or": sem.ori, "xor": sem.xori,
              "maxsi": lambda a, b: sem.max(a, b, True), "minsi": lambda a, b: sem.min(a, b, True),
              "maxui": lambda a, b: sem.max(a, b, False),
@@ -681,12 +692,34 @@ def _maskedstore(op: Operation, c):
     return step
 
 
-def _indexed(space, idx: list, offsets: np.ndarray, k: tuple) -> list:
-    """``idx`` with the innermost index moved by ``offsets[..., k]`` (gather/scatter)."""
+def _contiguous_strides(ref) -> "list[int] | None":
+    """``ref``'s strides when it is a dense row-major memref with static sizes and strides."""
+    sizes, strides = ref.static_sizes(), ref.strides
+    if sizes is None or not all(isinstance(s, (int, np.integer)) for s in strides):
+        return None
+    expect = 1
+    for n, st in zip(reversed(sizes), reversed(strides)):
+        if int(st) != expect:
+            return None
+        expect *= int(n)
+    return [int(st) for st in strides]
+
+
+def _indexed(space, idx: list, offsets: np.ndarray, k: tuple, ref=None) -> list:
+    """``idx`` moved by the 1-D element offset ``offsets[..., k]`` (gather/scatter).
+
+    The offset is counted in elements from ``base[idx]``; on a dense row-major memref it may
+    carry past the end of the innermost dimension into the following rows (what MLIR's
+    lowering, a pointer offset from the base element, does).  Elsewhere it moves the innermost
+    index only, and an offset leaving that dimension is reported as out of bounds."""
     out = list(idx)
-    last = out[-1]
-    out[-1] = _lane(space, last).astype(np.int64) + \
-        np.broadcast_to(offsets[(Ellipsis,) + k], space.shape).astype(np.int64)
+    delta = np.broadcast_to(offsets[(Ellipsis,) + k], space.shape).astype(np.int64)
+    out[-1] = _lane(space, out[-1]).astype(np.int64) + delta
+    strides = _contiguous_strides(ref) if ref is not None and len(out) > 1 else None
+    if strides is not None:
+        lin = sum(_lane(space, i).astype(np.int64) * st for i, st in zip(out, strides))
+        for d, st in enumerate(strides):
+            out[d], lin = np.divmod(lin, st)
     return out
 
 
@@ -702,7 +735,7 @@ def _gather(op: Operation, c):
         offsets = np.broadcast_to(_lane(space, offsets), space.shape + vshape)
         mask = np.broadcast_to(_lane(space, mask), space.shape + vshape)
         pad = np.broadcast_to(_lane(space, pad), space.shape + vshape)
-        parts = [_one_masked(ex, op, space, ref, _indexed(space, idx, offsets, k),
+        parts = [_one_masked(ex, op, space, ref, _indexed(space, idx, offsets, k, ref),
                              mask[(Ellipsis,) + k], pad[(Ellipsis,) + k])
                  for k in _element_offsets(vshape)]
         return [np.stack(parts, axis=-1).reshape(space.shape + vshape)]
@@ -739,7 +772,7 @@ def _scatter(op: Operation, c):
         mask = np.broadcast_to(_lane(space, mask), space.shape + vshape)
         value = np.broadcast_to(_lane(space, value), space.shape + vshape)
         for k in _element_offsets(vshape):
-            _scatter_elements(ex, op, space, ref, _indexed(space, idx, offsets, k),
+            _scatter_elements(ex, op, space, ref, _indexed(space, idx, offsets, k, ref),
                               value[(Ellipsis,) + k], (), mask[(Ellipsis,) + k])
         return []
     return step
@@ -864,13 +897,20 @@ def _transfer(op: Operation, c):
 @lowering("vector.print")
 def _print(op: Operation, c):
     punct = op.attributes.get("punctuation")
+    # A 0-d vector prints like a one-element vector, "( x )"; only a scalar prints bare.
+    zero_d = bool(op.operands) and type(op.operands[0].type).__name__ == "VectorType" and \
+        len(vector_shape(op.operands[0].type)) == 0
+
+    elem = element_name(op.operands[0].type) if op.operands else ""
+    # Unsigned integer types (ui8, ui32, ...) are held sign-extended; print them zero-extended.
+    umask = (1 << int(elem[2:])) - 1 if elem[:2] == "ui" and elem[2:].isdigit() else None
 
     def fmt(x) -> str:
         if isinstance(x, (float, np.floating)):
             return float_text(x)
         if isinstance(x, (bool, np.bool_)):
             return "1" if x else "0"
-        return str(int(x))
+        return str(int(x) & umask) if umask is not None else str(int(x))
 
     def render(v) -> str:
         if np.ndim(v) == 0:
@@ -885,7 +925,8 @@ def _print(op: Operation, c):
             x = np.broadcast_to(_lane(space, args[0]), space.shape +
                                 _lane(space, args[0]).shape[space.ndim:])
             for lane in np.ndindex(*space.shape):
-                text += render(x[lane]) + "\n"
+                body = render(x[lane])
+                text += ("( " + body + " )" if zero_d else body) + "\n"
         elif punct is not None:
             text = {"newline": "\n", "comma": ", ", "open": "( ", "close": " )"}.get(
                 str(punct).split("<")[-1].rstrip(">"), "\n")
