@@ -1703,8 +1703,8 @@ def scalar_literal(parser: Parser, leaf, el: ElementType):
     if el.name == "i1":
         if text in ("true", "false") and not neg:
             return text == "true"
-        if text.isdigit() and int(text) in (0, 1) and not neg:
-            return text == "1"
+        if text.isdigit() and int(text) in (0, 1):
+            return int(text) == 1      # -1 is the 1-bit pattern too (mlir-opt reads it as true)
         if text.isdigit():
             raise parser.error("integer constant out of range for type", off)
         raise parser.error("expected integer value", off)

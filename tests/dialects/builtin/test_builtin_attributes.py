@@ -20,7 +20,7 @@ ATTRIBUTES = [
     "dense<[[1, 2], [3, 4]]> : tensor<2x2xi8>", "{x = 1, a = unit}", "unit", "@sym",
     "@a::@b::@c", '@"quoted sym"', "i32", "memref<4xf32>", "strided<[4, 1], offset: ?>",
     "0.1 : bf16", "1.0e-7 : f32", "3 : ui8", "-1 : si8", "0xFF : i8", "255 : i8",
-    "dense<true> : tensor<2xi1>", 'dense<"0x01020304"> : tensor<4xi8>', "dense<> : tensor<0xf32>",
+    "dense<true> : tensor<2xi1>", "dense<[1, 0, -1]> : vector<3xi1>", "-1 : i1", 'dense<"0x01020304"> : tensor<4xi8>', "dense<> : tensor<0xf32>",
     "1.0 : f80", "0x7C00 : f16", "dense<[1.0, 2.0]> : tensor<2xf64>",
     "dense_resource<blob1> : tensor<4xf32>", '"a" : i32', '"x" : none',
     "12345678901234567890 : i128", "4.0 : tf32", "0.5 : f8E4M3FN",
