@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...ir.constraints import ANY_TYPE, Pred
 from ...ir.opdef import VARIADIC, OpBase, Operand, RegionDef, Result
 from ...ir.traits import ParentOneOf, RecursiveMemoryEffects, Terminator
+from ..scf.common import INDEX, INDEX_TYPE
 from .types import GROUP, TOKEN, TokenType, ValueType
 
 __all__ = ["AsyncOp", "ExecuteOp", "YieldOp", "AwaitOp", "CreateGroupOp", "AddToGroupOp",
@@ -16,7 +17,6 @@ VALUE_TYPE = Pred(lambda t: isinstance(t, ValueType), "async value type")
 TOKEN_OR_VALUE = Pred(lambda t: isinstance(t, (TokenType, ValueType)),
                       "async value type or async token type")
 GROUP_TYPE = Pred(lambda t: t is GROUP, "async group type")
-INDEX = Pred(lambda t: str(t) == "index", "index")
 
 
 class AsyncOp(OpBase):
@@ -25,11 +25,6 @@ class AsyncOp(OpBase):
     __slots__ = ()
     DIALECT_NAME = "async"
     DEFAULT_DIALECT = ""
-
-
-def _index_type():
-    from ...text.parser import parse_type
-    return parse_type("index")
 
 
 class ExecuteOp(AsyncOp):
@@ -186,7 +181,7 @@ class CreateGroupOp(AsyncOp):
     @staticmethod
     def parse_custom(parser, state):
         state.operands["size"] = [parser._parse_use()]
-        state.operand_types["size"] = [_index_type()]
+        state.operand_types["size"] = [INDEX_TYPE]
         parser.expect(":")
         state.result_types["result"] = [parser.parse_type()]
         if parser.tok == "{":
@@ -217,7 +212,7 @@ class AddToGroupOp(AsyncOp):
         state.operand_types["group"] = [GROUP]
         if parser.tok == "{":
             state.attrs.update(parser.parse_attr_dict_body())
-        state.result_types["rank"] = [_index_type()]
+        state.result_types["rank"] = [INDEX_TYPE]
         return state.build()
 
     @staticmethod

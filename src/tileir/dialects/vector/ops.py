@@ -686,7 +686,7 @@ class ContractionOp(VectorOp):
                 return f"expected indexing map {k} to be a projected permutation of its inputs"
             if amap.n_dims != len(iterators):
                 return f"expected indexing map {k} to have {len(iterators)} dimensions"
-            if len(amap.results) != rank:
+            if len(amap.dims) != rank:
                 return f"expected indexing map {k} to have {rank} results"
         if not any(iterators[d] == "reduction" and d in maps[1].dims for d in maps[0].dims):
             return "expected at least one contracting dimension pair"
@@ -705,10 +705,10 @@ class ContractionOp(VectorOp):
 class _Projection:
     """A projected-permutation affine map as the list of iteration dimensions of its results."""
 
-    __slots__ = ("n_dims", "dims", "results")
+    __slots__ = ("n_dims", "dims")
 
     def __init__(self, n_dims: int, dims: list[int]) -> None:
-        self.n_dims, self.dims, self.results = n_dims, dims, dims
+        self.n_dims, self.dims = n_dims, dims
 
 
 def contraction_maps(op) -> "list[_Projection] | None":
@@ -841,11 +841,7 @@ def expected_mask_shape(op) -> "tuple | None":
         return tuple(op.operands[0].type.shape)
     if name in ("vector.transfer_read", "vector.transfer_write"):
         vtype = op.operands[0].type if name.endswith("write") else op.results[0].type
-        amap = op.attributes["permutation_map"].value
-        dims = [getattr(r, "position", None) for r in amap.results]
-        # the mask is indexed by the memref dimensions the vector runs along, in their order
-        pairs = sorted((d, n) for d, n in zip(dims, vtype.shape) if d is not None)
-        return tuple(n for _, n in pairs)
+        return tuple(syntax.mask_type_for(op.attributes["permutation_map"], vtype).shape)
     if name == "vector.contract":
         maps = contraction_maps(op)
         if maps is None or any(m is None for m in maps):
