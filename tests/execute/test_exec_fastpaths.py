@@ -62,6 +62,32 @@ def test_maxmin_fast_path_equals_numerics(elem, want_max, prop):
 
 
 @pytest.mark.parametrize("elem", ["f16", "bf16", "f32", "f64"])
+@pytest.mark.parametrize("want_max", [True, False])
+@pytest.mark.parametrize("prop", [True, False])
+def test_maxmin_row_reduction_equals_any_fold_of_numerics(elem, want_max, prop):
+    """A whole-row maxf/minf reduction has the bits of folding the rows with the reference
+    maxf/minf, left to right and right to left: rows of signed zeros, NaNs of several
+    payloads (some rows all NaN), infinities and random bit patterns."""
+    rng = np.random.default_rng(11)
+    dt = np.dtype(DT[elem])
+    u = U[dt.itemsize]
+    pool = np.concatenate([samples(elem, 500, seed=12),
+                           np.array([0.0, -0.0, np.inf, -np.inf], np.float64).astype(dt)])
+    nan_bits = pool.view(u)[np.isnan(pool.astype(np.float64))]
+    rows = pool[rng.integers(0, pool.size, (300, 6))]
+    rows[:40] = np.array([0.0, -0.0], np.float64).astype(dt)[rng.integers(0, 2, (40, 6))]
+    rows[40:60].view(u)[:] = nan_bits[rng.integers(0, nan_bits.size, (20, 6))]   # all NaN
+    rows[60:80, :3] = rows[60:80, 3:]                                         # repeats
+    ref = N.maxf if want_max else N.minf
+    left, right = rows[:, 0], rows[:, -1]
+    for k in range(1, rows.shape[1]):
+        left = ref(left, rows[:, k], elem, prop)
+        right = ref(rows[:, -1 - k], right, elem, prop)
+    got = fast.float_maxmin_rows(want_max, prop, elem)(rows)
+    assert same_bits(got, left) and same_bits(got, right)
+
+
+@pytest.mark.parametrize("elem", ["f16", "bf16", "f32", "f64"])
 def test_sign_ops_and_rounding_equal_numerics(elem):
     a = samples(elem, seed=6)
     assert same_bits(fast.sign_op(True, elem)(a), N.negf(a, elem))

@@ -127,6 +127,11 @@ def round_exact(hi: ArrayLike, lo: Optional[ArrayLike] = None,
     return r
 
 
+def _has_nan(x: NDArray[np.float64]) -> bool:
+    """Whether the float64 array ``x`` holds a NaN (one maximum reduction: NaN propagates)."""
+    return x.size > 0 and bool(np.isnan(np.maximum.reduce(x, axis=None)))
+
+
 @quiet
 def round_to(hi: ArrayLike, lo: Optional[ArrayLike], elem: str, mode: str = NEAREST_EVEN, *,
              scale: Optional[ArrayLike] = None, saturate: bool = False) -> NDArray:
@@ -149,7 +154,7 @@ def round_to(hi: ArrayLike, lo: Optional[ArrayLike], elem: str, mode: str = NEAR
             tie = (lo != 0) & (up != dn) & halfway & np.isfinite(hi)
             if tie.any():
                 out = np.where(tie, np.where(lo > 0, up, dn), out)
-        return encode(out.astype(np.float64), elem) if np.isnan(hi).any() else out
+        return encode(out.astype(np.float64), elem) if _has_nan(hi) else out
     return encode(round_exact(hi, lo, elem, mode, scale=scale, saturate=saturate), elem)
 
 

@@ -248,17 +248,20 @@ def _body_combiner(op, cc):
         if sig[0] != YIELD:
             raise UndefinedBehaviorError.at(ctx, "the combiner region must end with 'yield'")
         return sig[1]
-    combine.direct = _direct_body(block, cc)
+    combine.direct, combine.rows = _direct_body(block, cc)
     return combine
 
 
 def _direct_body(block, cc):
+    """``(fn, rows)`` of a combiner that is one element-wise op: ``fn(first, second)`` and,
+    for ops whose result does not depend on the order of combination (maxf/minf), ``rows(a)``
+    reducing axis 1 of a 2-D array at once (else None); ``(None, None)`` for other bodies."""
     ops = block.ops
     if len(block.args) != 2 or len(ops) != 2 or ops[1].name != "cuda_tile.yield":
-        return None
+        return None, None
     body, term = ops
     if len(body.results) != 1 or list(term.operands) != [body.results[0]]:
-        return None
+        return None, None
     a, b = block.args
     operands = list(body.operands)
     if operands == [a, b]:
@@ -266,18 +269,20 @@ def _direct_body(block, cc):
     elif operands == [b, a]:
         swap = True
     else:
-        return None
+        return None, None
     lower = LOWERINGS.get(body.name)
     if lower is None:
-        return None
+        return None, None
     scratch = type(cc)(cc.entry, cc.globals, cc.rt)
     try:
-        fn = getattr(lower(body, scratch), "elementwise_fn", None)
+        lowered = lower(body, scratch)
     except Exception:  # noqa: BLE001 - fall back to running the region
-        return None
+        return None, None
+    fn = getattr(lowered, "elementwise_fn", None)
     if fn is None:
-        return None
-    return (lambda x, y: fn(y, x)) if swap else fn
+        return None, None
+    # (rows_fn ops are commutative: swapped operands reduce alike)
+    return ((lambda x, y: fn(y, x)) if swap else fn), getattr(lowered, "rows_fn", None)
 
 
 def _prepare(arrays, axis):
@@ -297,8 +302,13 @@ def _lower_reduce(op, cc):
     outs = cc.slots_of(op.results)
     dtypes = [storage_dtype(v.type) for v in op.results]
 
+    rows_fn = combine.rows
+
     def run(r):
         cur, lead, n = _prepare([r[s] for s in ins], axis)
+        if rows_fn is not None and n > 1:
+            r[outs[0]] = rows_fn(cur[0]).reshape(lead)
+            return
         rows = cur[0].shape[0]
         while n > 1:
             half = n // 2

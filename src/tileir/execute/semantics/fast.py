@@ -20,7 +20,7 @@ import ml_dtypes
 import numpy as np
 
 __all__ = ["canon_nan", "float_binary", "native_ufunc", "float_sqrt", "float_maxmin", "float_cmp",
-           "sign_op", "rounding_op", "widen_float", "narrow_float", "NATIVE_FLOATS"]
+           "float_maxmin_rows", "sign_op", "rounding_op", "widen_float", "narrow_float", "NATIVE_FLOATS"]
 
 F16, F32, F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -101,6 +101,39 @@ def float_maxmin(want_max: bool, propagate_nan: bool, elem: str):
             zz = z & (a_ == 0) & (b_ == 0)
             if zz.any():
                 r.view(u)[zz] = combine(a_.view(u)[zz], b_.view(u)[zz])
+        return canon_nan(r)
+    return run
+
+
+def float_maxmin_rows(want_max: bool, propagate_nan: bool, elem: str):
+    """``fn(rows) -> row results``: maxf/minf over axis 1 of a 2-D f16/bf16/f32/f64 array (at
+    least two columns), with the bits of any order of pairwise :func:`float_maxmin` steps:
+    the value is the maximum (minimum) whatever the order, ``+0 > -0``, and a NaN result is the
+    canonical NaN (any NaN with ``propagate_nan``, all NaN without).  None for other types."""
+    dt = _DT.get(elem)
+    if dt is None:
+        return None
+    uf = np.maximum if want_max else np.minimum
+    ignored = -np.inf if want_max else np.inf       # what a NaN counts as without propagation
+    wide = dt in (F16, BF16)
+
+    def run(rows):
+        x = rows.astype(F32) if wide else rows        # (exact; the result is one element)
+        r = uf.reduce(x, axis=1)                      # (NaN propagates)
+        if not propagate_nan:
+            nan = np.isnan(r)
+            if nan.any():        # (NumPy's fmax.reduce is not reliable past a NaN: measured)
+                r[nan] = uf.reduce(np.where(np.isnan(x[nan]), ignored, x[nan]), axis=1)
+                r[nan & np.isnan(x).all(axis=1)] = np.nan
+        zero = r == 0
+        if zero.any():
+            z = x[zero]
+            # the zero with the preferred sign wins if present: +0 for max, -0 for min
+            preferred = (z == 0) & (np.signbit(z) != want_max)
+            r[zero] = np.where(preferred.any(axis=1), 0.0, -0.0) if want_max else \
+                np.where(preferred.any(axis=1), -0.0, 0.0)
+        if wide:
+            r = r.astype(dt)
         return canon_nan(r)
     return run
 

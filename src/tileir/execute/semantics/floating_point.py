@@ -142,7 +142,10 @@ def _lower_maxmin(op, cc):
 
         def fn(a, b):
             return impl(a, b, elem, prop, ftz)
-    return elementwise(op, cc, fn)
+    run = elementwise(op, cc, fn)
+    if not ftz:
+        run.rows_fn = fast.float_maxmin_rows(want_max, prop, elem)
+    return run
 
 
 @lowering("remf", fold=True)
