@@ -164,6 +164,27 @@ def test_conversions_from_wide_types(src):
     assert fast.convert_float("f32", "bf16", "positive_inf") is not None
 
 
+def test_f32_to_f16_bit_arithmetic_at_every_rounding_boundary():
+    """The nearest-even f32 -> f16 conversion by bit arithmetic equals the exact routine at
+    every f16 value, every midpoint between neighbouring f16 values (ties, normal and
+    subnormal, and the overflow midpoint 65520) and one f32 step either side of it."""
+    v = all_values("f16").astype(np.float64)
+    v = np.sort(v[np.isfinite(v)])
+    mids = (v[:-1] + v[1:]) / 2                       # exact in f32 (12 significant bits)
+    edges = np.concatenate([v, mids, [65520.0, -65520.0, 65504.0 + 8, 2.0 ** -25, 2.0 ** -26]])
+    e32 = edges.astype(np.float32)
+    x = np.concatenate([e32, np.nextafter(e32, np.float32(np.inf)),
+                        np.nextafter(e32, np.float32(-np.inf)), samples("f32", seed=17)])
+    fn = fast.convert_float("f32", "f16", "nearest_even")
+    assert fn is fast.f32_to_f16_nearest_even
+    with np.errstate(all="ignore"):
+        assert same_bits(fn(x), N.ftof(x, "f32", "f16"))
+        strided = x[: x.size // 5 * 5].reshape(-1, 5)[:, 1:3]
+        assert same_bits(fn(strided), N.ftof(strided,
+                                            "f32", "f16"))
+    assert fn(np.zeros((0, 3), np.float32)).shape == (0, 3)
+
+
 def test_fma_f32_fast_path_equals_numerics():
     a = samples("f32", seed=13)
     b = np.roll(samples("f32", seed=14), 5)

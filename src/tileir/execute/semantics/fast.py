@@ -240,6 +240,42 @@ def _round_low_bits(bits: np.ndarray, drop: int, rounding: str) -> np.ndarray:
     return out | sign
 
 
+#: f32 bit patterns (magnitudes) of the f16 range limits: the smallest normal f16, 2**-14,
+#: and 65520, the midpoint above the largest finite f16 (it and all above round to inf)
+_F16_MIN_NORMAL = np.uint32(0x38800000)
+_F16_OVERFLOW = np.uint32(0x477FF000)
+_F32_INF = np.uint32(0x7F800000)
+
+
+def f32_to_f16_nearest_even(a: np.ndarray) -> np.ndarray:
+    """f32 -> f16 in nearest_even by bit arithmetic (NumPy's cast is correctly rounded but
+    2-3x slower, more on subnormal results); NaN gives the canonical f16 NaN ``0x7FFF``.
+
+    Normal results: the magnitude's pattern rounded to 10 mantissa bits and re-biased (a
+    carry out of the mantissa bumps the exponent, as it should); subnormal results: the
+    magnitude times 2**24 (exact) rounded to an integer by ``rint`` (ties to even), which is
+    the f16 pattern itself (1024 is the smallest normal); 65520 and above: infinity."""
+    bits = np.ascontiguousarray(a, dtype=F32).view(_U32)
+    mag = bits & _F32_MAG_MASK
+    out = _round_low_bits(mag, 13, "nearest_even")
+    out >>= np.uint32(13)
+    out -= np.uint32((127 - 15) << 10)      # (wraps below 2**-14: replaced next)
+    if mag.size == 0:
+        return out.astype(np.uint16).view(F16).reshape(np.shape(a))
+    lo, hi = np.minimum.reduce(mag, axis=None), np.maximum.reduce(mag, axis=None)
+    if lo < _F16_MIN_NORMAL:
+        scaled = mag.view(F32) * np.float32(1 << 24)
+        np.rint(scaled, out=scaled)
+        with np.errstate(invalid="ignore"):     # (the lanes not copied may be huge)
+            np.copyto(out, scaled.astype(_U32), where=mag < _F16_MIN_NORMAL)
+    if hi >= _F16_OVERFLOW:
+        out[mag >= _F16_OVERFLOW] = np.uint32(0x7C00)
+    out |= (bits >> np.uint32(16)) & np.uint32(0x8000)
+    if hi > _F32_INF:
+        out[mag > _F32_INF] = np.uint32(0x7FFF)
+    return out.astype(np.uint16).view(F16).reshape(np.shape(a))
+
+
 def f32_to_tf32(rounding: str):
     """f32 -> tf32 (f32 storage with 10 mantissa bits) in any rounding mode, by bit arithmetic;
     NaN gives the canonical tf32 NaN ``0x7FFFE000``."""
@@ -336,6 +372,8 @@ def convert_float(src: str, dst: str, rounding: str):
         return f32_to_tf32(rounding)
     if src == "f32" and dst == "bf16":
         return f32_to_bf16(rounding)
+    if (src, dst) == ("f32", "f16") and rounding == "nearest_even":
+        return f32_to_f16_nearest_even
     if (src, dst) in (("f32", "f16"), ("f64", "f32"), ("f64", "f16")):
         if rounding == "nearest_even":
             dt = _DT[dst]
