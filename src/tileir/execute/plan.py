@@ -33,6 +33,7 @@ inside an ``if`` inside a loop, ``return`` inside an ``if``).  Terminators produ
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -43,6 +44,7 @@ from ..dialects.cuda_tile.types import (PointerType, TensorViewType, TileType, T
 from ..ir import dtypes as _dtypes
 from .errors import LaunchError, OpContext, UnsupportedError
 from .aliasing import read_only_views
+from .buffers import recycle
 from .lanes import FALL, SPLIT, LaneState
 
 __all__ = ["Compiler", "Runtime", "YIELD", "CONTINUE", "BREAK", "RETURN", "LOWERINGS",
@@ -277,7 +279,39 @@ class Compiler:
             kind = _TERMINATORS[term_op.name]
             src = self.slots_of(term_op.operands)
             term = _make_terminator(kind, src)
+        frees = self.dead_after(block, ctxs)
+        fns = [_freeing(fn, frees[op]) if op in frees else fn for fn, op in zip(fns, ctxs)]
         return _make_runner(fns, term, ctxs, self)
+
+    def dead_after(self, block: Block, executed: list) -> dict:
+        """``{op: slots}``: the registers of values defined in ``block`` (op results, not
+        block arguments or constants) whose last use is ``op``, one of the ``executed`` ops
+        (a use in a nested region counts as a use by the op of ``block`` around it).  The
+        runner drops them after ``op``: a launch's tile values then live only as long as
+        they are needed, and their arrays are reused (:mod:`.buffers`; fresh pages for every
+        value cost more than the arithmetic on them: page faults).  Values read by an
+        absorbed op (run later by the op that absorbs it) or by the terminator, and
+        registers that several values share, are kept."""
+        index = {op: i for i, op in enumerate(block.ops)}
+        runs = set(executed)
+        # (a register that several values share -- a view op passing its operand on -- is
+        # left alone)
+        shared = Counter(self.slots.values())
+        last: dict = {}
+        for op in block.ops:
+            for v in op.results:
+                if not v.uses or self.const[self.slot(v)] or shared[self.slot(v)] > 1:
+                    continue
+                users = []
+                for user, _ in v.uses:
+                    while user is not None and user.parent is not block:
+                        user = user.parent_op
+                    users.append(user)
+                if any(u is None or u not in runs for u in users):
+                    continue        # (the terminator, an absorbed or a hoisted op)
+                final = max(users, key=index.__getitem__)
+                last.setdefault(final, []).append(self.slot(v))
+        return {op: tuple(slots) for op, slots in last.items()}
 
     def _hoistable(self, op: Operation) -> bool:
         """A pure op that cannot fault and reads only arguments, constants and other hoisted
@@ -324,6 +358,30 @@ def _make_terminator(kind: int, src: list[int]) -> Callable:
         a, = src
         return lambda r: (kind, [r[a]])
     return lambda r: (kind, [r[s] for s in src])
+
+
+def _freeing(fn: Callable, slots: tuple) -> Callable:
+    """``fn`` followed by dropping the registers ``slots`` (values no later op reads); their
+    arrays go back to the buffer pool when nothing else holds them (:mod:`.buffers`)."""
+    if len(slots) == 1:
+        s0, = slots
+
+        def run1(r):
+            sig = fn(r)
+            v = r[s0]
+            r[s0] = None
+            recycle(v)
+            return sig
+        return run1
+
+    def run(r):
+        sig = fn(r)
+        for s in slots:
+            v = r[s]
+            r[s] = None
+            recycle(v)
+        return sig
+    return run
 
 
 def _make_runner(fns: list, term: Callable, ops: list, compiler: "Compiler") -> Callable:

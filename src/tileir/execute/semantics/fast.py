@@ -19,6 +19,8 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
+from ..buffers import MIN_BYTES, fresh
+
 __all__ = ["canon_nan", "float_binary", "native_ufunc", "float_sqrt", "float_maxmin", "float_cmp",
            "float_maxmin_rows", "sign_op", "rounding_op", "widen_float", "narrow_float", "NATIVE_FLOATS"]
 
@@ -60,8 +62,13 @@ def float_binary(name: str, elem: str):
     """Nearest-even ``addf``/``subf``/``mulf``/``divf`` without flush_to_zero, or None."""
     uf = _UFUNCS[name]
     if elem in NATIVE_FLOATS:
+        dt = NATIVE_FLOATS[elem]
+
         def native(a, b):
-            return canon_nan(uf(a, b))
+            if a.nbytes < MIN_BYTES and b.nbytes < MIN_BYTES:
+                return canon_nan(uf(a, b))
+            shape = a.shape if a.shape == b.shape else np.broadcast_shapes(a.shape, b.shape)
+            return canon_nan(uf(a, b, out=fresh(shape, dt)))
         return native
     if elem in NARROW_FLOATS:
         dt = NARROW_FLOATS[elem]
@@ -413,7 +420,7 @@ def fma_f32():
         # chunks of rows whose f64 temporaries stay in the cache (3x faster on 4M elements)
         rows = _FMA_CHUNK // row
         a, b, c = (np.broadcast_to(x, shape) for x in (a, b, c))
-        out = np.empty(shape, F32)
+        out = fresh(shape, F32)
         tmp = np.empty((min(rows, shape[0]),) + shape[1:], F64)
         for i in range(0, shape[0], rows):
             j = min(shape[0], i + rows)
