@@ -23,6 +23,7 @@ from typing import Optional
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..buffers import MIN_BYTES, fresh
 from ._quiet import quiet
 from .dtypes import FloatFormat, encode, float_format, numpy_dtype
 
@@ -143,7 +144,11 @@ def round_to(hi: ArrayLike, lo: Optional[ArrayLike], elem: str, mode: str = NEAR
     hi = np.asarray(hi, dtype=np.float64)
     if mode == NEAREST_EVEN and scale is None and not saturate and elem in _NATIVE:
         dt = numpy_dtype(elem)
-        out = hi.astype(dt)
+        if hi.nbytes >= MIN_BYTES:      # (a recycled array: no fresh pages to fault in)
+            out = fresh(hi.shape, np.dtype(dt))
+            np.copyto(out, hi, casting="unsafe")
+        else:
+            out = hi.astype(dt)
         if lo is not None and elem != "f64":
             lo = np.broadcast_to(np.asarray(lo, dtype=np.float64), hi.shape)
             up = np.nextafter(hi, np.inf).astype(dt)

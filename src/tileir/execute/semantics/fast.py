@@ -280,7 +280,9 @@ def f32_to_f16_nearest_even(a: np.ndarray) -> np.ndarray:
     out |= (bits >> np.uint32(16)) & np.uint32(0x8000)
     if hi > _F32_INF:
         out[mag > _F32_INF] = np.uint32(0x7FFF)
-    return out.astype(np.uint16).view(F16).reshape(np.shape(a))
+    half = fresh(out.shape, F16) if out.nbytes >= 2 * MIN_BYTES else np.empty(out.shape, F16)
+    np.copyto(half.view(np.uint16), out, casting="unsafe")
+    return half if half.shape == np.shape(a) else half.reshape(np.shape(a))
 
 
 def f32_to_tf32(rounding: str):

@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import numerics as N
 from ..plan import lowering
+from ..buffers import fresh
 from ..values import Deferred
 from . import fast, padded_mma
 from ._common import elementwise, element_name, enum_keyword, rounding_keyword
@@ -292,7 +293,7 @@ def mmaf_exact(lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray, in_elem: str,
     np.matmul(a, b, out=s)
     if acc_elem == "f32":
         # the f64 sum rounded once to f32 by the output cast of the same ufunc pass
-        r = np.empty(out_shape, dtype=np.float32)
+        r = fresh(out_shape, np.dtype(np.float32))
         np.add(s, acc, out=r, dtype=np.float64, casting="same_kind")
         return fast.canon_nan(r)
     np.add(s, acc, out=s)
