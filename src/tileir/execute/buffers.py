@@ -28,7 +28,7 @@ __all__ = ["fresh", "recycle", "clear", "MIN_BYTES", "POOL_BYTES"]
 MIN_BYTES = 1 << 18
 
 #: at most this many bytes of arrays waiting in one thread's pool
-POOL_BYTES = 256 << 20
+POOL_BYTES = 128 << 20
 
 _local = threading.local()
 
