@@ -44,7 +44,7 @@ from ..dialects.cuda_tile.types import (PointerType, TensorViewType, TileType, T
 from ..ir import dtypes as _dtypes
 from .errors import LaunchError, OpContext, UnsupportedError
 from .aliasing import read_only_views
-from .buffers import recycle
+from .buffers import MIN_BYTES, recycle
 from .lanes import FALL, SPLIT, LaneState
 
 __all__ = ["Compiler", "Runtime", "YIELD", "CONTINUE", "BREAK", "RETURN", "LOWERINGS",
@@ -284,8 +284,9 @@ class Compiler:
         return _make_runner(fns, term, ctxs, self)
 
     def dead_after(self, block: Block, executed: list) -> dict:
-        """``{op: slots}``: the registers of values defined in ``block`` (op results, not
-        block arguments or constants) whose last use is ``op``, one of the ``executed`` ops
+        """``{op: slots}``: the registers of tile values defined in ``block`` (op results of
+        at least :data:`DROP_BYTES` per block, not block arguments or constants) whose last
+        use is ``op``, one of the ``executed`` ops
         (a use in a nested region counts as a use by the op of ``block`` around it).  The
         runner drops them after ``op``: a launch's tile values then live only as long as
         they are needed, and their arrays are reused (:mod:`.buffers`; fresh pages for every
@@ -300,7 +301,8 @@ class Compiler:
         last: dict = {}
         for op in block.ops:
             for v in op.results:
-                if not v.uses or self.const[self.slot(v)] or shared[self.slot(v)] > 1:
+                if not v.uses or self.const[self.slot(v)] or shared[self.slot(v)] > 1 or \
+                        not _worth_dropping(v.type):
                     continue
                 users = []
                 for user, _ in v.uses:
@@ -360,6 +362,15 @@ def _make_terminator(kind: int, src: list[int]) -> Callable:
     return lambda r: (kind, [r[s] for s in src])
 
 
+#: tile values of fewer bytes per tile block are not worth dropping early (the check would
+#: cost more than it saves when blocks run one at a time)
+DROP_BYTES = 4096
+
+
+def _worth_dropping(t) -> bool:
+    return isinstance(t, TileType) and t.numel * storage_dtype(t).itemsize >= DROP_BYTES
+
+
 def _freeing(fn: Callable, slots: tuple) -> Callable:
     """``fn`` followed by dropping the registers ``slots`` (values no later op reads); their
     arrays go back to the buffer pool when nothing else holds them (:mod:`.buffers`)."""
@@ -370,7 +381,8 @@ def _freeing(fn: Callable, slots: tuple) -> Callable:
             sig = fn(r)
             v = r[s0]
             r[s0] = None
-            recycle(v)
+            if type(v) is np.ndarray and v.nbytes >= MIN_BYTES:
+                recycle(v)
             return sig
         return run1
 
@@ -379,7 +391,8 @@ def _freeing(fn: Callable, slots: tuple) -> Callable:
         for s in slots:
             v = r[s]
             r[s] = None
-            recycle(v)
+            if type(v) is np.ndarray and v.nbytes >= MIN_BYTES:
+                recycle(v)
         return sig
     return run
 
