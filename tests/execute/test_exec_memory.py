@@ -513,3 +513,28 @@ def test_alloca_in_a_block_dependent_branch_allocates_for_the_blocks_taking_it()
     assert info.mode == "batched" and info.divergent
     expected = [[b] * 4 if b % 2 == 0 else [-1] * 4 for b in range(10)]
     assert out.reshape(10, 4).tolist() == expected
+
+
+def test_one_block_edge_tiles_and_index_errors_with_i64_indices():
+    """A block addressing one tile (the one-lane path): stores to a cut edge tile write only
+    the in-bounds part, a negative i64 index is outside the index space (not wrapped)."""
+    tv = "tensor_view<?x?xf32, strides=[?,1]>"
+    view = f"partition_view<tile=(4x4), {tv}>"
+    body = f"""    %tv = make_tensor_view %src, shape = [%rows, %cols], strides = [%cols, 1] : tile<i64> -> {tv}
+    %pv = make_partition_view %tv : {view}
+    %tvo = make_tensor_view %dst, shape = [%rows, %cols], strides = [%cols, 1] : tile<i64> -> {tv}
+    %pvo = make_partition_view %tvo : {view}
+    %v, %t = load_view_tko weak %pv[%i, %j] : {view}, tile<i64> -> tile<4x4xf32>, token
+    %w = addf %v, %v : tile<4x4xf32>
+    %t2 = store_view_tko weak %w, %pvo[%i, %j] : tile<4x4xf32>, {view}, tile<i64> -> token"""
+    m = module(body, "%src: tile<ptr<f32>>, %dst: tile<ptr<f32>>, %rows: tile<i64>, "
+                     "%cols: tile<i64>, %i: tile<i64>, %j: tile<i64>")
+    src = np.arange(6 * 7, dtype=np.float32).reshape(6, 7)
+    for batch in (True, False):
+        dst = np.full((6, 7), -1.0, np.float32)
+        tileir.launch(m, "k", (2,), [src, dst, 6, 7, 1, 1], batch=batch)   # rows 4..5, cols 4..6
+        want = np.full((6, 7), -1.0, np.float32)
+        want[4:6, 4:7] = 2 * src[4:6, 4:7]
+        assert dst.tobytes() == want.tobytes()
+        with pytest.raises(UndefinedBehaviorError, match="outside the view's index space"):
+            tileir.launch(m, "k", (1,), [src, dst, 6, 7, -1, 0], batch=batch)

@@ -210,6 +210,53 @@ class _Access:
         self.ctx = cc.ctx(op)
         self.rt = cc.rt
         self.tile_shape = self.layout.tile
+        #: per index: the mask reading it as unsigned (i8..i64; i64 read as signed: negative
+        #: values are out of range), or None where :meth:`one_lane` does not apply
+        masks = [(1 << int(e[1:])) - 1 if e in ("i8", "i16", "i32") else
+                 (-1 if e == "i64" else None) for e in self.index_elems]
+        self.one_lane_masks = None if None in masks or self.layout.kind == "gather" or \
+            self.layout.is_bool else tuple(masks)
+
+    def one_lane(self, r, write: bool):
+        """The memory of the tile that one lane (a view and indices shared by the whole batch,
+        or a block run on its own) addresses: ``(array of the in-bounds part, its extent)``,
+        by Python int arithmetic.  None where anything is unusual (several lanes, a gather or
+        bool view, negative strides, an index outside the index space, memory that faults):
+        the general path then runs and reports errors."""
+        tv = r[self.view]
+        lay = self.layout
+        if tv.lanes != 1 or self.one_lane_masks is None:
+            return None
+        start, shape, strides = tv.base0, tv.shape0, tv.strides0
+        isz = lay.isz
+        n = []
+        bs = []
+        lo = hi = start
+        for s, mask, d, step, t in zip(self.index, self.one_lane_masks, lay.dim_map,
+                                       lay.steps, lay.tile):
+            a = r[s]
+            if a.size != 1:
+                return None
+            i = int(a.reshape(-1)[0]) & mask
+            size, stride = shape[d], strides[d]
+            if i < 0 or i >= -(-size // step) or stride < 0:
+                return None
+            o = i * step
+            start += o * stride * isz
+            k = min(t, size - o)
+            if k <= 0:
+                return None
+            n.append(k)
+            bs.append(stride * isz)
+            hi += (k - 1) * stride * isz
+        lo, hi = start, start + (hi - lo) + isz
+        try:
+            buf = self.rt.memory.region(lo, hi, isz, write)
+        except Fault:
+            return None
+        n = tuple(n)
+        return np.ndarray(n, dtype=lay.load_dtype, buffer=buf.data, offset=start - buf.base,
+                          strides=tuple(bs)), n
 
     def lanes(self, r):
         tv = r[self.view]
@@ -573,6 +620,17 @@ def _lower_load_view(op, cc):
         return res
 
     def run(r):
+        got = acc.one_lane(r, False)
+        if got is not None:
+            src, n = got
+            if n == tile:
+                res = _read_only(src) if view_ok and rt.zero_copy else np.array(src)
+            else:
+                res = np.full(tile, pad, dtype=lay.dtype)
+                res[tuple(slice(0, k) for k in n)] = src
+            r[out] = res[None]
+            r[tok] = None
+            return
         tv, idx, lanes = acc.lanes(r)
         if lanes == 1:
             r[out] = load_lane(tv, idx, 0, 1)[None]
@@ -664,8 +722,14 @@ def _lower_store_view(op, cc):
         dst[...] = part.astype(np.uint8) if lay.is_bool else part
 
     def run(r):
-        tv, idx, lanes = acc.lanes(r)
         v = r[val]
+        if type(v) is np.ndarray and v.shape[0] == 1 and \
+                (got := acc.one_lane(r, True)) is not None:
+            dst, n = got
+            dst[...] = v[0] if n == tile else v[0][tuple(slice(0, k) for k in n)]
+            r[tok] = None
+            return
+        tv, idx, lanes = acc.lanes(r)
         if type(v) is Deferred:
             if _compute_into(acc, tv, idx, lanes, v):
                 r[tok] = None
