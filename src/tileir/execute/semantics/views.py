@@ -723,6 +723,8 @@ def _lower_store_view(op, cc):
 
     def run(r):
         v = r[val]
+        if type(v) is Deferred and all(np.shape(a)[:1] == (1,) for a in v.args):
+            v = v.value()           # (one lane: nothing to gain computing into memory)
         if type(v) is np.ndarray and v.shape[0] == 1 and \
                 (got := acc.one_lane(r, True)) is not None:
             dst, n = got
