@@ -379,3 +379,114 @@ vector.transfer_write %v4, %m[%i] : vector<4xf32>, memref<8x8xf32>
 %mk = "test.v"() : () -> vector<4xi1>
 // expected-error @+1 {{'vector.mask' op expects result type to match maskable operation result type}}
 %r = vector.mask %mk { vector.reduction <add>, %v4 : vector<4xf32> into f32 } : vector<4xi1> -> vector<4xf32>
+// -----
+%x = "test.v"() : () -> vector<3x2xf32>
+%y = "test.v"() : () -> vector<2xf32>
+// expected-error @+1 {{'vector.scan' op reduction dimension 2 has to be less than 2}}
+%a:2 = vector.scan <add>, %x, %y {inclusive = true, reduction_dim = 2} : vector<3x2xf32>, vector<2xf32>
+// -----
+%x = "test.v"() : () -> vector<3x2xf32>
+// expected-error @+1 {{'vector.scan' op initial value rank 2 has to be equal to 1}}
+%a:2 = vector.scan <add>, %x, %x {inclusive = true, reduction_dim = 0} : vector<3x2xf32>, vector<3x2xf32>
+// -----
+%x = "test.v"() : () -> vector<3x2xf32>
+%w = "test.v"() : () -> vector<3xf32>
+// expected-error @+1 {{'vector.scan' op incompatible input/initial value shapes}}
+%a:2 = vector.scan <add>, %x, %w {inclusive = true, reduction_dim = 0} : vector<3x2xf32>, vector<3xf32>
+// -----
+%x = "test.v"() : () -> vector<3x2xf32>
+%y = "test.v"() : () -> vector<2xf32>
+// expected-error @+1 {{'vector.scan' op unsupported reduction type 'f32' for kind 'xor'}}
+%a:2 = vector.scan <xor>, %x, %y {inclusive = true, reduction_dim = 0} : vector<3x2xf32>, vector<2xf32>
+// -----
+%i = "test.v"() : () -> vector<4xi32>
+%j = "test.v"() : () -> vector<i32>
+// expected-error @+1 {{'vector.scan' op unsupported reduction type 'i32' for kind 'minimumf'}}
+%a:2 = vector.scan <minimumf>, %i, %j {inclusive = true, reduction_dim = 0} : vector<4xi32>, vector<i32>
+// -----
+%j = "test.v"() : () -> vector<i32>
+// expected-error @+1 {{'vector.scan' op operand #0 must be vector of any type values, but got 'vector<i32>'}}
+%a:2 = vector.scan <add>, %j, %j {inclusive = true, reduction_dim = 0} : vector<i32>, vector<i32>
+// -----
+%x = "test.v"() : () -> vector<3x2xf32>
+%y = "test.v"() : () -> vector<2xf32>
+// expected-error @+1 {{'vector.scan' op requires attribute 'inclusive'}}
+%a:2 = vector.scan <add>, %x, %y : vector<3x2xf32>, vector<2xf32>
+// -----
+%x = "test.v"() : () -> vector<3x2xf32>
+%y = "test.v"() : () -> vector<2xf32>
+// expected-error @+1 {{custom op 'vector.scan' 'vector.scan' op attribute 'inclusive' failed to satisfy constraint: bool attribute}}
+%a:2 = vector.scan <add>, %x, %y {inclusive = 1, reduction_dim = 0} : vector<3x2xf32>, vector<2xf32>
+// -----
+%x = "test.v"() : () -> vector<3x2xf32>
+%s = "test.v"() : () -> f32
+// expected-error @+1 {{custom op 'vector.scan' invalid kind of type specified: expected builtin.vector, but found 'f32'}}
+%a:2 = vector.scan <add>, %x, %s {inclusive = true, reduction_dim = 0} : vector<3x2xf32>, f32
+// -----
+%x = "test.v"() : () -> vector<3x2xf32>
+%y = "test.v"() : () -> vector<2xf32>
+// expected-error @+1 {{'vector.scan' op failed to verify that all of {initial_value, accumulated_value} have same type}}
+%a:2 = "vector.scan"(%x, %y) <{inclusive = true, kind = #vector.kind<add>, reduction_dim = 0 : i64}> : (vector<3x2xf32>, vector<2xf32>) -> (vector<3x2xf32>, vector<3xf32>)
+// -----
+%m = "test.v"() : () -> memref<5x4x3xf32>
+// expected-error @+1 {{'vector.type_cast' op expects concatenated result and operand shapes to be equal: 'memref<vector<5x4xf32>>'}}
+%0 = vector.type_cast %m : memref<5x4x3xf32> to memref<vector<5x4xf32>>
+// -----
+%m = "test.v"() : () -> memref<5x4x3xf32>
+// expected-error @+1 {{'vector.type_cast' op expects result and operand with same underlying scalar type: 'memref<vector<5x4x3xf64>>'}}
+%0 = vector.type_cast %m : memref<5x4x3xf32> to memref<vector<5x4x3xf64>>
+// -----
+%d = "test.v"() : () -> memref<?x4xf32>
+// expected-error @+1 {{'vector.type_cast' op operand #0 must be statically shaped memref of any type values, but got 'memref<?x4xf32>'}}
+%0 = vector.type_cast %d : memref<?x4xf32> to memref<vector<2x4xf32>>
+// -----
+%s = "test.v"() : () -> memref<5x4xf32, strided<[8, 1]>>
+// expected-error @+1 {{'vector.type_cast' op expects operand to be a memref with identity layout}}
+%0 = vector.type_cast %s : memref<5x4xf32, strided<[8, 1]>> to memref<vector<5x4xf32>>
+// -----
+%g = "test.v"() : () -> memref<5x4xf32, 3>
+// expected-error @+1 {{'vector.type_cast' op expects result in same memory space}}
+%0 = vector.type_cast %g : memref<5x4xf32, 3> to memref<vector<5x4xf32>>
+// -----
+%i = "test.v"() : () -> memref<4xi32>
+// expected-error @+1 {{'vector.type_cast' op expects result to be a memref with identity layout}}
+%0 = vector.type_cast %i : memref<4xi32> to memref<vector<4xi32>, strided<[], offset: 3>>
+// -----
+%i = "test.v"() : () -> memref<4xi32>
+// expected-error @+1 {{custom op 'vector.type_cast' invalid kind of type specified: expected builtin.memref, but found 'vector<4xi32>'}}
+%0 = vector.type_cast %i : memref<4xi32> to vector<4xi32>
+// -----
+%n = "test.v"() : () -> memref<4xf32>
+%i = "test.v"() : () -> index
+// expected-error @+1 {{'vector.load' op base and result element types should match}}
+%0 = vector.load %n[%i] : memref<4xf32>, vector<4xi32>
+// -----
+%m = "test.v"() : () -> memref<4xvector<8xf32>>
+%w = "test.v"() : () -> vector<4xf32>
+%i = "test.v"() : () -> index
+// expected-error @+1 {{'vector.store' op base memref and valueToStore vector types should match}}
+vector.store %w, %m[%i] : memref<4xvector<8xf32>>, vector<4xf32>
+// -----
+%s = "test.v"() : () -> memref<4x4xf32, strided<[4, 2]>>
+%i = "test.v"() : () -> index
+// expected-error @+1 {{'vector.load' op most minor memref dim must have unit stride}}
+%0 = vector.load %s[%i, %i] : memref<4x4xf32, strided<[4, 2]>>, vector<4xf32>
+// -----
+%f = "test.v"() : () -> f32
+// expected-error @+1 {{'vector.print' op failed to verify that `source` or `punctuation` are not set when printing strings}}
+vector.print %f : f32 str "x"
+// -----
+%v = "test.v"() : () -> vector<2x3xf32>
+%b = "test.v"() : () -> vector<2xf32>
+// expected-error @+1 {{'vector.multi_reduction' op destination type 'vector<2xf32>' is incompatible with source type 'vector<2x3xf32>'}}
+%0 = vector.multi_reduction <add>, %v, %b [0] : vector<2x3xf32> to vector<2xf32>
+// -----
+%v = "test.v"() : () -> vector<2x3xf32>
+%a = "test.v"() : () -> vector<3xf32>
+// expected-error @+1 {{custom op 'vector.multi_reduction' 'vector.multi_reduction' op attribute 'reduction_dims' failed to satisfy constraint: i64 dense array attribute}}
+%0 = vector.multi_reduction <add>, %v, %a {reduction_dims = 1} [0] : vector<2x3xf32> to vector<3xf32>
+// -----
+%v = "test.v"() : () -> vector<2x3xf32>
+%a = "test.v"() : () -> vector<3xf32>
+// expected-error @+1 {{'vector.multi_reduction' op destination type 'vector<3xf32>' is incompatible with source type 'vector<2x3xf32>'}}
+%0 = vector.multi_reduction <add>, %v, %a {reduction_dims = array<i64: 1>} [0] : vector<2x3xf32> to vector<3xf32>

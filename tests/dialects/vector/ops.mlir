@@ -107,3 +107,18 @@ vector.mask %mk { vector.yield } : vector<4xi1>
 %cd = vector.contract {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"], kind = #vector.kind<maxnumf>} %v4, %v4, %f : vector<4xf32>, vector<4xf32> into f32
 %mr = vector.multi_reduction <add>, %v23, %v3 {tag = 1 : i32} [0] : vector<2x3xf32> to vector<3xf32>
 %mr2 = vector.multi_reduction <mul>, %v23, %f [0, 1] : vector<2x3xf32> to f32
+%s32 = "test.v"() : () -> vector<3x2xf32>
+%s2 = "test.v"() : () -> vector<2xf32>
+%si = "test.v"() : () -> vector<4xi32>
+%s0 = "test.v"() : () -> vector<i32>
+%sc:2 = vector.scan <add>, %s32, %s2 {inclusive = true, reduction_dim = 0} : vector<3x2xf32>, vector<2xf32>
+%sc2:2 = vector.scan <maxsi>, %si, %s0 {inclusive = false, reduction_dim = 0 : i64, tag} : vector<4xi32>, vector<i32>
+%sc3:2 = "vector.scan"(%s32, %s2) <{inclusive = false, kind = #vector.kind<maxnumf>, reduction_dim = 0 : i64}> : (vector<3x2xf32>, vector<2xf32>) -> (vector<3x2xf32>, vector<2xf32>)
+%tm = "test.v"() : () -> memref<5x4x3xf32>
+%tc = vector.type_cast %tm : memref<5x4x3xf32> to memref<vector<5x4x3xf32>>
+%tc2 = vector.type_cast %tm {tag} : memref<5x4x3xf32> to memref<5xvector<4x3xf32>>
+%tc3 = "vector.type_cast"(%tc2) : (memref<5xvector<4x3xf32>>) -> memref<vector<5x4x3xf32>>
+%vm = "test.v"() : () -> memref<4xvector<8xf32>>
+%vl = vector.load %vm[%i] : memref<4xvector<8xf32>>, vector<8xf32>
+vector.store %vl, %vm[%i] : memref<4xvector<8xf32>>, vector<8xf32>
+vector.print str "hello\n"

@@ -4,6 +4,8 @@ contract, fma, outerproduct, shuffle, casts, masks).  Declarative definitions; h
 
 from __future__ import annotations
 
+import numpy as np
+
 from ...ir.constraints import Pred
 from ...ir.opdef import OPTIONAL, VARIADIC, Attr, OpBase, Operand, RegionDef, Result
 from ...ir.traits import (AllTypesMatch, NoRegionArguments, ParentOneOf, Pure,
@@ -156,7 +158,8 @@ class LoadOp(VectorOp):
 
     def verify_op(self):
         return _verify_memory_access(self, self.base.type, self.results[0].type,
-                                     "destination memref has lower rank than the result vector")
+                                     "destination memref has lower rank than the result vector",
+                                     "result", "types")
 
 
 class StoreOp(VectorOp):
@@ -172,14 +175,36 @@ class StoreOp(VectorOp):
 
     def verify_op(self):
         return _verify_memory_access(self, self.base.type, self.valueToStore.type,
-                                     "source memref has lower rank than the vector to store")
+                                     "source memref has lower rank than the vector to store",
+                                     "valueToStore", "type")
 
 
-def _verify_memory_access(op, memref, vector, rank_message: str):
-    """vector.load / vector.store: the vector fits the memref's rank; one index per dim."""
+def _last_dim_unit_stride(memref) -> bool:
+    """MLIR's ``isLastDimUnitStride``: a strided layout whose innermost stride is 1."""
+    try:
+        strides, _ = memref.strides_and_offset()
+    except ValueError:
+        return False
+    return not strides or strides[-1] == 1
+
+
+def _verify_memory_access(op, memref, vector, rank_message: str, what: str, noun: str):
+    """vector.load / vector.store (as MLIR 22 checks them): a unit innermost stride unless one
+    element moves, the vector fits the memref's rank, a vector element type is the vector's
+    type, the element types agree, one index per dim."""
+    shape = tuple(vector.shape)
+    if not (len(shape) == 0 or int(np.prod(shape)) == 1) and not _last_dim_unit_stride(memref):
+        return "most minor memref dim must have unit stride"
     rank = len(memref.shape)
     if len(vector.shape) > rank:
         return rank_message
+    elem = memref.element_type
+    if _is_vector(elem):
+        if elem != vector:
+            return f"base memref and {what} vector types should match"
+        elem = elem.element_type
+    if vector.element_type != elem:
+        return f"base and {what} element {noun} should match"
     if len(op.indices) != rank:
         return f"requires {rank} indices"
     return None
@@ -653,6 +678,15 @@ class PrintOp(VectorOp):
     parse_custom = staticmethod(syntax.parse_print)
     print_custom = staticmethod(syntax.print_print)
 
+    def verify_op(self):
+        if "stringLiteral" in self.attributes and (
+                self.operands or self.attributes.get("punctuation",
+                                                     syntax.PUNCTUATION_NEWLINE)
+                != syntax.PUNCTUATION_NEWLINE):
+            return ("failed to verify that `source` or `punctuation` are not set when "
+                    "printing strings")
+        return None
+
 
 class ContractionOp(VectorOp):
     """``vector.contract {indexing_maps, iterator_types, kind} %lhs, %rhs, %acc : L, R into A``:
@@ -774,7 +808,124 @@ class MultiDimReductionOp(VectorOp):
         want = tuple(getattr(dest, "shape", ()))
         if want != kept or (not kept and dest != src.element_type) or \
                 (kept and dest.element_type != src.element_type):
-            return (f"destination type {dest} is incompatible with source type {src}")
+            return f"destination type '{dest}' is incompatible with source type '{src}'"
+        return None
+
+
+def kind_supports(kind: str, element) -> bool:
+    """Whether the combining ``kind`` applies to ``element`` (MLIR's
+    isSupportedCombiningKind): add/mul any int, index or float; the integer kinds ints and
+    index; the float kinds floats."""
+    is_float = str(element)[:1] in "fbt"
+    if kind in ("minnumf", "maxnumf", "minimumf", "maximumf"):
+        return is_float
+    if kind in ("minui", "minsi", "maxui", "maxsi", "and", "or", "xor"):
+        return not is_float
+    return True
+
+
+VECTOR_ND = Pred(lambda t: _is_vector(t) and len(t.shape) > 0, "vector of any type values")
+
+
+class ScanOp(VectorOp):
+    """``vector.scan <kind>, %source, %initial_value {inclusive = b, reduction_dim = d} : S, I``:
+    the prefix combination (``kind``) of ``source`` along dimension ``reduction_dim``, seeded by
+    ``initial_value`` (the shape of ``source`` without that dimension); inclusive scans include
+    the element itself, exclusive ones end one step earlier.  The second result is the last
+    accumulated value."""
+    __slots__ = ()
+    MNEMONIC = "scan"
+    OPERANDS = (Operand("source", VECTOR_ND), Operand("initial_value", VECTOR))
+    RESULTS = (Result("dest", VECTOR_ND), Result("accumulated_value", VECTOR))
+    ATTRIBUTES = (Attr("inclusive", "bool"), Attr("kind", "vector.kind"),
+                  Attr("reduction_dim", "i64"))
+    TRAITS = (Pure, AllTypesMatch("source", "dest"),
+              AllTypesMatch("initial_value", "accumulated_value"))
+    parse_custom = staticmethod(syntax.parse_scan)
+    print_custom = staticmethod(syntax.print_scan)
+
+    def asm_result_names(self):
+        return ["dest", "accumulated_value"]
+
+    def verify_op(self):
+        src, init = self.operands[0].type, self.operands[1].type
+        rank = len(src.shape)
+        dim = int(self.attributes["reduction_dim"].value)
+        if dim >= rank:
+            return f"reduction dimension {dim} has to be less than {rank}"
+        if len(init.shape) != rank - 1:
+            return f"initial value rank {len(init.shape)} has to be equal to {rank - 1}"
+        if tuple(init.shape) != tuple(n for d, n in enumerate(src.shape) if d != dim):
+            return "incompatible input/initial value shapes"
+        kind = syntax.kind_of(self)
+        element = self.results[0].type.element_type
+        if not kind_supports(kind, element):
+            return f"unsupported reduction type '{element}' for kind '{kind}'"
+        return None
+
+
+STATIC_MEMREF = Pred(lambda t: type(t).__name__ == "MemRefType" and None not in t.shape,
+                     "statically shaped memref of any type values")
+
+
+def _scalar_and_shape(t) -> tuple:
+    """A memref's underlying scalar type and its shape with its vector element's appended."""
+    elem = t.element_type
+    if _is_vector(elem):
+        return elem.element_type, tuple(t.shape) + tuple(elem.shape)
+    return elem, tuple(t.shape)
+
+
+def _canonical_identity(t) -> bool:
+    """MLIR's ``canonicalizeStridedLayout(t).getLayout().isIdentity()`` for a static shape: an
+    identity layout, or a strided one that is row-major without offset."""
+    if t.has_identity_layout:
+        return True
+    try:
+        strides, offset = t.strides_and_offset()
+    except ValueError:
+        return False
+    from ..builtin.types import identity_strides
+    return offset == 0 and tuple(strides) == identity_strides(t.shape)
+
+
+class TypeCastOp(VectorOp):
+    """``vector.type_cast %m : memref<5x4xf32> to memref<vector<5x4xf32>>``: the same memory
+    seen with (some of) its trailing dimensions as the element vector."""
+    __slots__ = ()
+    MNEMONIC = "type_cast"
+    OPERANDS = (Operand("memref", STATIC_MEMREF),)
+    RESULTS = (Result("result", MEMREF),)
+    TRAITS = (Pure,)
+    FORMAT = "$memref attr-dict `:` type($memref) `to` type($result)"
+
+    @classmethod
+    def infer_parsed_types(cls, state) -> bool:
+        parser = getattr(state, "parser", None)
+        for group in ("memref", "result"):
+            types = state.known_types(group)
+            if types and type(types[0]).__name__ != "MemRefType":
+                if parser is None:   # the parser's fast path: leave the op to the full parser
+                    raise ValueError("not a memref type")
+                raise parser.error(f"{parser.op_prefix()}invalid kind of type specified: "
+                                   f"expected builtin.memref, but found '{types[0]}'",
+                                   state.type_offsets.get(group, state.start))
+        return False
+
+    def verify_op(self):
+        source, result = self.operands[0].type, self.results[0].type
+        if not _canonical_identity(source):
+            return "expects operand to be a memref with identity layout"
+        if not result.has_identity_layout:
+            return "expects result to be a memref with identity layout"
+        if source.memory_space != result.memory_space:
+            return "expects result in same memory space"
+        (s_elem, s_shape), (r_elem, r_shape) = _scalar_and_shape(source), \
+            _scalar_and_shape(result)
+        if s_elem != r_elem:
+            return f"expects result and operand with same underlying scalar type: '{result}'"
+        if s_shape != r_shape:
+            return f"expects concatenated result and operand shapes to be equal: '{result}'"
         return None
 
 

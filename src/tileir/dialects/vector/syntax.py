@@ -576,20 +576,32 @@ def print_contract(printer: "OpPrinter", op: Operation) -> str:
 
 # -- multi_reduction -----------------------------------------------------------------------------
 
-def parse_multi_reduction(parser: Parser, state: "OpState") -> Operation:
-    """``<kind>, %source, %acc [{attrs}] [d, ...] : S to A``."""
+def _kind_and_two_operands(parser: Parser, state: "OpState") -> tuple:
+    """``<kind>, %a, %b [{attrs}]`` of a declarative vector format (multi_reduction, scan): the
+    two uses; the op's own attributes in the dictionary are checked as MLIR's generated parsers
+    do, and override what the format gave (kind)."""
+    from ...text.format import checked_inherent_attributes
     state.attrs["kind"] = parse_enum_param(parser, "kind")
     parser.expect(",")
-    source = parser._parse_use()
+    first = parser._parse_use()
     parser.expect(",")
-    acc = parser._parse_use()
-    _attrs(parser, state)
+    second = parser._parse_use()
+    if parser.tok == "{":
+        off = parser.offset
+        state.attrs.update(checked_inherent_attributes(parser, state,
+                                                       parser.parse_attr_dict_body(), off))
+    return first, second
+
+
+def parse_multi_reduction(parser: Parser, state: "OpState") -> Operation:
+    """``<kind>, %source, %acc [{attrs}] [d, ...] : S to A``."""
+    source, acc = _kind_and_two_operands(parser, state)
     parser.expect("[")
     dims: list[int] = []
     if parser.tok != "]":
         parser.parse_comma_list(lambda: dims.append(parser.parse_integer()), "]")
     parser.expect("]")
-    state.attrs["reduction_dims"] = DenseArrayAttr("i64", tuple(dims))
+    state.attrs.setdefault("reduction_dims", DenseArrayAttr("i64", tuple(dims)))
     parser.expect(":")
     state.operands["source"], state.operands["acc"] = [source], [acc]
     state.operand_types["source"] = [parser.parse_type()]
@@ -605,6 +617,32 @@ def print_multi_reduction(printer: "OpPrinter", op: Operation) -> str:
     text = f" <{kind_of(op)}>, {_names(printer, op.operands)}"
     text += printer.attr_dict_text(op, {"kind", "reduction_dims"})
     return text + f" [{dims}] : {op.operands[0].type} to {op.results[0].type}"
+
+
+def parse_scan(parser: Parser, state: "OpState") -> Operation:
+    """``<kind>, %source, %initial_value [{attrs}] : S, I`` (results: S, I)."""
+    source, init = _kind_and_two_operands(parser, state)
+    parser.expect(":")
+    types = []
+    for k in range(2):
+        if k:
+            parser.expect(",")
+        off = parser.offset
+        t = parser.parse_type()
+        if not str(t).startswith("vector<"):
+            raise parser.error(f"{parser.op_prefix()}invalid kind of type specified: expected "
+                               f"builtin.vector, but found '{t}'", off)
+        types.append(t)
+    state.operands["source"], state.operands["initial_value"] = [source], [init]
+    state.operand_types["source"], state.operand_types["initial_value"] = [types[0]], [types[1]]
+    state.result_types["dest"], state.result_types["accumulated_value"] = [types[0]], [types[1]]
+    return state.build()
+
+
+def print_scan(printer: "OpPrinter", op: Operation) -> str:
+    text = f" <{kind_of(op)}>, {_names(printer, op.operands)}"
+    text += printer.attr_dict_text(op, {"kind"})
+    return text + f" : {op.operands[0].type}, {op.operands[1].type}"
 
 
 # -- mask ----------------------------------------------------------------------------------------

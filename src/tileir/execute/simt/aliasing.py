@@ -25,7 +25,7 @@ READERS = frozenset({
 VIEWS = frozenset({
     "memref.subview", "memref.cast", "memref.reinterpret_cast", "memref.view",
     "memref.expand_shape", "memref.collapse_shape", "memref.transpose",
-    "memref.memory_space_cast", "memref.assume_alignment"})
+    "memref.memory_space_cast", "memref.assume_alignment", "vector.type_cast"})
 
 
 def _is_memref(v: Value) -> bool:

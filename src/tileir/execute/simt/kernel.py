@@ -18,7 +18,7 @@ from ..errors import GridError, LaunchError, UndefinedBehaviorError
 from .interp import Compiler, Executor, Frame, loc_text
 from .lanes import Aff, BoxSpace, Space, ROOT_NDIM
 from .memory import Buffer, MemRef, RaceLog
-from .values import storage
+from .values import cell_dtype
 
 __all__ = ["KernelExecutor", "run_kernel", "DataRaceError", "SUBGROUP_SIZE", "Geometry"]
 
@@ -154,7 +154,7 @@ class KernelExecutor(Executor):
         attribution / alloca, zero-filled, identity layout."""
         n = int(np.prod(shape, dtype=np.int64)) if shape else 1
         copies = self.n_blocks if scope == "workgroup" else self.n_blocks * self.geo.threads
-        buf = Buffer(np.zeros(n * copies, dtype=storage(elem_type)), scope, name)
+        buf = Buffer(np.zeros(n * copies, dtype=cell_dtype(elem_type)), scope, name)
         buf.copy_size = n
         base = self.block_linear if scope == "workgroup" else self.lane_linear
         strides = []

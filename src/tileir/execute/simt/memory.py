@@ -301,11 +301,28 @@ def load(space: Space, buffer: Buffer, addr: Any, readonly: bool = False) -> np.
     return buffer.data[addr]
 
 
+def cells(data: np.ndarray) -> np.ndarray:
+    """``data`` as its values: a buffer of vector cells (a record dtype, see
+    :func:`~.values.cell_dtype`) gives its vectors, with the vector shape after the address
+    axes; any other array is returned as it is."""
+    names = data.dtype.names
+    return data[names[0]] if names else data
+
+
 def store(space: Space, buffer: Buffer, addr: Any, value: np.ndarray) -> None:
     """Write ``value`` (a lane array) at ``addr``; where several lanes write one element the
     last lane in thread order wins (one legal outcome of the race)."""
+    if buffer.data.dtype.names:      # vector cells: ``value`` has the vector shape last
+        value = cells(np.asarray(value))
+        if not isinstance(addr, Aff):
+            vshape = buffer.data.dtype[0].shape
+            lanes = np.broadcast_shapes(np.shape(addr), value.shape[:value.ndim - len(vshape)])
+            a = np.broadcast_to(addr, lanes).reshape(-1)
+            cells(buffer.data)[a] = np.broadcast_to(value, lanes + vshape).reshape(
+                (-1,) + vshape)
+            return
     if isinstance(addr, Aff):
-        view = _view(space, buffer.data, addr)
+        view = cells(_view(space, buffer.data, addr))
         value = np.asarray(value)
         # lanes that share an address (coef 0 on an axis): keep the last lane's value
         sl = tuple(slice(-1, None) if (c == 0 and d < value.ndim and value.shape[d] > 1)

@@ -17,7 +17,8 @@ import numpy as np
 from ...ir.types import Type
 from ..numerics.dtypes import numpy_dtype
 
-__all__ = ["Token", "Deferred", "element_name", "storage", "vector_shape", "is_index"]
+__all__ = ["Token", "Deferred", "element_name", "storage", "cell_dtype", "vector_shape",
+           "is_index", "narrow_bits"]
 
 
 class Token:
@@ -96,9 +97,45 @@ def storage(t: Type) -> np.dtype:
     name = element_name(t)
     if name == "index":
         return np.dtype(np.int64)
+    narrow = _narrow_storage(name)
+    if narrow is not None:
+        return narrow
     if name[:2] in ("si", "ui") and name[2:].isdigit():   # signed/unsigned integer types
         return numpy_dtype("i" + name[2:])
     return numpy_dtype(name)
+
+
+def narrow_bits(name: str) -> Optional[int]:
+    """The width of an integer type name that no NumPy integer has (``i4``, ``si4``,
+    ``ui3``...); such integers are held sign-extended in the smallest signed NumPy integer that
+    fits (see :class:`~.ops.intsem.NarrowInt`).  None for other names."""
+    digits = name[2:] if name[:2] in ("si", "ui") else name[1:] if name[:1] == "i" else ""
+    if not digits.isdigit():
+        return None
+    bits = int(digits)
+    return bits if 1 < bits < 64 and bits not in (8, 16, 32) else None
+
+
+def _narrow_storage(name: str) -> Optional[np.dtype]:
+    bits = narrow_bits(name)
+    if bits is None:
+        return None
+    return np.dtype(next(d for w, d in ((8, np.int8), (16, np.int16), (32, np.int32),
+                                         (64, np.int64)) if w >= bits))
+
+
+#: the field name of a memory cell that holds a whole vector (see :func:`cell_dtype`)
+VECTOR_FIELD = "v"
+
+
+def cell_dtype(elem: Type) -> np.dtype:
+    """The dtype of one element of a buffer whose memref element type is ``elem``: the storage
+    of a scalar type, or, for a vector element type (``memref<8xvector<4xf32>>``), a record of
+    one field :data:`VECTOR_FIELD` holding the whole vector, so that addresses count vectors
+    while the bytes are the vectors' elements in row-major order."""
+    if type(elem).__name__ == "VectorType":
+        return np.dtype([(VECTOR_FIELD, storage(elem), tuple(elem.shape))])
+    return storage(elem)
 
 
 def vector_shape(t: Type) -> tuple:

@@ -23,8 +23,8 @@ from ..faults import ub
 from ..interp import affine
 from ..lanes import Aff, BoxSpace, ROOT_NDIM
 from ..registry import lowering
-from ..values import Deferred, element_name, numerics_name, storage, vector_shape
-from .intsem import COMPARISONS, Int
+from ..values import Deferred, element_name, narrow_bits, numerics_name, storage, vector_shape
+from .intsem import COMPARISONS, Int, NarrowInt
 
 _ZERO = (0,) * ROOT_NDIM
 _ROUNDING = {0: "nearest_even", 1: "negative_inf", 2: "positive_inf", 3: "zero",
@@ -50,13 +50,18 @@ def _constant(op: Operation, c):
     attr = op.attributes["value"]
     dtype = storage(t)
     vshape = vector_shape(t)
+    narrow = narrow_bits(element_name(t))
     if hasattr(attr, "array"):
         value = np.asarray(attr.array() if callable(attr.array) else attr.array)
+        if narrow is not None:     # i4 etc.: literals may be written unsigned (15 is -1)
+            value = Int(narrow, "").wrap(value.astype(np.int64))
         if value.dtype != dtype:
             value = value.astype(dtype)
         value = value.reshape(vshape)
     elif element_name(t) == "i1":
         value = np.asarray(bool(attr.value))
+    elif narrow is not None:
+        value = Int(narrow, "").wrap(np.asarray(int(attr.value), dtype=np.int64))
     elif np.dtype(dtype).kind in "iu":
         bits = np.dtype(dtype).itemsize * 8
         value = np.asarray(int(attr.value) & ((1 << bits) - 1)).astype(np.uint64) \
@@ -149,14 +154,16 @@ def int_binary(names: tuple, make: Callable[[Int, Operation], Callable], affine_
         sem = int_of(op.results[0].type)
         fn = make(sem, op)
         dtype = sem.dtype
+        # an affine result is kept only where it fits the storage dtype: i4 etc. wrap earlier
+        exact = affine_fn if not isinstance(sem, NarrowInt) else None
         vector = bool(vector_shape(op.results[0].type))
 
         def step(ex, frame, args):
             a, b = args
             space = frame.space
-            if affine_fn is not None and not vector and (type(a) is Aff or type(b) is Aff) \
+            if exact is not None and not vector and (type(a) is Aff or type(b) is Aff) \
                     and isinstance(space, BoxSpace):
-                r = affine_fn(a, b)
+                r = exact(a, b)
                 if r is not None:
                     r = r.cast(dtype)
                     if r.fits(space):
@@ -433,14 +440,15 @@ def _index_cast(op: Operation, c):
     src = int_of(op.operands[0].type)
     dst = int_of(op.results[0].type)
     unsigned = op.name.endswith(("castui", "castu"))
+    narrow = isinstance(dst, NarrowInt)
 
     def step(ex, frame, args):
         x = args[0]
         space = frame.space
         if type(x) is Aff:
             r = x.cast(dst.dtype)
-            if isinstance(space, BoxSpace) and r.fits(space) and x.fits(space) and \
-                    (not unsigned or x.value_range(space)[0] >= 0):
+            if not narrow and isinstance(space, BoxSpace) and r.fits(space) and \
+                    x.fits(space) and (not unsigned or x.value_range(space)[0] >= 0):
                 return [r]
             x = space.array(x)
         if dst.bits >= src.bits:

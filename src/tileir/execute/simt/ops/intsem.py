@@ -12,7 +12,7 @@ import numpy as np
 
 from ..faults import ub
 
-__all__ = ["Int", "int_info", "COMPARISONS"]
+__all__ = ["Int", "NarrowInt", "int_info", "COMPARISONS"]
 
 #: the NumPy comparison of each ``arith.cmpi`` predicate with its sign prefix dropped
 COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
@@ -23,7 +23,13 @@ _SIGNED = {1: np.int8, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
 
 
 class Int:
-    """The integer ops of one width ``bits`` (1, 8, 16, 32, 64); ``name`` for messages."""
+    """The integer ops of one width ``bits`` (1, 8, 16, 32, 64; other widths up to 63 are
+    :class:`NarrowInt`); ``name`` for messages."""
+
+    def __new__(cls, bits: int, name: str = "") -> "Int":
+        if cls is Int and bits not in _SIGNED and 1 < bits < 64:
+            cls = NarrowInt
+        return object.__new__(cls)
 
     def __init__(self, bits: int, name: str) -> None:
         if bits not in _SIGNED:
@@ -205,6 +211,52 @@ class Int:
         s = self.add(a, b)
         carry = self.u(s) < self.u(a)
         return s, carry
+
+
+class NarrowInt(Int):
+    """Integers of a width that is no NumPy type (``i4``, ``i3``, ``i17``...): held
+    sign-extended in the smallest signed NumPy integer that fits; every result is wrapped back
+    to ``bits`` bits (modulo 2**bits)."""
+
+    def __init__(self, bits: int, name: str) -> None:
+        store = next(w for w in (8, 16, 32, 64) if w >= bits)
+        self.bits = bits
+        self.name = name
+        self.dtype = np.dtype(_SIGNED[store])
+        self.udtype = np.dtype(_UNSIGNED[store])
+        self.smin = -(1 << (bits - 1))
+        self.smax = (1 << (bits - 1)) - 1
+        self._mask = np.int64((1 << bits) - 1)
+        self._sign = np.int64(1 << (bits - 1))
+
+    def s(self, x: np.ndarray) -> np.ndarray:
+        return np.asarray(x).astype(self.dtype, copy=False)
+
+    def u(self, x: np.ndarray) -> np.ndarray:
+        return (np.asarray(x).astype(np.int64) & self._mask).astype(self.udtype)
+
+    def wrap(self, x: np.ndarray) -> np.ndarray:
+        x = np.asarray(x)
+        if x.dtype.kind == "u":
+            x = x.astype(np.uint64).view(np.int64) if x.dtype.itemsize == 8 \
+                else x.astype(np.int64)
+        low = x.astype(np.int64, copy=False) & self._mask
+        return ((low ^ self._sign) - self._sign).astype(self.dtype)
+
+    def add(self, a, b):
+        return self.wrap(super().add(a, b))
+
+    def sub(self, a, b):
+        return self.wrap(super().sub(a, b))
+
+    def mul(self, a, b):
+        return self.wrap(super().mul(a, b))
+
+    def divs(self, a, b, mode: str = "trunc"):
+        return self.wrap(super().divs(a, b, mode))
+
+    def rems(self, a, b):
+        return self.wrap(super().rems(a, b))
 
 
 def int_info(bits: int, name: str) -> Int:

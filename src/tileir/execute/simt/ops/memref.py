@@ -28,7 +28,7 @@ from ..interp import affine
 from ..lanes import Aff, BoxSpace, ROOT_NDIM
 from ..memory import Buffer, MemRef, element_address
 from ..registry import lowering
-from ..values import storage
+from ..values import cell_dtype, narrow_bits, storage
 from .memref_access import check_host_access
 
 _DYNAMIC = -(1 << 63)
@@ -127,7 +127,7 @@ def _allocate(ex, frame, t, sizes: list, name: str) -> MemRef:
             ref = _enter_from_root(frame.space, ref)
     else:
         n = int(np.prod(sizes, dtype=np.int64)) if sizes else 1
-        buf = Buffer(np.zeros(n, dtype=storage(t)), "host", name)
+        buf = Buffer(np.zeros(n, dtype=cell_dtype(t.element)), "host", name)
         ref = MemRef(buf, 0, sizes, _identity_strides(sizes, frame.space))
     ref.type = t
     return ref
@@ -216,6 +216,10 @@ def global_buffer(program, name: str) -> MemRef:
     init = decl.attributes.get("initial_value")
     if init is not None and hasattr(init, "array"):
         arr = init.array() if callable(init.array) else init.array
+        bits = narrow_bits(str(t.element_type))
+        if bits is not None:       # i4 etc.: literals may be written unsigned (15 is -1)
+            from .intsem import Int
+            arr = Int(bits, "").wrap(np.asarray(arr).astype(np.int64))
         data[:] = np.broadcast_to(np.asarray(arr).astype(data.dtype).reshape(-1)
                                   if np.asarray(arr).size == n else np.asarray(arr), (n,))
     buf = Buffer(data, "global", f"memref.global @{name}",

@@ -6,7 +6,7 @@ import numpy as np
 
 from ....ir.core import Operation
 from ..interp import affine
-from ..memory import MemRef, element_address, load, store, store_computed
+from ..memory import MemRef, cells, element_address, load, store, store_computed
 from ..registry import lowering
 from ..values import Deferred, storage
 
@@ -30,8 +30,8 @@ def _load(op: Operation, c):
         addr = element_address(space, ref, idx)
         if getattr(ex, "racelog", None) is not None:
             ex.record(space, ref.buffer, addr, False, op)
-        out = load(space, ref.buffer, addr,
-                   view_safe or ref.buffer.ident in getattr(ex, "readonly", ()))
+        out = cells(load(space, ref.buffer, addr,
+                         view_safe or ref.buffer.ident in getattr(ex, "readonly", ())))
         if out.dtype != dtype:
             out = out.view(dtype) if out.dtype.itemsize == dtype.itemsize else out.astype(dtype)
         if out.ndim < space.ndim:

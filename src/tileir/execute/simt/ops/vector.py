@@ -21,15 +21,19 @@ from ...errors import MemoryAccessError, UnsupportedError
 from ...numerics import floatops
 from ..faults import LaneFault, ub
 from ..lanes import Aff
-from ..memory import element_address, load, store
+from ..memory import cells, element_address, load, store
 from ..registry import lowering
 from ..runner_utils import float_text
-from ..values import element_name, numerics_name, storage, vector_shape
+from ..values import element_name, narrow_bits, numerics_name, storage, vector_shape
 from .arith import _signed_zero_extremum, int_of
 from .intsem import Int
 from .memref_access import check_host_access
 
 _DYNAMIC = -(1 << 63)
+
+
+def _is_vector_type(t) -> bool:
+    return type(t).__name__ == "VectorType"
 
 
 def _lane(space, x) -> np.ndarray:
@@ -166,12 +170,48 @@ def _shape_cast(op: Operation, c):
 def _bitcast(op: Operation, c):
     shape = vector_shape(op.results[0].type)
     dtype = storage(op.results[0].type)
+    src_bits, dst_bits = _element_bits(op.operands[0].type), _element_bits(op.results[0].type)
+    # elements that do not fill their storage (i1, i4, ...) are repacked bit by bit
+    repack = src_bits != dst_bits and (
+        src_bits != np.dtype(storage(op.operands[0].type)).itemsize * 8 or
+        dst_bits != np.dtype(dtype).itemsize * 8)
 
     def step(ex, frame, args):
         nd = frame.space.ndim
         x = np.ascontiguousarray(_lane(frame.space, args[0]))
+        if repack:
+            return [_repacked(x, nd, src_bits, dst_bits, dtype).reshape(
+                x.shape[:nd] + tuple(shape))]
         return [x.view(dtype).reshape(x.shape[:nd] + tuple(shape))]
     return step
+
+
+def _element_bits(t) -> int:
+    if np.dtype(storage(t)).kind == "b":           # i1, si1, ui1
+        return 1
+    bits = narrow_bits(element_name(t))
+    return bits if bits is not None else np.dtype(storage(t)).itemsize * 8
+
+
+def _repacked(x: np.ndarray, nd: int, src_bits: int, dst_bits: int, dtype) -> np.ndarray:
+    """The bits of ``x``'s vector (element 0 in the lowest bits, as LLVM lays out vectors on
+    little-endian targets) regrouped into elements of ``dst_bits`` bits of ``dtype``."""
+    from .intsem import Int
+    flat = x.reshape(x.shape[:nd] + (-1,))
+    if flat.dtype.kind == "b":
+        u = flat.astype(np.uint64)
+    elif src_bits == flat.dtype.itemsize * 8:
+        u = flat.view(f"u{flat.dtype.itemsize}").astype(np.uint64)
+    else:
+        u = (flat.astype(np.int64) & ((1 << src_bits) - 1)).astype(np.uint64)
+    bits = (u[..., None] >> np.arange(src_bits, dtype=np.uint64)) & np.uint64(1)
+    bits = bits.reshape(flat.shape[:nd] + (-1, dst_bits))
+    word = (bits << np.arange(dst_bits, dtype=np.uint64)).sum(axis=-1, dtype=np.uint64)
+    if np.dtype(dtype).kind == "b":
+        return word.astype(bool)
+    if dst_bits == np.dtype(dtype).itemsize * 8:
+        return word.astype(f"u{np.dtype(dtype).itemsize}").view(dtype)
+    return Int(dst_bits, "").wrap(word.view(np.int64)).astype(dtype, copy=False)
 
 
 @lowering("vector.transpose")
@@ -476,6 +516,100 @@ def _multi_reduction(op: Operation, c):
     return step
 
 
+@lowering("vector.scan")
+def _scan(op: Operation, c):
+    """Prefix combination along ``reduction_dim``: inclusive, position ``k`` combines elements
+    ``0..k`` in order (the initial value is not used); exclusive, position 0 is the initial
+    value and position ``k`` combines it with elements ``0..k-1``.  The accumulated value is
+    the last position's."""
+    fn = _combiner(_kind(op), op.results[0].type)
+    dim = int(op.attributes["reduction_dim"].value)
+    inclusive = bool(op.attributes["inclusive"].value)
+    dtype = storage(op.results[0].type)
+    vshape = vector_shape(op.results[0].type)
+    ishape = vector_shape(op.results[1].type)
+
+    def step(ex, frame, args):
+        space = frame.space
+        lanes = space.ndim
+        x = _lane(space, args[0])
+        x = np.moveaxis(np.broadcast_to(x, x.shape[:lanes] + vshape), lanes + dim, -1)
+        out = np.empty(x.shape, dtype=dtype)
+        cur = np.broadcast_to(_lane(space, args[1]),
+                              x.shape[:lanes] + ishape).astype(dtype, copy=False)
+        with np.errstate(all="ignore"):
+            for k in range(x.shape[-1]):
+                if inclusive:
+                    cur = x[..., 0] if k == 0 else fn(cur, x[..., k])
+                elif k:
+                    cur = fn(cur, x[..., k - 1])
+                out[..., k] = cur
+        return [np.moveaxis(out, -1, lanes + dim), np.array(cur, dtype=dtype)]
+    return step
+
+
+#: (buffer ident, cell dtype, residue) -> the Buffer that sees that buffer's memory in cells
+_CELL_VIEWS: dict = {}
+
+
+def _cells_of(buf, scalar: np.dtype, cell: np.dtype, residue: int):
+    """A :class:`~..memory.Buffer` over the same memory as ``buf``, in elements of ``cell``
+    (``per`` scalars of ``scalar`` each) starting ``residue`` scalars in."""
+    key = (buf.ident, cell, residue)
+    out = _CELL_VIEWS.get(key)
+    if out is None:
+        from ..memory import Buffer
+        flat = buf.data.view(scalar) if buf.data.dtype != scalar else buf.data
+        per = cell.itemsize // scalar.itemsize
+        usable = (flat.size - residue) // per * per
+        data = flat[residue:residue + usable]
+        out = Buffer(data.view(cell) if cell != scalar else data, buf.space,
+                     f"{buf.name} as {cell}", read_only=buf.read_only)
+        out.copy_size = buf.copy_size * buf.data.itemsize // cell.itemsize
+        _CELL_VIEWS[key] = out
+    return out
+
+
+@lowering("vector.type_cast")
+def _type_cast(op: Operation, c):
+    """The result memref sees the operand's memory: its element ``k`` (a vector, row-major)
+    holds the operand's scalars ``k * n .. k * n + n - 1`` (``n`` the vector's size)."""
+    from ..memory import MemRef
+    from ..values import cell_dtype
+    source_t, result_t = op.operands[0].type, op.results[0].type
+    scalar = storage(result_t.element_type)
+    src_cell, cell = cell_dtype(source_t.element_type), cell_dtype(result_t.element_type)
+    src_per = src_cell.itemsize // scalar.itemsize      # scalars per operand element
+    per = cell.itemsize // scalar.itemsize              # scalars per result element
+    shape = [int(n) for n in result_t.shape]
+    strides = [int(np.prod(shape[k + 1:], dtype=np.int64)) for k in range(len(shape))]
+
+    def step(ex, frame, args):
+        ref = args[0]
+        if ref.buffer.freed:
+            raise LaneFault(f"vector.type_cast of {ref.buffer.name} after it was deallocated",
+                            kind=MemoryAccessError)
+        off = ref.offset
+        if isinstance(off, Aff):
+            const, coef = off.const * src_per, [k * src_per for k in off.coef]
+            if any(k % per for k in coef):
+                raise LaneFault("vector.type_cast of memrefs whose per-thread offsets are not "
+                                "whole vectors apart", kind=UnsupportedError)
+            residue = const % per
+            offset = Aff(const // per, tuple(k // per for k in coef), off.dtype)
+        else:
+            arr = np.asarray(off, dtype=np.int64) * src_per
+            residue = int(arr.reshape(-1)[0] % per) if arr.size else 0
+            if np.any(arr % per != residue):
+                raise LaneFault("vector.type_cast of memrefs whose per-thread offsets are not "
+                                "whole vectors apart", kind=UnsupportedError)
+            q = (arr - residue) // per
+            offset = int(q) if q.ndim == 0 else q
+        buf = _cells_of(ref.buffer, scalar, cell, residue)
+        return [MemRef(buf, offset, shape, strides, result_t)]
+    return step
+
+
 @lowering("vector.mask")
 def _mask(op: Operation, c):
     """The enclosed op on the selected lanes only: transfers read the padding value (or the
@@ -644,10 +778,18 @@ def _scatter_elements(ex, op, space, ref, indices, values, vshape, mask=None, di
 @lowering("vector.load")
 def _load(op: Operation, c):
     vshape = vector_shape(op.results[0].type)
+    # a memref of vectors: the indices name one element, the whole vector
+    whole = _is_vector_type(op.operands[0].type.element_type)
 
     def step(ex, frame, args):
         ref, idx = args[0], args[1:]
         check_host_access(ex, ref, op)
+        if whole:
+            space = frame.space
+            addr = element_address(space, ref, list(idx))
+            _record(ex, space, ref, addr, False, op)
+            return [np.array(np.broadcast_to(cells(load(space, ref.buffer, addr)),
+                                             space.shape + vshape))]
         return [_gather_elements(ex, op, frame.space, ref, list(idx), vshape)]
     return step
 
@@ -655,10 +797,19 @@ def _load(op: Operation, c):
 @lowering("vector.store")
 def _store(op: Operation, c):
     vshape = vector_shape(op.operands[0].type)
+    whole = _is_vector_type(op.operands[1].type.element_type)
 
     def step(ex, frame, args):
         value, ref, idx = args[0], args[1], args[2:]
         check_host_access(ex, ref, op)
+        if whole:   # a memref of vectors: the value is one element
+            space = frame.space
+            if ref.buffer.read_only:
+                raise LaneFault(f"store to read-only {ref.buffer.name}", kind=MemoryAccessError)
+            addr = element_address(space, ref, list(idx))
+            _record(ex, space, ref, addr, True, op)
+            store(space, ref.buffer, addr, _lane(space, value))
+            return []
         _scatter_elements(ex, op, frame.space, ref, list(idx), _lane(frame.space, value), vshape)
         return []
     return step
@@ -897,6 +1048,10 @@ def _transfer(op: Operation, c):
 @lowering("vector.print")
 def _print(op: Operation, c):
     punct = op.attributes.get("punctuation")
+    # The punctuation that follows the value (newline unless the op says otherwise).
+    tail = {"newline": "\n", "comma": ", ", "open": "( ", "close": " )",
+            "no_punctuation": ""}[str(punct).split("<")[-1].rstrip(">") if punct else "newline"]
+    literal = getattr(op.attributes.get("stringLiteral"), "value", None)
     # A 0-d vector prints like a one-element vector, "( x )"; only a scalar prints bare.
     zero_d = bool(op.operands) and type(op.operands[0].type).__name__ == "VectorType" and \
         len(vector_shape(op.operands[0].type)) == 0
@@ -920,16 +1075,18 @@ def _print(op: Operation, c):
     def step(ex, frame, args):
         space = frame.space
         out = getattr(ex, "out", None)
-        text = ""
-        if args:
+        if literal is not None:
+            # A string prints as written: no punctuation follows it (the verifier allows none).
+            text = literal
+        elif args:
             x = np.broadcast_to(_lane(space, args[0]), space.shape +
                                 _lane(space, args[0]).shape[space.ndim:])
+            text = ""
             for lane in np.ndindex(*space.shape):
                 body = render(x[lane])
-                text += ("( " + body + " )" if zero_d else body) + "\n"
-        elif punct is not None:
-            text = {"newline": "\n", "comma": ", ", "open": "( ", "close": " )"}.get(
-                str(punct).split("<")[-1].rstrip(">"), "\n")
+                text += ("( " + body + " )" if zero_d else body) + tail
+        else:
+            text = tail
         if out is not None:
             out.write(text)
         elif hasattr(ex, "emit"):
