@@ -490,3 +490,154 @@ vector.print %f : f32 str "x"
 %a = "test.v"() : () -> vector<3xf32>
 // expected-error @+1 {{'vector.multi_reduction' op destination type 'vector<3xf32>' is incompatible with source type 'vector<2x3xf32>'}}
 %0 = vector.multi_reduction <add>, %v, %a {reduction_dims = array<i64: 1>} [0] : vector<2x3xf32> to vector<3xf32>
+// -----
+%v4 = "test.v"() : () -> vector<4xf32>
+%f = "test.v"() : () -> f32
+%mk = "test.v"() : () -> vector<4xi1>
+// expected-error @+1 {{'vector.mask' op doesn't expect a passthru argument for this maskable operation}}
+%r = vector.mask %mk, %f { vector.reduction <add>, %v4 : vector<4xf32> into f32 } : vector<4xi1> -> f32
+// -----
+%m = "test.v"() : () -> memref<16xf32>
+%i = "test.v"() : () -> index
+%ix = "test.v"() : () -> vector<4xindex>
+%v4 = "test.v"() : () -> vector<4xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+// expected-error @+1 {{'vector.mask' op doesn't expect a passthru argument for this maskable operation}}
+%g = vector.mask %mk, %v4 { vector.gather %m[%i][%ix], %mk, %v4 : memref<16xf32>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32> } : vector<4xi1> -> vector<4xf32>
+// -----
+%m = "test.v"() : () -> memref<16xf32>
+%i = "test.v"() : () -> index
+%ix = "test.v"() : () -> vector<4xindex>
+%v4 = "test.v"() : () -> vector<4xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+// expected-error @+1 {{'vector.mask' op expects a MaskableOpInterface within the mask region}}
+vector.mask %mk { vector.scatter %m[%i][%ix], %mk, %v4 : memref<16xf32>, vector<4xindex>, vector<4xi1>, vector<4xf32> } : vector<4xi1>
+// -----
+%m = "test.v"() : () -> memref<16xf32>
+%i = "test.v"() : () -> index
+%v4 = "test.v"() : () -> vector<4xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+// expected-error @+1 {{'vector.mask' op expects a MaskableOpInterface within the mask region}}
+%e = vector.mask %mk { vector.expandload %m[%i], %mk, %v4 : memref<16xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32> } : vector<4xi1> -> vector<4xf32>
+// -----
+%m = "test.v"() : () -> memref<16xf32>
+%i = "test.v"() : () -> index
+%v4 = "test.v"() : () -> vector<4xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+// expected-error @+1 {{'vector.mask' op expects a MaskableOpInterface within the mask region}}
+vector.mask %mk { vector.compressstore %m[%i], %mk, %v4 : memref<16xf32>, vector<4xi1>, vector<4xf32> } : vector<4xi1>
+// -----
+%v4 = "test.v"() : () -> vector<4xf32>
+%s = "test.v"() : () -> vector<f32>
+%mk = "test.v"() : () -> vector<4xi1>
+// expected-error @+1 {{'vector.mask' op expects a MaskableOpInterface within the mask region}}
+%r:2 = vector.mask %mk { vector.scan <add>, %v4, %s {inclusive = true, reduction_dim = 0} : vector<4xf32>, vector<f32> } : vector<4xi1> -> (vector<4xf32>, vector<f32>)
+// -----
+%v4 = "test.v"() : () -> vector<4xf32>
+%a = "test.v"() : () -> vector<4x4xf32>
+%mk = "test.v"() : () -> vector<4xi1>
+// expected-error @+1 {{'vector.mask' op expects a 'vector<4x4xi1>' mask for the maskable operation}}
+%o = vector.mask %mk { vector.outerproduct %v4, %v4, %a : vector<4xf32>, vector<4xf32> } : vector<4xi1> -> vector<4x4xf32>
+// -----
+%mv = "test.v"() : () -> memref<?xvector<4xf32>>
+%i = "test.v"() : () -> index
+%pad = "test.v"() : () -> vector<4xf32>
+// expected-error @+1 {{'vector.transfer_read' op requires the bitwidth of the minor 1-D vector to be an integral multiple of the bitwidth of the minor 1-D vector of the source}}
+%r = vector.transfer_read %mv[%i], %pad : memref<?xvector<4xf32>>, vector<2x2xf32>
+// -----
+%mv = "test.v"() : () -> memref<?xvector<4xf32>>
+%i = "test.v"() : () -> index
+%pad = "test.v"() : () -> vector<4xf32>
+// expected-error @+1 {{custom op 'vector.transfer_read' expected a custom permutation_map when rank(source) != rank(destination)}}
+%r = vector.transfer_read %mv[%i], %pad : memref<?xvector<4xf32>>, vector<3x2x4xf32>
+// -----
+%m = "test.v"() : () -> memref<8xf32>
+%i = "test.v"() : () -> index
+%v = "test.v"() : () -> vector<2x4xf32>
+// expected-error @+1 {{custom op 'vector.transfer_write' expected a custom permutation_map when rank(source) != rank(destination)}}
+vector.transfer_write %v, %m[%i] : vector<2x4xf32>, memref<8xf32>
+// -----
+%mv = "test.v"() : () -> memref<?xvector<4xf32>>
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+// expected-error @+1 {{'vector.transfer_read' op requires source element type and padding type to match.}}
+%r = "vector.transfer_read"(%mv, %i, %f) <{in_bounds = [false], operandSegmentSizes = array<i32: 1, 1, 1, 0>, permutation_map = affine_map<(d0) -> (d0)>}> : (memref<?xvector<4xf32>>, index, f32) -> vector<2x4xf32>
+// -----
+%m = "test.v"() : () -> memref<8xf32>
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+// expected-error @+1 {{'vector.transfer_read' op requires the bitwidth of the minor 1-D vector to be an integral multiple of the bitwidth of the source element type}}
+%r = vector.transfer_read %m[%i], %f : memref<8xf32>, vector<3xi8>
+// -----
+%m = "test.v"() : () -> memref<8x8xf32>
+%i = "test.v"() : () -> index
+%f = "test.v"() : () -> f32
+%mk = "test.v"() : () -> vector<4x2xi1>
+// expected-error @+1 {{'vector.transfer_read' op inferred mask type ('vector<2x4xi1>') and mask operand type ('vector<4x2xi1>') don't match}}
+%r = "vector.transfer_read"(%m, %i, %i, %f, %mk) <{in_bounds = [false, false], operandSegmentSizes = array<i32: 1, 2, 1, 1>, permutation_map = affine_map<(d0, d1) -> (d1, d0)>}> : (memref<8x8xf32>, index, index, f32, vector<4x2xi1>) -> vector<4x2xf32>
+// -----
+%m = "test.v"() : () -> memref<8x8xf32>
+%i = "test.v"() : () -> index
+%v = "test.v"() : () -> vector<2x4xf32>
+// expected-error @+1 {{'vector.transfer_write' op should not have broadcast dimensions}}
+vector.transfer_write %v, %m[%i, %i] {in_bounds = [true], permutation_map = affine_map<(d0, d1) -> (0, d1)>} : vector<2x4xf32>, memref<8x8xf32>
+// -----
+%m = "test.v"() : () -> memref<8xf32>
+%i = "test.v"() : () -> index
+%ix = "test.v"() : () -> vector<4xindex>
+%mk = "test.v"() : () -> vector<4xi1>
+%v4 = "test.v"() : () -> vector<4xf32>
+// expected-error @+1 {{'vector.gather' op base and result element type should match}}
+%g = vector.gather %m[%i][%ix], %mk, %v4 : memref<8xf32>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xi32>
+// -----
+%m = "test.v"() : () -> memref<8xf32>
+%i = "test.v"() : () -> index
+%ix = "test.v"() : () -> vector<8xindex>
+%mk = "test.v"() : () -> vector<4xi1>
+%v4 = "test.v"() : () -> vector<4xf32>
+// expected-error @+1 {{'vector.gather' op expected result dim to match indices dim}}
+%g = vector.gather %m[%i][%ix], %mk, %v4 : memref<8xf32>, vector<8xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+// -----
+%m = "test.v"() : () -> memref<8xf32>
+%i = "test.v"() : () -> index
+%ix = "test.v"() : () -> vector<4xindex>
+%mk = "test.v"() : () -> vector<8xi1>
+%v4 = "test.v"() : () -> vector<4xf32>
+// expected-error @+1 {{'vector.scatter' op expected valueToStore dim to match mask dim}}
+vector.scatter %m[%i][%ix], %mk, %v4 : memref<8xf32>, vector<4xindex>, vector<8xi1>, vector<4xf32>
+// -----
+%m = "test.v"() : () -> memref<8xf32>
+%i = "test.v"() : () -> index
+%ix = "test.v"() : () -> vector<4xindex>
+%mk = "test.v"() : () -> vector<4xi1>
+%v4 = "test.v"() : () -> vector<4xf32>
+// expected-error @+1 {{'vector.scatter' op requires 1 indices}}
+vector.scatter %m[%i, %i][%ix], %mk, %v4 : memref<8xf32>, vector<4xindex>, vector<4xi1>, vector<4xf32>
+// -----
+%m = "test.v"() : () -> memref<?xvector<4xf32>>
+%i = "test.v"() : () -> index
+%mk = "test.v"() : () -> vector<4xi1>
+%v4 = "test.v"() : () -> vector<4xf32>
+// expected-error @+1 {{'vector.expandload' op base and result element type should match}}
+%e = vector.expandload %m[%i], %mk, %v4 : memref<?xvector<4xf32>>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+// -----
+%m = "test.v"() : () -> memref<8xf32>
+%i = "test.v"() : () -> index
+%mk = "test.v"() : () -> vector<4xi1>
+%v8 = "test.v"() : () -> vector<8xf32>
+// expected-error @+1 {{'vector.expandload' op expected pass_thru of same type as result type}}
+%e = vector.expandload %m[%i], %mk, %v8 : memref<8xf32>, vector<4xi1>, vector<8xf32> into vector<4xf32>
+// -----
+%m = "test.v"() : () -> memref<8xf32>
+%i = "test.v"() : () -> index
+%mk = "test.v"() : () -> vector<8xi1>
+%v4 = "test.v"() : () -> vector<4xf32>
+// expected-error @+1 {{'vector.compressstore' op expected valueToStore dim to match mask dim}}
+vector.compressstore %m[%i], %mk, %v4 : memref<8xf32>, vector<8xi1>, vector<4xf32>
+// -----
+%m = "test.v"() : () -> memref<8xf32>
+%i = "test.v"() : () -> index
+%mk = "test.v"() : () -> vector<4xi1>
+%v4 = "test.v"() : () -> vector<4xf32>
+// expected-error @+1 {{custom op 'vector.compressstore' 'vector.compressstore' op attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0}}
+vector.compressstore %m[%i], %mk, %v4 {alignment = 6} : memref<8xf32>, vector<4xi1>, vector<4xf32>

@@ -86,6 +86,13 @@ vector.print %v4 : vector<4xf32>
 vector.print %f : f32 punctuation <comma>
 vector.print punctuation <close>
 vector.print str "hi\n"
+%ti = "test.v"() : () -> index
+%mvm = "test.v"() : () -> memref<?xvector<4xf32>>
+%mv2 = "test.v"() : () -> memref<8x8xvector<4xf32>>
+%tv = vector.transfer_read %mvm[%ti], %v4 : memref<?xvector<4xf32>>, vector<2x4xf32>
+%tv1 = vector.transfer_read %mvm[%ti], %v4 : memref<?xvector<4xf32>>, vector<4xf32>
+%tv2 = vector.transfer_read %mv2[%ti, %ti], %v4 {permutation_map = affine_map<(d0, d1) -> (d0)>} : memref<8x8xvector<4xf32>>, vector<3x4xf32>
+vector.transfer_write %tv, %mvm[%ti] {in_bounds = [true]} : vector<2x4xf32>, memref<?xvector<4xf32>>
 // -----
 %f = "test.v"() : () -> f32
 %v4 = "test.v"() : () -> vector<4xf32>
@@ -100,9 +107,20 @@ vector.print str "hi\n"
 vector.mask %mk { vector.transfer_write %v4, %m[%i, %i] : vector<4xf32>, memref<8x8xf32> } : vector<4xi1>
 %mm = vector.mask %mk23 { vector.multi_reduction <add>, %v23, %v3 [0] : vector<2x3xf32> to vector<3xf32> } : vector<2x3xi1> -> vector<3xf32>
 vector.mask %mk { vector.yield } : vector<4xi1>
+%my:2 = vector.mask %mk { vector.yield %v4, %f : vector<4xf32>, f32 } : vector<4xi1> -> (vector<4xf32>, f32)
+%gm = "test.v"() : () -> memref<16xf32>
+%gi = "test.v"() : () -> vector<4xindex>
+%mg = vector.mask %mk { vector.gather %gm[%i][%gi], %mk, %v4 : memref<16xf32>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32> } : vector<4xi1> -> vector<4xf32>
+%mk44 = "test.v"() : () -> vector<4x4xi1>
+%a44 = "test.v"() : () -> vector<4x4xf32>
+%mo = vector.mask %mk44 { vector.outerproduct %v4, %v4, %a44 {kind = #vector.kind<mul>} : vector<4xf32>, vector<4xf32> } : vector<4x4xi1> -> vector<4x4xf32>
+%mo2 = vector.mask %mk { vector.outerproduct %v4, %f, %v4 : vector<4xf32>, f32 } : vector<4xi1> -> vector<4xf32>
+%mtm = vector.mask %mk { vector.transfer_read %m[%i, %i], %f, %mk : memref<8x8xf32>, vector<4xf32> } : vector<4xi1> -> vector<4xf32>
 %v45 = "test.v"() : () -> vector<4x5xf32>
 %v53 = "test.v"() : () -> vector<5x3xf32>
 %v43 = "test.v"() : () -> vector<4x3xf32>
+%mk453 = "test.v"() : () -> vector<4x3x5xi1>
+%mct = vector.mask %mk453 { vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %v45, %v53, %v43 : vector<4x5xf32>, vector<5x3xf32> into vector<4x3xf32> } : vector<4x3x5xi1> -> vector<4x3xf32>
 %ct = vector.contract {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %v45, %v53, %v43 : vector<4x5xf32>, vector<5x3xf32> into vector<4x3xf32>
 %cd = vector.contract {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"], kind = #vector.kind<maxnumf>} %v4, %v4, %f : vector<4xf32>, vector<4xf32> into f32
 %mr = vector.multi_reduction <add>, %v23, %v3 {tag = 1 : i32} [0] : vector<2x3xf32> to vector<3xf32>

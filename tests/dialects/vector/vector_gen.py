@@ -1,6 +1,7 @@
 """A random generator of valid vector modules (broadcasts, extracts/inserts, element lists,
-loads/stores incl. masked and transfer forms with permutation maps, reductions, shuffles,
-casts, masks), in MLIR's custom syntax, for differential tests against mlir-opt."""
+loads/stores incl. masked and transfer forms with permutation maps, reductions, multi-dim
+reductions, scans, type casts of memrefs, shuffles, casts, masks and vector.mask around the
+maskable ops), in MLIR's custom syntax, for differential tests against mlir-opt."""
 
 from __future__ import annotations
 
@@ -39,7 +40,8 @@ class _Gen:
         kind = rng.choice(("broadcast", "extract", "insert", "from_elements", "load", "store",
                            "maskedload", "maskedstore", "reduction", "fma", "shuffle",
                            "shape_cast", "constant_mask", "create_mask", "transfer_read",
-                           "transfer_write"))
+                           "transfer_write", "multi_reduction", "scan", "type_cast",
+                           "masked"))
         out = self.fresh() + " = "
         if kind == "broadcast":
             k = rng.randint(0, len(shape))
@@ -89,6 +91,30 @@ class _Gen:
             fm = " fastmath<fast>" if elem in FLOATS and rng.random() < 0.2 else ""
             self.lines.append(f"{out}vector.reduction <{rng.choice(kinds)}>, {src}{acc}{fm} : "
                               f"{v1} into {elem}")
+        elif kind == "multi_reduction":
+            kinds = FLOAT_KINDS if elem in FLOATS else INT_KINDS
+            dims = sorted(rng.sample(range(len(shape)), rng.randint(1, len(shape))))
+            kept = [d for i, d in enumerate(shape) if i not in dims]
+            rt = _vt(kept, elem) if kept else elem
+            attrs = " {tag}" if rng.random() < 0.2 else ""
+            self.lines.append(f"{out}vector.multi_reduction <{rng.choice(kinds)}>, "
+                              f"{self.val(vt)}, {self.val(rt)}{attrs} {dims} : {vt} to {rt}")
+        elif kind == "scan":
+            kinds = FLOAT_KINDS if elem in FLOATS else INT_KINDS
+            dim = rng.randrange(len(shape))
+            it = _vt(shape[:dim] + shape[dim + 1:], elem)
+            out = self.fresh() + ":2 = "
+            inclusive = rng.choice(("true", "false"))
+            self.lines.append(f"{out}vector.scan <{rng.choice(kinds)}>, {self.val(vt)}, "
+                              f"{self.val(it)} {{inclusive = {inclusive}, reduction_dim = {dim}}}"
+                              f" : {vt}, {it}")
+        elif kind == "type_cast":
+            k = rng.randint(0, len(shape))
+            mt = "memref<" + "".join(f"{d}x" for d in shape) + elem + ">"
+            rt = "memref<" + "".join(f"{d}x" for d in shape[:k]) + _vt(shape[k:], elem) + ">"
+            self.lines.append(f"{out}vector.type_cast {self.val(mt)} : {mt} to {rt}")
+        elif kind == "masked":
+            self._masked(out, shape, elem, vt)
         elif kind == "fma":
             ft = _vt(shape, rng.choice(FLOATS))
             a = self.val(ft)
@@ -133,6 +159,36 @@ class _Gen:
                 res = out if container == "tensor" else ""
                 self.lines.append(f"{res}vector.transfer_write {self.val(vt)}, {base}[{ids}]"
                                   f"{attrs} : {vt}, {st}")
+
+
+    def _masked(self, out: str, shape: list, elem: str, vt: str) -> None:
+        """vector.mask around one of MLIR 22's maskable ops (reduction, gather, outerproduct,
+        transfer_read with or without passthru)."""
+        rng = self.rng
+        n = shape[-1]
+        v1, m1 = _vt([n], elem), _vt([n], "i1")
+        inner = rng.choice(("reduction", "gather", "outerproduct", "transfer_read"))
+        if inner == "reduction":
+            kinds = FLOAT_KINDS if elem in FLOATS else INT_KINDS
+            body = f"vector.reduction <{rng.choice(kinds)}>, {self.val(v1)} : {v1} into {elem}"
+            self.lines.append(f"{out}vector.mask {self.val(m1)} {{ {body} }} : {m1} -> {elem}")
+        elif inner == "gather":
+            mt, it = f"memref<16x{elem}>", _vt([n], "index")
+            body = (f"vector.gather {self.val(mt)}[{self.val('index')}][{self.val(it)}], "
+                    f"{self.val(m1)}, {self.val(v1)} : {mt}, {it}, {m1}, {v1} into {v1}")
+            self.lines.append(f"{out}vector.mask {self.val(m1)} {{ {body} }} : {m1} -> {v1}")
+        elif inner == "outerproduct":
+            k = rng.choice((1, 2, 4))
+            rt, mt = _vt([n, k], elem), _vt([n, k], "i1")
+            body = (f"vector.outerproduct {self.val(v1)}, {self.val(_vt([k], elem))}, "
+                    f"{self.val(rt)} : {v1}, {_vt([k], elem)}")
+            self.lines.append(f"{out}vector.mask {self.val(mt)} {{ {body} }} : {mt} -> {rt}")
+        else:
+            st = f"memref<16x{elem}>"
+            pt = f", {self.val(v1)}" if rng.random() < 0.5 else ""
+            body = (f"vector.transfer_read {self.val(st)}[{self.val('index')}], "
+                    f"{self.val(elem)} : {st}, {v1}")
+            self.lines.append(f"{out}vector.mask {self.val(m1)}{pt} {{ {body} }} : {m1} -> {v1}")
 
 
 def random_module(rng: random.Random) -> str:

@@ -146,6 +146,13 @@ def _require_vector_type(state, group: str, t) -> None:
                            state.type_offsets.get(group, state.start))
 
 
+
+#: the optional ``alignment`` of vector memory ops (MLIR: a positive power of two)
+_ALIGNMENT = Attr("alignment", "i64", optional=True,
+                  summary="64-bit signless integer attribute whose value is positive and "
+                  "whose value is a power of two > 0",
+                  check=lambda a: a.value > 0 and a.value & (a.value - 1) == 0)
+
 class LoadOp(VectorOp):
     """Load a vector from a memref."""
     __slots__ = ()
@@ -153,7 +160,7 @@ class LoadOp(VectorOp):
     OPERANDS = (Operand("base", MEMREF), Operand("indices", INDEX, VARIADIC))
     RESULTS = (Result("result", VECTOR),)
     ATTRIBUTES = (Attr("nontemporal", "bool", optional=True),
-                  Attr("alignment", "i64", optional=True))
+                  _ALIGNMENT)
     FORMAT = "$base `[` $indices `]` attr-dict `:` type($base) `,` type($result)"
 
     def verify_op(self):
@@ -169,7 +176,7 @@ class StoreOp(VectorOp):
     OPERANDS = (Operand("valueToStore", VECTOR), Operand("base", MEMREF),
                 Operand("indices", INDEX, VARIADIC))
     ATTRIBUTES = (Attr("nontemporal", "bool", optional=True),
-                  Attr("alignment", "i64", optional=True))
+                  _ALIGNMENT)
     FORMAT = ("$valueToStore `,` $base `[` $indices `]` attr-dict `:` type($base) `,` "
               "type($valueToStore)")
 
@@ -217,7 +224,7 @@ class MaskedLoadOp(VectorOp):
     OPERANDS = (Operand("base", MEMREF), Operand("indices", INDEX, VARIADIC),
                 Operand("mask", MASK), Operand("pass_thru", VECTOR))
     RESULTS = (Result("result", VECTOR),)
-    ATTRIBUTES = (Attr("alignment", "i64", optional=True),)
+    ATTRIBUTES = (_ALIGNMENT,)
     FORMAT = ("$base `[` $indices `]` `,` $mask `,` $pass_thru attr-dict `:` type($base) `,` "
               "type($mask) `,` type($pass_thru) `into` type($result)")
 
@@ -241,7 +248,7 @@ class MaskedStoreOp(VectorOp):
     MNEMONIC = "maskedstore"
     OPERANDS = (Operand("base", MEMREF), Operand("indices", INDEX, VARIADIC),
                 Operand("mask", MASK), Operand("valueToStore", VECTOR))
-    ATTRIBUTES = (Attr("alignment", "i64", optional=True),)
+    ATTRIBUTES = (_ALIGNMENT,)
     FORMAT = ("$base `[` $indices `]` `,` $mask `,` $valueToStore attr-dict `:` type($base) "
               "`,` type($mask) `,` type($valueToStore)")
 
@@ -437,18 +444,59 @@ class TransferWriteOp(VectorOp):
 
 
 def _verify_transfer(op, shaped, vector):
-    """The common checks of vector.transfer_read/write (MLIR's verifyTransferOp)."""
+    """The checks of vector.transfer_read/write, in MLIR's order (the op's own verifier around
+    verifyTransferOp and verifyPermutationMap)."""
     rank = len(shaped.shape)
     if len(op.indices) != rank:
         return "requires " + str(rank) + " indices"
     perm = op.attributes["permutation_map"].value
-    if perm.n_dims != rank:
-        return "requires a permutation_map with input dims of the same rank as the source type"
-    if len(perm.results) != len(vector.shape):
-        return "requires a permutation_map with result dims of the same rank as the vector type"
+    from ..builtin.affine import AffineConst, AffineDim
+    if op.name == "vector.transfer_write" and \
+            any(isinstance(r, AffineConst) and r.value == 0 for r in perm.results):
+        return "should not have broadcast dimensions"
+    elem = shaped.element_type
+    vshape = tuple(vector.shape)
+    mask = op.mask.type if op.mask is not None else None
+    if _is_vector(elem):
+        src_bits, dst_bits = _transfer_bits(elem.element_type), \
+            _transfer_bits(vector.element_type)
+        if src_bits and dst_bits is not None and vshape and elem.shape and \
+                (dst_bits * vshape[-1]) % (src_bits * elem.shape[-1]):
+            return ("requires the bitwidth of the minor 1-D vector to be an integral multiple "
+                    "of the bitwidth of the minor 1-D vector of the source")
+        if len(elem.shape) > len(vshape):
+            return "requires source vector element and vector result ranks to match."
+        if len(perm.results) != len(vshape) - len(elem.shape):
+            return "requires a permutation_map with result dims of the same rank as the vector type"
+        if mask is not None:
+            return "does not support masks with vector element type"
+    else:
+        src_bits, dst_bits = _transfer_bits(elem), _transfer_bits(vector.element_type)
+        if src_bits and dst_bits is not None and \
+                (dst_bits * (vshape[-1] if vshape else 1)) % src_bits:
+            return ("requires the bitwidth of the minor 1-D vector to be an integral multiple "
+                    "of the bitwidth of the source element type")
+        if len(perm.results) != len(vshape):
+            return "requires a permutation_map with result dims of the same rank as the vector type"
     if perm.n_symbols:
         return "requires permutation_map without symbols"
-    from ..builtin.affine import AffineConst, AffineDim
+    if perm.n_dims != rank:
+        return "requires a permutation_map with input dims of the same rank as the source type"
+    if mask is not None:
+        want = syntax.mask_type_for(op.attributes["permutation_map"], vector)
+        if mask != want:
+            return f"inferred mask type ('{want}') and mask operand type ('{mask}') don't match"
+    bounds = op.attributes["in_bounds"].value
+    if len(bounds) != len(perm.results):
+        return ("expects the in_bounds attr of same rank as permutation_map results: "
+                f"{op.attributes['permutation_map']} vs inBounds of size: {len(bounds)}")
+    if op.name == "vector.transfer_read":
+        pad = op.padding.type
+        if _is_vector(elem):
+            if pad != elem:
+                return "requires source element type and padding type to match."
+        elif pad != elem:
+            return "requires formal padding and source of the same elemental type"
     used: set = set()
     for r in perm.results:
         if isinstance(r, AffineConst) and r.value == 0:
@@ -460,11 +508,12 @@ def _verify_transfer(op, shaped, vector):
             return "requires a permutation_map that is a permutation (found one dim used more " \
                    "than once)"
         used.add(r.position)
-    bounds = op.attributes["in_bounds"].value
-    if len(bounds) != len(perm.results):
-        return ("expects the in_bounds attr of same rank as permutation_map results: "
-                f"{op.attributes['permutation_map']} vs inBounds of size: {len(bounds)}")
     return None
+
+
+def _transfer_bits(t) -> "int | None":
+    """A scalar type's size in bits as MLIR's default data layout gives it (index: 64)."""
+    return 64 if str(t) == "index" else _bitwidth(t)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -557,10 +606,13 @@ class GatherOp(VectorOp):
     OPERANDS = (Operand("base", SHAPED), Operand("offsets", INDEX, VARIADIC),
                 Operand("indices", VECTOR), Operand("mask", MASK), Operand("pass_thru", VECTOR))
     RESULTS = (Result("result", VECTOR),)
-    ATTRIBUTES = (Attr("alignment", "i64", optional=True),)
+    ATTRIBUTES = (_ALIGNMENT,)
     FORMAT = ("$base `[` $offsets `]` `[` $indices `]` `,` $mask `,` $pass_thru attr-dict `:` "
               "type($base) `,` type($indices) `,` type($mask) `,` type($pass_thru) `into` "
               "type($result)")
+
+    def verify_op(self):
+        return _verify_indexed_access(self, self.results[0].type, "result", self.indices.type)
 
 
 class ScatterOp(VectorOp):
@@ -570,9 +622,13 @@ class ScatterOp(VectorOp):
     OPERANDS = (Operand("base", SHAPED), Operand("offsets", INDEX, VARIADIC),
                 Operand("indices", VECTOR), Operand("mask", MASK),
                 Operand("valueToStore", VECTOR))
-    ATTRIBUTES = (Attr("alignment", "i64", optional=True),)
+    ATTRIBUTES = (_ALIGNMENT,)
     FORMAT = ("$base `[` $offsets `]` `[` $indices `]` `,` $mask `,` $valueToStore attr-dict "
               "`:` type($base) `,` type($indices) `,` type($mask) `,` type($valueToStore)")
+
+    def verify_op(self):
+        return _verify_indexed_access(self, self.valueToStore.type, "valueToStore",
+                                      self.indices.type)
 
 
 class ExpandLoadOp(VectorOp):
@@ -582,8 +638,11 @@ class ExpandLoadOp(VectorOp):
     OPERANDS = (Operand("base", MEMREF), Operand("indices", INDEX, VARIADIC),
                 Operand("mask", MASK), Operand("pass_thru", VECTOR))
     RESULTS = (Result("result", VECTOR),)
-    ATTRIBUTES = (Attr("alignment", "i64", optional=True),)
+    ATTRIBUTES = (_ALIGNMENT,)
     FORMAT = MaskedLoadOp.FORMAT
+
+    def verify_op(self):
+        return _verify_indexed_access(self, self.results[0].type, "result")
 
 
 class CompressStoreOp(VectorOp):
@@ -592,8 +651,33 @@ class CompressStoreOp(VectorOp):
     MNEMONIC = "compressstore"
     OPERANDS = (Operand("base", MEMREF), Operand("indices", INDEX, VARIADIC),
                 Operand("mask", MASK), Operand("valueToStore", VECTOR))
-    ATTRIBUTES = (Attr("alignment", "i64", optional=True),)
+    ATTRIBUTES = (_ALIGNMENT,)
     FORMAT = MaskedStoreOp.FORMAT
+
+    def verify_op(self):
+        return _verify_indexed_access(self, self.valueToStore.type, "valueToStore")
+
+
+def _verify_indexed_access(op, vector, what: str, indices=None):
+    """MLIR's checks of gather/scatter (``indices``: the index vector's type) and
+    expandload/compressstore (1-D: the leading dims are compared)."""
+    base = op.operands[0].type
+    if base.element_type != vector.element_type:
+        return f"base and {what} element type should match"
+    offsets = op.operands[1:1 + len(op.operands) - (4 if indices is not None else 3)]
+    if len(offsets) != len(base.shape):
+        return f"requires {len(base.shape)} indices"
+    mask = op.operands[-2].type
+    if indices is not None:
+        if tuple(vector.shape) != tuple(indices.shape):
+            return f"expected {what} dim to match indices dim"
+        if tuple(vector.shape) != tuple(mask.shape):
+            return f"expected {what} dim to match mask dim"
+    elif vector.shape[:1] != mask.shape[:1]:
+        return f"expected {what} dim to match mask dim"
+    if what == "result" and op.operands[-1].type != vector:
+        return "expected pass_thru of same type as result type"
+    return None
 
 
 class InterleaveOp(VectorOp):
@@ -929,11 +1013,14 @@ class TypeCastOp(VectorOp):
         return None
 
 
-#: the ops vector.mask may enclose (MLIR 22's MaskableOpInterface implementers)
+#: the ops vector.mask may enclose (MLIR 22's MaskableOpInterface implementers; scatter,
+#: expandload, compressstore, maskedload/maskedstore, load/store and scan are not among them)
 MASKABLE = frozenset({"vector.transfer_read", "vector.transfer_write", "vector.reduction",
                       "vector.multi_reduction", "vector.contract", "vector.gather",
-                      "vector.scatter", "vector.expandload", "vector.compressstore",
-                      "vector.maskedload", "vector.maskedstore"})
+                      "vector.outerproduct"})
+
+#: the maskable ops whose vector.mask may take a passthru value (MLIR's supportsPassthru)
+MASK_PASSTHRU = frozenset({"vector.transfer_read"})
 
 
 class YieldOp(VectorOp):
@@ -979,9 +1066,13 @@ class MaskOp(VectorOp):
             from ..builtin.types import VectorType
             from ...ir.types import I1
             return f"expects a '{VectorType(want, I1)}' mask for the maskable operation"
-        if self.passthru is not None and \
-                (not self.results or self.passthru.type != self.results[0].type):
-            return "expects result when passthru argument is provided"
+        if self.passthru is not None:
+            if inner.name not in MASK_PASSTHRU:
+                return "doesn't expect a passthru argument for this maskable operation"
+            if len(inner.results) != 1:
+                return "expects result when passthru argument is provided"
+            if self.passthru.type != inner.results[0].type:
+                return "expects passthru type to match result type"
         return None
 
 
@@ -990,6 +1081,8 @@ def expected_mask_shape(op) -> "tuple | None":
     name = op.name
     if name in ("vector.reduction", "vector.multi_reduction"):
         return tuple(op.operands[0].type.shape)
+    if name in ("vector.gather", "vector.outerproduct"):
+        return tuple(op.results[0].type.shape)
     if name in ("vector.transfer_read", "vector.transfer_write"):
         vtype = op.operands[0].type if name.endswith("write") else op.results[0].type
         return tuple(syntax.mask_type_for(op.attributes["permutation_map"], vtype).shape)

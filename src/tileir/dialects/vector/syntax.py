@@ -211,13 +211,26 @@ def _shaped_rank(t) -> int:
     return len(getattr(t, "shape", ()))
 
 
-def _fill_transfer_defaults(state: "OpState", source_type, vector_type) -> None:
+def transfer_rank(source_type, vector_type) -> int:
+    """The dims of a transfer's vector that the permutation map places: all of them, less the
+    element vector's when the memref/tensor holds vectors (MLIR's effective transfer rank)."""
+    elem = getattr(source_type, "element_type", None)
+    return _vector_rank(vector_type) - _vector_rank(elem) \
+        if type(elem).__name__ == "VectorType" else _vector_rank(vector_type)
+
+
+def _fill_transfer_defaults(parser: Parser, state: "OpState", source_type, vector_type,
+                            colon: int) -> None:
     rank = _shaped_rank(source_type)
-    vrank = _vector_rank(vector_type)
+    n = transfer_rank(source_type, vector_type)
     if "permutation_map" not in state.attrs:
-        state.attrs["permutation_map"] = minor_identity(rank, vrank)
+        if rank < n or n < 0:       # (MLIR compares unsigned: a negative rank is large)
+            raise parser.error(f"{parser.op_prefix()}expected a custom permutation_map when "
+                               "rank(source) != rank(destination)", colon)
+        state.attrs["permutation_map"] = minor_identity(rank, max(n, 0))
     if "in_bounds" not in state.attrs:
-        state.attrs["in_bounds"] = ArrayAttr(tuple(IntegerAttr(0, I1) for _ in range(vrank)))
+        n = len(state.attrs["permutation_map"].value.results)
+        state.attrs["in_bounds"] = ArrayAttr(tuple(IntegerAttr(0, I1) for _ in range(n)))
 
 
 def _vector_type(parser: Parser, off: int):
@@ -248,7 +261,7 @@ def parse_transfer_read(parser: Parser, state: "OpState") -> Operation:
     state.operand_types["base"] = [source]
     state.operand_types["padding"] = [getattr(source, "element_type", source)]
     state.result_types["vector"] = [vector]
-    _fill_transfer_defaults(state, source, vector)
+    _fill_transfer_defaults(parser, state, source, vector, colon)
     _transfer_mask_type(parser, state, source, vector, mask_off, colon)
     return state.build()
 
@@ -290,7 +303,9 @@ def mask_type_for(perm, vector):
 def _elided_transfer_attrs(op: Operation, source_type, vector_type) -> set:
     elided = {"operandSegmentSizes"}
     perm = op.attributes.get("permutation_map")
-    if perm == minor_identity(_shaped_rank(source_type), _vector_rank(vector_type)):
+    n = transfer_rank(source_type, vector_type)
+    if 0 <= n <= _shaped_rank(source_type) and \
+            perm == minor_identity(_shaped_rank(source_type), n):
         elided.add("permutation_map")
     bounds = op.attributes.get("in_bounds")
     if bounds is not None and not any(b.value for b in bounds.value):
@@ -327,7 +342,7 @@ def parse_transfer_write(parser: Parser, state: "OpState") -> Operation:
     state.operand_types["valueToStore"] = [vector]
     state.operand_types["base"] = [source]
     state.result_types["result"] = [source] if str(source).startswith("tensor") else []
-    _fill_transfer_defaults(state, source, vector)
+    _fill_transfer_defaults(parser, state, source, vector, colon)
     _transfer_mask_type(parser, state, source, vector, mask_off, colon)
     return state.build()
 
@@ -670,7 +685,13 @@ def parse_mask(parser: Parser, state: "OpState") -> Operation:
     mask_type = parser.parse_type()
     results = []
     if parser.consume("->"):
-        results = parser.parse_comma_list(parser.parse_type)
+        if parser.consume("("):     # MLIR's optional arrow type list: `-> (T, U)` or `-> T`
+            results = [] if parser.consume(")") else \
+                parser.parse_comma_list(parser.parse_type)
+            if results:
+                parser.expect(")")
+        else:
+            results = parser.parse_comma_list(parser.parse_type)
     state.operands["mask"] = uses[:1]
     state.operands["passthru"] = uses[1:]
     state.operand_types["mask"] = [mask_type]

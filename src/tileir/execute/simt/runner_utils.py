@@ -13,8 +13,11 @@ those libraries print, so their FileCheck lines hold for ``tileir run``.
   character of that byte (C++ streams print ``int8_t`` so).  An empty dimension prints ``[]``
   (the C++ library reads one element past it).  ``base@`` is the buffer's made-up address (the
   one ``memref.extract_aligned_pointer_as_index`` gives).
+* ``printMemref{I16,F16,BF16}`` (C interfaces in the library) likewise, f16/bf16 printed as
+  the float they hold.  No i4 (or other sub-byte) variant exists: ``vector.print`` prints such
+  integers, signed.
 * ``printMemrefShape{I8,I32,I64,F32,F64,Ind,C32,C64}``: the metadata line alone.
-* ``verifyMemRef{I32,F32,F64,Ind,C32,C64}(actual, expected) -> i64``: the number of elements
+* ``verifyMemRef{I16,I32,F32,F64,Ind,C32,C64}(actual, expected) -> i64``: the number of elements
   that differ (f32 within a relative 1e-6, f64 1e-12, others equal; a non-finite float is always
   an error), the first ten written to stderr as ``actual != expected offset = k``; -1 when the
   shapes differ.
@@ -58,8 +61,8 @@ def float_text(value: Any) -> str:
 
 def element_text(value: Any, elem: str) -> str:
     """One element as the C++ runner library streams it."""
-    if elem in ("f32", "f64"):
-        return float_text(value)
+    if elem in ("f16", "bf16", "f32", "f64"):
+        return float_text(float(value))
     if elem.startswith("complex<"):
         return f"({float_text(value.real)},{float_text(value.imag)})"
     if elem == "index":
@@ -231,6 +234,10 @@ def _build() -> dict[str, Runner]:
         table[f"printMemref{rank}dF32"] = _print_memref("f32")
     for suffix in ("I8", "I32", "I64", "F64", "Ind", "C32", "C64"):
         table[f"printMemref1d{suffix}"] = _print_memref(_SUFFIX_ELEMENT[suffix])
+    # (the library has these as C interfaces only: declare them with llvm.emit_c_interface)
+    for suffix, elem in (("I16", "i16"), ("F16", "f16"), ("BF16", "bf16")):
+        table[f"printMemref{suffix}"] = _print_memref(elem)
+    table["verifyMemRefI16"] = _verify("i16")
     table["printI64"] = _text(lambda a: str(int(_scalar(a, 0))))
     table["printU64"] = _text(lambda a: str(int(_scalar(a, 0)) & 0xFFFFFFFFFFFFFFFF))
     table["printF32"] = _text(lambda a: float_text(np.float32(_scalar(a, 0))))

@@ -423,15 +423,20 @@ def _outerproduct(op: Operation, c):
 
     def step(ex, frame, args):
         space = frame.space
+        args, mask = _take_vector_mask(args)
         lhs, rhs = _lane(space, args[0]), _lane(space, args[1])
         a = lhs[..., :, None] if not rhs_scalar else lhs
         b = rhs[..., None, :] if not rhs_scalar else rhs[..., None]
         if len(args) > 2:
             acc = _lane(space, args[2])
             if kind == "add" and elem in ("f16", "bf16", "f32", "f64"):
-                return [np.asarray(floatops.fma(a, b, acc, elem)).astype(dtype, copy=False)]
-            with np.errstate(all="ignore"):
-                return [_combiner(kind, op.results[0].type)(acc, (a * b).astype(dtype))]
+                out = np.asarray(floatops.fma(a, b, acc, elem)).astype(dtype, copy=False)
+            else:
+                with np.errstate(all="ignore"):
+                    out = _combiner(kind, op.results[0].type)(acc, (a * b).astype(dtype))
+            if mask is not None:    # under vector.mask: masked-off elements keep acc
+                out = np.where(mask, out, acc).astype(dtype, copy=False)
+            return [out]
         with np.errstate(all="ignore"):
             return [(a * b).astype(dtype, copy=False)]
     return step
@@ -468,9 +473,12 @@ def _contract(op: Operation, c):
             shape.append(next(it) if d in dims else 1)
         return x.reshape(shape)
 
+    n_iter = len(iterators)
+
     def step(ex, frame, args):
         space = frame.space
         lanes = space.ndim
+        args, mask = _take_vector_mask(args)
         lhs = arrange(_lane(space, args[0]), maps[0].dims, lanes)
         rhs = arrange(_lane(space, args[1]), maps[1].dims, lanes)
         acc = np.array(np.broadcast_to(_lane(space, args[2]), space.shape +
@@ -478,6 +486,12 @@ def _contract(op: Operation, c):
         n_par = len(parallel)
         red_shape = tuple(max(lhs.shape[lanes + n_par + k], rhs.shape[lanes + n_par + k])
                           for k in range(len(reduction)))
+        if mask is not None:
+            # under vector.mask: the mask spans the iteration space (d0, d1, ...); laid out
+            # like the operands, a step leaves the accumulator where its point is masked off
+            m = np.asarray(mask, dtype=bool)
+            lead = m.ndim - n_iter
+            mask = np.transpose(m, tuple(range(lead)) + tuple(lead + d for d in order))
         with np.errstate(all="ignore"):
             for pos in np.ndindex(*red_shape):
                 a = lhs[(Ellipsis,) + tuple(p if lhs.shape[lanes + n_par + k] > 1 else 0
@@ -485,9 +499,12 @@ def _contract(op: Operation, c):
                 b = rhs[(Ellipsis,) + tuple(p if rhs.shape[lanes + n_par + k] > 1 else 0
                                             for k, p in enumerate(pos))]
                 if fused:
-                    acc = np.asarray(floatops.fma(a, b, acc, elem)).astype(dtype, copy=False)
+                    new = np.asarray(floatops.fma(a, b, acc, elem)).astype(dtype, copy=False)
                 else:
-                    acc = combine(acc, (a * b).astype(dtype))
+                    new = combine(acc, (a * b).astype(dtype))
+                if mask is not None:
+                    new = np.where(mask[(Ellipsis,) + pos], new, acc).astype(dtype, copy=False)
+                acc = new
         return [acc]
     return step
 
@@ -610,21 +627,53 @@ def _type_cast(op: Operation, c):
     return step
 
 
+class _VectorMask:
+    """The mask of an enclosing ``vector.mask``, passed to the masked op's step as its last
+    argument (a value no op takes, so it cannot be mistaken for an operand)."""
+    __slots__ = ("bits",)
+
+    def __init__(self, bits) -> None:
+        self.bits = bits
+
+
+def _take_vector_mask(args: list):
+    """``args`` without a trailing :class:`_VectorMask`, and its bits (None without one)."""
+    if args and isinstance(args[-1], _VectorMask):
+        return args[:-1], args[-1].bits
+    return args, None
+
+
 @lowering("vector.mask")
 def _mask(op: Operation, c):
-    """The enclosed op on the selected lanes only: transfers read the padding value (or the
-    passthru lane) and write nothing where the mask is off; reductions combine only the
-    selected elements (in order, from the accumulator; a reduction without one that selects
-    nothing gives the passthru, else is reported).  Other maskable ops are not supported."""
+    """The enclosed op on the selected elements only (MLIR 22's maskable ops):
+
+    * ``transfer_read``/``transfer_write``: elements whose mask bit is off (in either the
+      vector.mask mask or the transfer's own mask) read the padding value, or the passthru
+      element when there is one, and are not written;
+    * ``gather``: an element is loaded where both masks are on; where only vector.mask's is
+      on it takes the gather's pass_thru, and where vector.mask's is off it is zero (what MLIR's
+      lowering, which replaces the gather's mask and pass_thru by vector.mask's mask and a
+      zero vector, computes);
+    * ``reduction``/``multi_reduction``: only the selected elements combine (in order, from
+      the accumulator; a reduction without one that selects nothing gives the kind's
+      identity, as MLIR's lowering does, or is reported for the float min/max kinds);
+    * ``contract``: masked-off points of the iteration space do not contribute (a result
+      element none of whose points is selected keeps the accumulator's value);
+    * ``outerproduct``: masked-off result elements keep the accumulator's value (without an
+      accumulator the mask changes nothing, as in MLIR's lowering).
+
+    A vector.mask without an op yields its region's values."""
     body = op.regions[0].blocks[0]
     plan = c.block(body)
     if not plan.steps:
-        return lambda ex, frame, args: []
+        yielded = list(plan.term_operands) if plan.term is not None else []
+        return lambda ex, frame, args: [frame.get(v) for v in yielded]
     inner_step, inner_operands, _, inner = plan.steps[0]
     name = inner.name
-    if name in ("vector.transfer_read", "vector.transfer_write"):
+    if name in ("vector.transfer_read", "vector.transfer_write", "vector.gather",
+                "vector.contract", "vector.outerproduct"):
         def run_inner(ex, frame, mask, args):
-            return inner_step(ex, frame, args + [mask])
+            return inner_step(ex, frame, args + [_VectorMask(mask)])
     elif name in ("vector.reduction", "vector.multi_reduction"):
         fn = _combiner(_kind(inner), inner.results[0].type)
         dims = [int(d) for d in inner.attributes["reduction_dims"].value] \
@@ -633,8 +682,8 @@ def _mask(op: Operation, c):
         def run_inner(ex, frame, mask, args):
             return [_masked_reduce(frame.space, fn, args, mask, dims, inner)]
     else:
-        raise UnsupportedError(f"vector.mask of '{name}' (masked transfers and reductions are "
-                               "supported)", op=op.name)
+        raise UnsupportedError(f"vector.mask of '{name}' (MLIR 22 cannot mask it)",
+                               op=op.name)
     vrank = len(vector_shape(op.operands[0].type))
 
     def step(ex, frame, args):
@@ -642,15 +691,13 @@ def _mask(op: Operation, c):
         mask = _lane(space, args[0])
         inner_args = [frame.get(v) for v in inner_operands]
         out = run_inner(ex, frame, mask, inner_args)
-        if len(args) > 1 and out:
+        if len(args) > 1 and out and name == "vector.transfer_read":
             passthru = _lane(space, args[1])
-            if name == "vector.transfer_read":
-                m = _transfer_mask_as_vector(inner, mask, vrank)
-                out = [np.where(m, out[0], passthru).astype(out[0].dtype, copy=False)]
-            elif out[0] is None:
-                out = [passthru]
+            m = _transfer_mask_as_vector(inner, mask, vrank)
+            out = [np.where(m, out[0], passthru).astype(out[0].dtype, copy=False)]
         if out and out[0] is None:
-            raise LaneFault("vector.mask: a reduction without accumulator selects no element")
+            raise LaneFault("vector.mask: a float min/max reduction without accumulator selects "
+                            "no element")
         return out
     return step
 
@@ -702,8 +749,25 @@ def _masked_reduce(space, fn, args, mask, dims, op):
                 started = started | sel
             acc = np.where(sel, combined, acc).astype(combined.dtype, copy=False)
     if started is not None and not np.all(started):
-        return None
+        ident = _identity(_kind(op), op.results[0].type)
+        if ident is None:
+            return None
+        acc = np.where(started, acc, ident).astype(acc.dtype, copy=False)
     return acc
+
+
+def _identity(kind: str, t):
+    """The identity of a combining kind on ``t`` (what MLIR's lowering starts a masked
+    reduction without accumulator from), or None for the float minimum/maximum kinds (their
+    lowering starts from a NaN or a denormal, not an identity)."""
+    name = numerics_name(t)
+    if name.startswith("f") or name == "bf16":
+        return {"add": 0.0, "mul": 1.0}.get(kind)
+    bits = int(name[1:])
+    smin, smax = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    # integers are held sign-extended: all ones (the unsigned maximum) is -1
+    return {"add": 0, "mul": 1, "and": -1, "or": 0, "xor": 0, "maxui": 0, "minui": -1,
+            "maxsi": smin, "minsi": smax}.get(kind)
 
 
 # -- memory ---------------------------------------------------------------------------------------
@@ -750,10 +814,11 @@ def _scatter_elements(ex, op, space, ref, indices, values, vshape, mask=None, di
     dims = dims if dims is not None else list(range(rank - len(vshape), rank))
     if ref.buffer.read_only:
         raise LaneFault(f"store to read-only {ref.buffer.name}", kind=MemoryAccessError)
-    values = np.broadcast_to(values, space.shape + tuple(vshape))
+    values = np.broadcast_to(values, space.shape + tuple(vshape) + _cell_shape(ref.buffer))
+    lanes = (slice(None),) * space.ndim
     for offs in _element_offsets(vshape):
         idx = _shifted(space, indices, offs, dims)
-        v = values[(Ellipsis,) + offs]
+        v = values[lanes + offs]
         if mask is None:
             addr = element_address(space, ref, idx)
             _record(ex, space, ref, addr, True, op)
@@ -880,12 +945,17 @@ def _gather(op: Operation, c):
 
     def step(ex, frame, args):
         space = frame.space
+        args, outer = _take_vector_mask(args)
         ref, rest = args[0], args[1:]
         idx, offsets, mask, pad = list(rest[:-3]), rest[-3], rest[-2], rest[-1]
         check_host_access(ex, ref, op)
         offsets = np.broadcast_to(_lane(space, offsets), space.shape + vshape)
         mask = np.broadcast_to(_lane(space, mask), space.shape + vshape)
         pad = np.broadcast_to(_lane(space, pad), space.shape + vshape)
+        if outer is not None:   # under vector.mask: see _mask
+            outer = np.broadcast_to(outer, space.shape + vshape)
+            mask = mask & outer
+            pad = np.where(outer, pad, np.zeros((), pad.dtype))
         parts = [_one_masked(ex, op, space, ref, _indexed(space, idx, offsets, k, ref),
                              mask[(Ellipsis,) + k], pad[(Ellipsis,) + k])
                  for k in _element_offsets(vshape)]
@@ -893,8 +963,18 @@ def _gather(op: Operation, c):
     return step
 
 
+def _cell_shape(buf) -> tuple:
+    """The shape of one element of ``buf``: a vector's for a memref of vectors, else ()."""
+    names = buf.data.dtype.names
+    return tuple(buf.data.dtype[0].shape) if names else ()
+
+
 def _one_masked(ex, op, space, ref, idx, mask, pad) -> np.ndarray:
-    value = np.array(np.broadcast_to(pad, space.shape).astype(ref.buffer.data.dtype))
+    """The element at ``idx`` where ``mask`` is on, else ``pad`` (lane axes first; then, on a
+    memref of vectors, the element's vector axes)."""
+    eshape = _cell_shape(ref.buffer)
+    dtype = cells(ref.buffer.data).dtype
+    value = np.array(np.broadcast_to(pad, space.shape + eshape).astype(dtype))
     mask = np.broadcast_to(mask, space.shape)
     if not mask.any():
         return value
@@ -903,9 +983,9 @@ def _one_masked(ex, op, space, ref, idx, mask, pad) -> np.ndarray:
     sref = sub.enter(ref) if sub is not space else ref
     addr = element_address(sub, sref, sub_idx)
     _record(ex, sub, sref, addr, False, op)
-    got = load(sub, ref.buffer, addr)
+    got = cells(load(sub, ref.buffer, addr))
     if sub is space:
-        return np.array(np.broadcast_to(got, space.shape))
+        return np.array(np.broadcast_to(got, space.shape + eshape))
     sub.scatter(value, got)
     return value
 
@@ -985,12 +1065,23 @@ def _transfer(op: Operation, c):
     write = op.name.endswith("write")
     vtype = op.operands[0].type if write else op.results[0].type
     vshape = vector_shape(vtype)
+    # On a memref of vectors (memref<?xvector<4xf32>>) the vector's trailing dims are the
+    # element's: the permutation map places the leading ones, each step moves a whole element.
+    source_elem = op.operands[1 if write else 0].type.element_type
+    eshape = vector_shape(source_elem) if _is_vector_type(source_elem) else ()
+    if eshape and (tuple(vshape[len(vshape) - len(eshape):]) != eshape or
+                   element_name(source_elem) != element_name(vtype)):
+        raise UnsupportedError(f"{op.name} of {vtype} from elements {source_elem} (only "
+                               "whole elements are supported: the vector's trailing dims and "
+                               "element type must be the element's)", op=op.name)
+    vshape = tuple(vshape[:len(vshape) - len(eshape)])      # the dims that are transferred
     seg = op.segments
     in_bounds = [bool(getattr(b, "value", b)) for b in op.attributes["in_bounds"].value] \
         if "in_bounds" in op.attributes else [False] * len(vshape)
 
     def step(ex, frame, args):
         space = frame.space
+        args, outer = _take_vector_mask(args)
         if write:
             value, ref = args[0], args[1]
             rest = args[2:]
@@ -1004,14 +1095,21 @@ def _transfer(op: Operation, c):
         if not write:
             pad, rest = rest[0], rest[1:]
         mask = rest[0] if rest else None
+        if outer is not None:       # a vector.mask's mask, of the same shape as the op's own
+            mask = outer if mask is None else _lane(space, mask) & outer
         check_host_access(ex, ref, op)
         dims = _transfer_dims(op, ref.rank, len(vshape))
         sizes = [s if isinstance(s, int) else _lane(space, s) for s in ref.sizes]
+        if eshape and mask is not None:
+            raise LaneFault(f"{op.name} of vector elements under vector.mask",
+                            kind=UnsupportedError)
         if write:
-            value = np.broadcast_to(_lane(space, value), space.shape + tuple(vshape))
+            value = np.broadcast_to(_lane(space, value), space.shape + vshape + eshape)
         else:
-            out = np.empty(space.shape + tuple(vshape), ref.buffer.data.dtype)
-            padv = np.broadcast_to(_lane(space, pad), space.shape).astype(ref.buffer.data.dtype)
+            dtype = cells(ref.buffer.data).dtype
+            out = np.empty(space.shape + vshape + eshape, dtype)
+            padv = np.broadcast_to(_lane(space, pad), space.shape + eshape).astype(dtype)
+        lanes = (slice(None),) * space.ndim
         if mask is not None:
             # the mask's dims follow the memref dims the vector dims run along (MLIR infers
             # the mask type by permuting the vector shape back; broadcast dims have none)
@@ -1037,10 +1135,9 @@ def _transfer(op: Operation, c):
                 valid = valid & mask[(Ellipsis,) + tuple(offs[vd] for vd in mask_dims)]
             if write:
                 if valid.any():
-                    _scatter_elements(ex, op, space, ref, pos, value[(Ellipsis,) + offs], (),
-                                      valid)
+                    _scatter_elements(ex, op, space, ref, pos, value[lanes + offs], (), valid)
                 continue
-            out[(Ellipsis,) + offs] = _one_masked(ex, op, space, ref, pos, valid, padv)
+            out[lanes + offs] = _one_masked(ex, op, space, ref, pos, valid, padv)
         return [] if write else [out]
     return step
 
