@@ -26,12 +26,12 @@ zero of the same sign). NaNs produced are canonical. Special values follow C99 A
 """
 from __future__ import annotations
 
-import threading
 from typing import Callable, Optional
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..buffers import fresh, recycle
 from ._quiet import quiet
 from .ddmath import tanh64
 from .dtypes import decode, numpy_dtype
@@ -57,14 +57,16 @@ def _evaluate(fn: _F64Fn, xs: tuple[ArrayLike, ...], elem: str,
     f = fn64 if fn64 is not None and elem == "f64" else fn
     if elem in _WIDENED_IN_UFUNC and isinstance(f, np.ufunc):
         # (the ufunc widens each element to f64 as it goes: no f64 copy of the input, and
-        # the f64 results land in a reused buffer instead of fresh pages)
+        # the f64 results land in a pooled array, given back once rounded)
         shape = np.broadcast_shapes(*(a.shape for a in arrays))
-        r64 = f(*arrays, dtype=np.float64, out=_scratch_f64(shape))
+        r64 = f(*arrays, dtype=np.float64, out=fresh(shape, np.dtype(np.float64)))
+        r32 = round_to(r64, None, "f32")
+        recycle(r64)
     else:
         r64 = f(*(decode(a, elem) for a in arrays))
-    if elem == "f64":
-        return round_to(r64, None, "f64")
-    r32 = round_to(r64, None, "f32")
+        if elem == "f64":
+            return round_to(r64, None, "f64")
+        r32 = round_to(r64, None, "f32")
     if flush_to_zero:
         r32 = flush_subnormals(r32)
     return r32 if elem == "f32" else round_to(r32.astype(np.float64), None, elem)
@@ -72,25 +74,6 @@ def _evaluate(fn: _F64Fn, xs: tuple[ArrayLike, ...], elem: str,
 
 #: element types whose values NumPy's ufuncs widen to f64 exactly on the fly
 _WIDENED_IN_UFUNC = ("f16", "f32")
-
-#: per thread: a float64 work buffer reused by :func:`_evaluate` (bounded by
-#: :data:`_SCRATCH_LIMIT` elements)
-_scratch = threading.local()
-_SCRATCH_LIMIT = 1 << 24
-
-
-def _scratch_f64(shape: tuple) -> NDArray[np.float64]:
-    """A float64 array of ``shape`` whose contents the caller may overwrite: a view of this
-    thread's work buffer (grown on demand), or a fresh array for very large shapes."""
-    n = 1
-    for d in shape:
-        n *= d
-    if n > _SCRATCH_LIMIT:
-        return np.empty(shape, dtype=np.float64)
-    buf = getattr(_scratch, "buf", None)
-    if buf is None or buf.size < n:
-        buf = _scratch.buf = np.empty(max(n, 1 << 16), dtype=np.float64)
-    return buf[:n].reshape(shape)
 
 
 def _rsqrt64(x: NDArray[np.float64]) -> NDArray[np.float64]:
