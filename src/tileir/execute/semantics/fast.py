@@ -122,6 +122,7 @@ def float_maxmin_rows(want_max: bool, propagate_nan: bool, elem: str):
         return None
     uf = np.maximum if want_max else np.minimum
     ignored = -np.inf if want_max else np.inf       # what a NaN counts as without propagation
+    zeros = (0.0, -0.0) if want_max else (-0.0, 0.0)    # (the preferred zero, the other)
     wide = dt in (F16, BF16)
 
     def run(rows):
@@ -137,8 +138,7 @@ def float_maxmin_rows(want_max: bool, propagate_nan: bool, elem: str):
             z = x[zero]
             # the zero with the preferred sign wins if present: +0 for max, -0 for min
             preferred = (z == 0) & (np.signbit(z) != want_max)
-            r[zero] = np.where(preferred.any(axis=1), 0.0, -0.0) if want_max else \
-                np.where(preferred.any(axis=1), -0.0, 0.0)
+            r[zero] = np.where(preferred.any(axis=1), zeros[0], zeros[1])
         if wide:
             r = r.astype(dt)
         return canon_nan(r)
