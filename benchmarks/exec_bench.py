@@ -14,7 +14,9 @@ ratio (the goal of issue 12: every ratio at most 2x).  Kernels:
   exported by NVIDIA's cuTile (``export_kernel``) and launched with ``tileir.cutile.launch``:
   matmul 512**3 with f16 inputs (f32 accumulator) and with f32 inputs (cuTile converts them to
   tf32), layernorm 4096x1024 f32, causal flash attention (seq 1024, head dim 64, f16 in) and a
-  batched f16 matmul, all with tile sizes 64-128.  Skipped (with a note) when ``cuda.tile`` is
+  batched f16 matmul, all with tile sizes 64-128.  NumPy's side starts from the same arrays as
+  the kernel: f16 inputs are converted to f32 (``astype``) inside its timing, as a NumPy user
+  computing an f32-accumulated product of f16 matrices must.  Skipped (with a note) when ``cuda.tile`` is
   not installed.
 
 Then: the per-tile-block and per-op overhead (a tiny kernel run one block at a time and in lock
@@ -179,8 +181,8 @@ def bench_cutile_matmul(repeat: int, dtype, label: str) -> Row:
     a = rng.standard_normal((n, n)).astype(dtype)
     b = rng.standard_normal((n, n)).astype(dtype)
     c = np.zeros((n, n), np.float32)
-    a32, b32 = a.astype(np.float32), b.astype(np.float32)
-    ref = (lambda: a32 @ b32) if dtype != np.float32 else (lambda: a @ b)
+    ref = (lambda: a.astype(np.float32) @ b.astype(np.float32)) if dtype != np.float32 \
+        else (lambda: a @ b)
     grid = ((n // tm) * (n // tn),)
     return _cutile_row(label, K.matmul_kernel, grid, (a, b, c, tm, tn, tk), ref, c, repeat)
 
@@ -209,11 +211,11 @@ def bench_cutile_attention(repeat: int) -> Row:
     rng = _rng()
     q, k, v = (rng.standard_normal((b, h, s, d)).astype(np.float16) for _ in range(3))
     o = np.zeros_like(q)
-    q32, k32, v32 = (t.astype(np.float32) for t in (q, k, v))
     causal = np.tril(np.ones((s, s), bool))
     scale = np.float32(1 / np.sqrt(d))
 
     def ref():
+        q32, k32, v32 = (t.astype(np.float32) for t in (q, k, v))
         sc = np.matmul(q32, k32.transpose(0, 1, 3, 2)) * scale
         sc = np.where(causal, sc, -np.inf)
         p = np.exp(sc - sc.max(axis=-1, keepdims=True))
@@ -231,10 +233,9 @@ def bench_cutile_batch_matmul(repeat: int) -> Row:
     a = rng.standard_normal((bt, n, n)).astype(np.float16)
     b = rng.standard_normal((bt, n, n)).astype(np.float16)
     c = np.zeros((bt, n, n), np.float32)
-    a32, b32 = a.astype(np.float32), b.astype(np.float32)
     return _cutile_row("batched matmul 8x256^3 f16", K.batch_matmul_kernel,
                        (bt, n // tm, n // tn), (a, b, c, tm, tn, tk),
-                       lambda: np.matmul(a32, b32), c, repeat)
+                       lambda: np.matmul(a.astype(np.float32), b.astype(np.float32)), c, repeat)
 
 
 CASES = {

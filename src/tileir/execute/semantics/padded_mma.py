@@ -39,6 +39,7 @@ import numpy as np
 from ...dialects.cuda_tile.attributes import PaddingValue
 from ...dialects.cuda_tile.types import GatherScatterViewType, PartitionViewType
 from ...ir.core import Operation, OpResult, Value
+from ..buffers import fresh
 from ..plan import ABSORBERS
 from . import fast
 from .views import _Access, window_parts
@@ -268,7 +269,7 @@ def lane_factored(in_elem: str) -> Callable:
 
         def compute(acc_part):
             (m1, k1), (_, n1) = a_ext, b_ext
-            p = np.empty((lanes, m1, n1), dtype=np.float32)
+            p = fresh((lanes, m1, n1), _F32)     # (pooled: no fresh pages to fault in)
             per_lane = None
             for sel in _pair_groups(ia, ib):
                 ga, la = np.unique(ia[sel], return_inverse=True)
@@ -292,6 +293,9 @@ def lane_factored(in_elem: str) -> Callable:
             return fast.canon_nan(p)
         return (a_ext, b_ext), compute
     return factored
+
+
+_F32 = np.dtype(np.float32)
 
 
 def _blocks(parts: np.ndarray, which: np.ndarray) -> np.ndarray:
