@@ -77,3 +77,18 @@ def test_overlapping_slices_of_one_array_disable_views():
     kernel.launch((4,), [buf[:n], buf[n // 2: n // 2 + n], d, n])
     assert not kernel.rt.zero_copy
     assert (d[: n // 2] == np.arange(n // 2)).all()         # loaded before c's stores
+
+
+def test_one_array_for_two_read_only_parameters_keeps_views():
+    """c = a + b with the same array for a and b: neither is written, so loads may still be
+    views of it (an in-place c = a + a, where c is a too, may not)."""
+    kernel = tileir.compile(tileir.load(EXAMPLES / "vector_add.mlir"), "vector_add")
+    n = 1024 * 8
+    a = np.arange(n, dtype=np.float32)
+    c = np.zeros(n, np.float32)
+    kernel.launch((8,), [a, a, c, n])
+    assert kernel.rt.zero_copy
+    assert (c == 2 * a).all()
+    kernel.launch((8,), [a, a, a, n])                     # written and read: copies
+    assert not kernel.rt.zero_copy
+    assert (a == 2 * np.arange(n, dtype=np.float32)).all()

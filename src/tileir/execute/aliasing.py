@@ -11,8 +11,9 @@ only ever point into entry parameters that no store or atomic of the kernel writ
 * the parameters written are those behind the pointer operands of stores and atomics; one
   unknown written pointer means nothing is read-only.
 
-The launch completes the proof (``Runtime.zero_copy``): it is only safe when no two array
-arguments share memory (two parameters naming the same array would alias).
+The launch completes the proof (``Runtime.zero_copy``): it is only safe when no array argument
+behind a written parameter shares memory with another argument (:func:`written_parameters`;
+the same array passed for two parameters that are only read is fine).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Optional
 from ..ir.core import Operation
 from ..dialects.cuda_tile.types import PointerType, TensorViewType, TileType, TileViewType
 
-__all__ = ["read_only_views", "is_pointer_like"]
+__all__ = ["read_only_views", "written_parameters", "is_pointer_like"]
 
 #: ops whose pointer/view results derive only from their pointer/view operands
 _FORWARDING = {"cuda_tile." + n for n in (
@@ -45,8 +46,23 @@ def is_pointer_like(t) -> bool:
 def read_only_views(entry: Operation) -> set:
     """The pointer/view values of ``entry`` that only reach memory no store writes (none when
     ``entry`` has no body, e.g. a single op compiled for constant folding)."""
-    if not entry.regions or not entry.regions[0].blocks:
+    origins, written = _origins_and_writes(entry)
+    if written is None:
         return set()
+    return {v for v, o in origins.items() if o is not None and not (o & written)}
+
+
+def written_parameters(entry: Operation) -> Optional[frozenset]:
+    """The indices of the entry parameters that a store or atomic may write through; None
+    when a write goes through a pointer of unknown origin (or ``entry`` has no body)."""
+    return _origins_and_writes(entry)[1]
+
+
+def _origins_and_writes(entry: Operation) -> tuple[dict, Optional[frozenset]]:
+    """``(origins, written)``: the parameter indices each pointer/view value may derive from
+    (None: unknown), and the parameters written (None: unknown)."""
+    if not entry.regions or not entry.regions[0].blocks:
+        return {}, None
     args = entry.regions[0].blocks[0].args
     origins: dict = {a: frozenset({i}) for i, a in enumerate(args) if is_pointer_like(a.type)}
     for op in entry.walk(include_self=False):
@@ -54,16 +70,16 @@ def read_only_views(entry: Operation) -> set:
             if not is_pointer_like(res.type):
                 continue
             origins[res] = _forwarded(op, origins) if op.name in _FORWARDING else None
-    written: set = set()
+    written: frozenset = frozenset()
     for op in entry.walk(include_self=False):
         if op.name in _WRITERS:
             for v in op.operands:
                 if is_pointer_like(v.type):
                     o = origins.get(v)
                     if o is None:
-                        return set()
+                        return origins, None
                     written |= o
-    return {v for v, o in origins.items() if o is not None and not (o & written)}
+    return origins, written
 
 
 def _forwarded(op: Operation, origins: dict) -> Optional[frozenset]:

@@ -446,7 +446,7 @@ class Kernel:
         meter = Progress(self.name, total, progress_stream(progress))
         try:
             values = [p.bind(a, memory, binding) for p, a in zip(self.params, args)]
-            rt.zero_copy = _disjoint(binding)
+            rt.zero_copy = _no_written_aliases(binding, plan.compiler.written_params)
             regs0 = list(plan.template)
             for slot, v in zip(plan.arg_slots, values):
                 regs0[slot] = v
@@ -618,12 +618,18 @@ class Kernel:
         return len(starts), workers
 
 
-def _disjoint(binding: _Binding) -> bool:
-    """Whether the argument buffers occupy pairwise disjoint host memory."""
-    buffers = binding.buffers.values()
-    spans = sorted(binding.spans[id(b)] for b in buffers)
-    return all(lo + n <= nxt for (lo, n), (nxt, _) in zip(spans, spans[1:])) and \
-        len(set(id(b) for b in buffers)) == len(spans)
+def _no_written_aliases(binding: _Binding, written: Optional[frozenset]) -> bool:
+    """Whether no argument array behind a written parameter shares host memory with another
+    argument (``written``: the parameters stores may write through, None for unknown: then
+    no two arguments may share memory).  Read-only parameters may share an array."""
+    spans = binding.spans
+    items = [(i, spans[id(b)]) for i, b in binding.buffers.items()]
+    for k, (i, (lo, n)) in enumerate(items):
+        for j, (lo2, n2) in items[k + 1:]:
+            if lo < lo2 + n2 and lo2 < lo + n and (
+                    written is None or i in written or j in written):
+                return False
+    return True
 
 
 def _set_lanes(rt: Runtime, start: int, stop: int, grid: tuple) -> None:

@@ -43,7 +43,7 @@ from ..dialects.cuda_tile.types import (PointerType, TensorViewType, TileType, T
                                         TokenType)
 from ..ir import dtypes as _dtypes
 from .errors import LaunchError, OpContext, UnsupportedError
-from .aliasing import read_only_views
+from .aliasing import read_only_views, written_parameters
 from .buffers import MIN_BYTES, recycle
 from .lanes import FALL, SPLIT, LaneState
 
@@ -187,6 +187,8 @@ class Compiler:
         self.mma_mode = "exact"
         #: pointer/view values that only reach memory the kernel never writes
         self.read_only = read_only_views(entry)
+        #: entry parameters a store or atomic may write through (None: unknown)
+        self.written_params = written_parameters(entry)
         #: op -> its closure, for the ops that an absorbing lowering runs (see ABSORBERS)
         self.absorbed: dict[Operation, Optional[Callable]] = {}
         for find in ABSORBERS:
