@@ -211,3 +211,29 @@ def test_random_index_expressions_batched_equals_one_block_at_a_time(seed):
     assert errors[0] == errors[1]
     if errors[0] is None:       # (lanes storing one tile: the last block wins either way)
         assert outs[0].tobytes() == outs[1].tobytes()
+
+
+def test_progression_of_index_lanes():
+    p = views._progression
+    assert p(np.array([3, 5, 7, 9])) == (3, 2)
+    assert p(np.array([4])) == (4, 0)
+    assert p(np.array([[1, 9], [0, 9], [-1, 9]])) == (1, -1)      # first element of each row
+    assert p(np.array([0, 1, 3])) is None and p(np.array([0, 2, 3, 6])) is None
+
+
+def test_facts_are_remembered_only_for_arrays_nothing_can_change():
+    calls = []
+
+    def count(a):
+        calls.append(1)
+        return int(a.sum())
+    frozen = np.arange(4)
+    frozen.flags.writeable = False
+    assert views._fact(frozen, count, count) == 6 and views._fact(frozen, count, count) == 6
+    assert len(calls) == 1
+    live = np.arange(4)                          # writeable: read again every time
+    assert views._fact(live, count, count) == 6
+    live[0] = 10
+    assert views._fact(live, count, count) == 16
+    view = frozen[1:]                            # a view: its base could be another's memory
+    assert views._fact(view, count, count) == 6 and len(calls) == 4

@@ -38,6 +38,43 @@ from ._common import element_name, storage_dtype, unsigned_reader
 
 _U8 = np.dtype(np.uint8)
 
+#: facts about index arrays that cannot change (read-only arrays owning their memory, e.g. a
+#: launch's block-id lanes, kept between launches): (id, what) -> (array, fact)
+_FACTS: dict = {}
+_FACTS_MAX = 256
+
+
+def _fact(a: np.ndarray, what, compute):
+    """``compute(a)``, remembered for an array that nothing can change (read-only and owning
+    its memory: the block ids of a chunk are the same arrays launch after launch)."""
+    if a.flags.writeable or a.base is not None:
+        return compute(a)
+    key = (id(a), what)
+    hit = _FACTS.get(key)
+    if hit is not None and hit[0] is a:
+        return hit[1]
+    value = compute(a)
+    if type(value) is np.ndarray:
+        value.flags.writeable = False       # (shared by every later use)
+    if len(_FACTS) >= _FACTS_MAX:
+        _FACTS.clear()
+    _FACTS[key] = (a, value)
+    return value
+
+
+def _progression(i: np.ndarray):
+    """``(first, step)`` when the first elements of the rows of the int64 lane array ``i``
+    form an arithmetic progression (one row: step 0), else None."""
+    if i.ndim != 1:
+        i = i.reshape(i.shape[0], -1)[:, 0]
+    v0 = int(i[0])
+    if i.shape[0] == 1:
+        return v0, 0
+    dv = int(i[1]) - v0
+    if int(i[-1]) != v0 + dv * (i.shape[0] - 1) or not (i[1:] - i[:-1] == dv).all():
+        return None
+    return v0, dv
+
 
 @lowering("make_tensor_view", fold=True)
 def _lower_make_tensor_view(op, cc):
@@ -260,7 +297,7 @@ class _Access:
 
     def lanes(self, r):
         tv = r[self.view]
-        idx = [rd(r[s]) for s, rd in zip(self.index, self.readers)]
+        idx = [_fact(r[s], rd, rd) for s, rd in zip(self.index, self.readers)]
         lanes = max([tv.lanes] + [i.shape[0] for i in idx])
         return tv, idx, lanes
 
@@ -379,17 +416,14 @@ class _Access:
         space = lay.index_space(shape)
         first = step = 0            # elements from the tensor's start: lane 0's tile, per lane
         for k, i in enumerate(idx):
-            if i.ndim != 1:
-                i = i.reshape(i.shape[0], -1)[:, 0]
-            v0 = int(i[0])
-            vn = v0
+            prog = _fact(i, _progression, _progression)
+            if prog is None:
+                return None
+            v0, dv = prog
+            vn = v0 + dv * (i.shape[0] - 1)
             d = lay.dim_map[k]
-            if i.shape[0] > 1:      # (indices in arithmetic progression add up to one)
-                dv = int(i[1]) - v0
-                vn = v0 + dv * (i.shape[0] - 1)
-                if int(i[-1]) != vn or not (i[1:] - i[:-1] == dv).all():
-                    return None
-                step += dv * lay.steps[k] * strides[d]
+            # (indices in arithmetic progression add up to one)
+            step += dv * lay.steps[k] * strides[d]
             lo, hi = min(v0, vn), max(v0, vn)
             if lo < 0 or hi >= space[k] or shape[d] - hi * lay.steps[k] < lay.tile[k]:
                 return None
