@@ -207,6 +207,11 @@ def run_kernel(argv: Sequence[str], prog: str = "tileir run") -> int:
                    help="gpu dialect --kernel: dynamic shared memory per block")
     p.add_argument("--racecheck", action="store_true",
                    help="gpu dialect: report unsynchronised conflicting accesses")
+    p.add_argument("--matrix-default-layout", choices=("column-major", "row-major"),
+                   default="column-major",
+                   help="gpu dialect: how LLVM's matrix intrinsics (llvm.intr.matrix.*) lay a "
+                        "matrix out in a flat vector (default column-major, as LLVM's option "
+                        "of that name)")
     p.add_argument("--arg", "-a", action="append", default=[], metavar="SPEC",
                    help="one per entry parameter, in order: a scalar literal, a .npy file "
                         "or a generator KIND:DTYPE:SHAPE[:VALUE] (see below)")
@@ -336,7 +341,8 @@ def _run_gpu(opts, module, fail) -> int:
                             f"(kernels: {', '.join(sorted(program.kernels)) or 'none'})")
             gpu.launch(program, opts.kernel, grid=grid, block=block, args=args,
                        dynamic_shared_memory=opts.dynamic_shared_memory,
-                       racecheck=opts.racecheck, stdout=sys.stdout)
+                       racecheck=opts.racecheck, stdout=sys.stdout,
+                       matrix_layout=opts.matrix_default_layout)
             what = f"{opts.kernel} on grid {'x'.join(map(str, grid))} x block " \
                    f"{'x'.join(map(str, block))}"
             results = []
@@ -352,7 +358,7 @@ def _run_gpu(opts, module, fail) -> int:
                     return fail(f"choose a host function with --func (functions: "
                                 f"{', '.join(funcs) or 'none'})")
             results = gpu.run(program, name, args=args, racecheck=opts.racecheck,
-                              stdout=sys.stdout)
+                              stdout=sys.stdout, matrix_layout=opts.matrix_default_layout)
             what = f"@{name}"
         seconds = time.perf_counter() - start
     except DiagnosticError as exc:

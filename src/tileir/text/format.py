@@ -636,11 +636,11 @@ def _parse_types(parser: "Parser", state: OpState, el: TypeOf) -> None:
         decl = spec.operands[spec.operand_index[el.name]]
     else:
         decl = spec.results[spec.result_index[el.name]]
-    if decl.kind == VARIADIC:
-        # a variadic type list may be empty (ODS parses it with parseOptionalType first)
-        tok = parser.toks[parser.i]
-        types = parse_type_list(parser) if tok and (tok[0].isalpha() or tok[0] in "!(_") \
-            else []
+    if decl.kind != SINGLE:
+        # the type of an optional group or a variadic list may be absent (ODS parses it with
+        # parseOptionalType first)
+        types = [] if not parser.starts_type() else \
+            parse_type_list(parser) if decl.kind == VARIADIC else [parser.parse_type()]
     else:
         types = [parser.parse_type()]
     state.set_types(el.name, el.kind, types, off)

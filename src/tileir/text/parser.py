@@ -294,7 +294,10 @@ class Parser:
             if comment >= 0:
                 end = comment
 
-    def expect(self, text: str, what: Optional[str] = None) -> None:
+    def expect(self, text: str, what: Optional[str] = None,
+               message: Optional[str] = None) -> None:
+        """Consume the token ``text``, else report ``message`` (default ``expected 'text'``,
+        or ``expected 'what'``)."""
         if self.toks[self.i] == text:
             self.i += 1
             return
@@ -304,7 +307,7 @@ class Parser:
             if self.toks[self.i] == text:
                 self.i += 1
                 return
-        raise self.wrong_token_error(f"expected '{what or text}'")
+        raise self.wrong_token_error(message or f"expected '{what or text}'")
 
     def expect_keyword(self, word: str) -> None:
         if self.toks[self.i] == word:
@@ -1167,15 +1170,15 @@ class Parser:
 
     def integer_in_type(self, v: int, typ: Type, offset: int) -> int:
         """An integer literal as MLIR stores it in an attribute of type ``typ``: checked to fit
-        its width, signless values wrapped to the signed range."""
+        its width, signless values wrapped to the signed range (``index`` is signed 64-bit)."""
         if isinstance(typ, ElementType) and not typ.is_integer:
             return v
         width = getattr(typ, "width", None)
+        signed = getattr(typ, "signed", None)
         if not isinstance(width, int):
             if str(typ) != "index":
                 return v
-            width = 64
-        signed = getattr(typ, "signed", None)
+            width, signed = 64, True
         if width == 0:
             if v != 0:
                 raise self.error("integer constant out of range for attribute", offset)
@@ -1193,8 +1196,9 @@ class Parser:
 
     def parse_integer_attr(self, typ: Type) -> IntegerAttr:
         """An integer literal as an attribute of ``typ`` (``integer constant out of range for
-        attribute`` when it does not fit, as MLIR's attribute parser)."""
-        off = self.offset
+        attribute`` when it does not fit, as MLIR's attribute parser, at the digits after any
+        ``-``)."""
+        off = self.offs[self.i + 1] if self.toks[self.i] == "-" else self.offset
         return self.integer_attr(self.parse_integer(), typ, off)
 
     def integer_attr(self, value: int, typ: Type, off: int) -> IntegerAttr:
@@ -1266,14 +1270,15 @@ class Parser:
     def parse_literal_tree(self):
         """Parse a (possibly nested) list of scalar literal tokens for a dense constant.
 
-        Returns nested Python lists whose leaves are ``(token, negative, offset)``."""
+        Returns nested Python lists whose leaves are ``(token, negative, offset)``; the offset
+        is the token's, after any ``-`` (where MLIR reports a bad element)."""
         if self.toks[self.i] == "[":
             self.i += 1
             items = self.parse_comma_list(self.parse_literal_tree, "]")
             self.expect("]")
             return items
-        off = self.offset
         neg = self.consume("-")
+        off = self.offset
         t = self.toks[self.i]
         if not t or t[0] in "[]<>,:(){}":
             raise self.error("expected integer value" if not neg else "expected integer value")
@@ -1523,6 +1528,15 @@ class Parser:
         import bisect
         self.i = bisect.bisect_left(self.offs, end, self.i)
 
+    def starts_type(self) -> bool:
+        """Whether the current token can begin a type (where MLIR's ``parseOptionalType``
+        parses one): ``(``, ``!...``, or a builtin or registered type keyword."""
+        t = self.toks[self.i]
+        if not t:
+            return False
+        return t[0] in "(!" or t in ELEMENT_TYPES or t in KEYWORD_TYPES or \
+            _BUILTIN_NUMBER_TYPE.fullmatch(t) is not None
+
     def parse_type(self) -> Type:
         t = self.toks[self.i]
         off = self.offs[self.i]
@@ -1582,7 +1596,7 @@ class Parser:
         self.expect("(")
         inputs = self.parse_comma_list(self.parse_type, ")")
         self.expect(")")
-        self.expect("->")
+        self.expect("->", message="expected '->' in function type")
         if self.toks[self.i] == "(":
             self.i += 1
             results = self.parse_comma_list(self.parse_type, ")")

@@ -658,7 +658,7 @@ class OpPrinter:
         text = self.op_text(op)
         out = [text]
         if "affine_map<" in text or "affine_set<" in text:
-            out = builtin_aliases(op, text)
+            out = builtin_aliases(op, text, generic=self.generic)
         if self.aliases is not None and self.aliases.names and not self._collecting:
             out = self.aliases.definitions(early=True) + out + self.aliases.definitions()
         return "\n".join(out) + "\n"
@@ -740,14 +740,22 @@ def _walk_op_aliasable(op: Operation, found: dict) -> None:
         _walk_aliasable(value, found)
 
 
-def builtin_aliases(op: Operation, text: str) -> list[str]:
+def builtin_aliases(op: Operation, text: str, generic: bool = False) -> list[str]:
     """MLIR's builtin aliases (``#map = affine_map<...>``, ``#set = affine_set<...>``): the
-    definitions, then ``text`` with each aliased attribute replaced by its alias name."""
+    definitions, then ``text`` with each aliased attribute replaced by its alias name.
+
+    Aliases are numbered in the order MLIR visits the attributes: for the generic form, each
+    op's regions, then its result types, then its attributes (:func:`_walk_op_aliasable`);
+    for the custom form, the order the custom printers print them in, which is the order of
+    their first appearance in ``text`` (an attribute a custom printer elides, such as a
+    transfer's default permutation map, is not visited there)."""
     found: dict = {}
     _walk_op_aliasable(op, found)
     # an attribute a custom form prints in its own way (memref.transpose's permutation) gets
     # no alias: MLIR only aliases what it prints as an attribute
     found = {attr: None for attr in found if attr.generic() in text}
+    if not generic:
+        found = dict.fromkeys(sorted(found, key=lambda attr: text.index(attr.generic())))
     counters: dict[str, int] = {}
     named: list[tuple[str, str, str]] = []  # (prefix, name, spelling)
     for attr in found:

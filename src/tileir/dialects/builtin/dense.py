@@ -31,11 +31,12 @@ INDEX_WIDTH = 64
 
 
 def _int_range(el: Type) -> tuple[int, int, int]:
-    """(width, lowest accepted, highest accepted) of an integer element type."""
+    """(width, lowest accepted, highest accepted) of an integer element type (MLIR reads
+    ``index`` literals as signed 64-bit values)."""
     width = INDEX_WIDTH if isinstance(el, IndexType) else el.width
     if isinstance(el, SignedIntegerType) and not el.signed:
         return width, 0, (1 << width) - 1
-    if isinstance(el, SignedIntegerType):
+    if isinstance(el, (SignedIntegerType, IndexType)):
         return width, -(1 << (width - 1)), (1 << (width - 1)) - 1
     return width, -(1 << (width - 1)), (1 << width) - 1
 
@@ -97,6 +98,9 @@ def _integer_elements(parser: Parser, tree: Any, typ, offset: int) -> IntegerEle
             raise parser.error("expected integer value", off)
         v = int(text, 16) if text.startswith("0x") else int(text)
         v = -v if neg else v
+        if v < 0 and lo == 0:
+            raise parser.error("expected unsigned integer elements, but parsed negative value",
+                               off)
         if v < lo or v > hi:
             raise parser.error("integer constant out of range for type", off)
         values.append(_wrap(v, el))

@@ -25,6 +25,8 @@ MEMREF = Pred(lambda t: str(t).startswith("memref<") and not str(t).startswith("
               "memref of any type values")
 SHAPED = Pred(lambda t: str(t).startswith(("memref<", "tensor<")),
               "shaped of any type values")
+RANKED_TENSOR = Pred(lambda t: str(t).startswith("tensor<") and not str(t).startswith("tensor<*"),
+                     "ranked tensor of any type values")
 MASK = Pred(lambda t: _is_vector(t) and str(t.element_type) == "i1",
             "vector of 1-bit signless integer values")
 
@@ -616,15 +618,19 @@ class GatherOp(VectorOp):
 
 
 class ScatterOp(VectorOp):
-    """Store lanes to base + offsets + index vector, masked."""
+    """Store lanes to base + offsets + index vector, masked.  On a tensor base MLIR 22 gives
+    it a result, the updated tensor (``-> tensor<...>``); its verifier checks neither that a
+    tensor base has one nor that its type is the base's."""
     __slots__ = ()
     MNEMONIC = "scatter"
     OPERANDS = (Operand("base", SHAPED), Operand("offsets", INDEX, VARIADIC),
                 Operand("indices", VECTOR), Operand("mask", MASK),
                 Operand("valueToStore", VECTOR))
+    RESULTS = (Result("result", RANKED_TENSOR, OPTIONAL),)
     ATTRIBUTES = (_ALIGNMENT,)
     FORMAT = ("$base `[` $offsets `]` `[` $indices `]` `,` $mask `,` $valueToStore attr-dict "
-              "`:` type($base) `,` type($indices) `,` type($mask) `,` type($valueToStore)")
+              "`:` type($base) `,` type($indices) `,` type($mask) `,` type($valueToStore) "
+              "(`->` type($result)^)?")
 
     def verify_op(self):
         return _verify_indexed_access(self, self.valueToStore.type, "valueToStore",

@@ -19,9 +19,10 @@ from typing import Any, Optional, Sequence
 from ..errors import ArgumentError
 from . import ops as _ops  # noqa: F401  (registers the lowerings)
 from .host import HostExecutor, Program, bind_argument, lookup_kernel, to_python
-from .kernel import DataRaceError, Geometry, MAX_LANES, SUBGROUP_SIZE
+from .kernel import (COLUMN_MAJOR, MATRIX_LAYOUTS, DataRaceError, Geometry, MAX_LANES,
+                     SUBGROUP_SIZE)
 
-__all__ = ["run", "launch", "Program", "DataRaceError", "SUBGROUP_SIZE"]
+__all__ = ["run", "launch", "Program", "DataRaceError", "SUBGROUP_SIZE", "MATRIX_LAYOUTS"]
 
 
 def _program(module: Any) -> Program:
@@ -33,19 +34,29 @@ def _program(module: Any) -> Program:
     return Program(module)
 
 
+def _host(program: Program, matrix_layout: str, **options: Any) -> HostExecutor:
+    """The host executor of one run; ``matrix_layout`` is checked here."""
+    if matrix_layout not in MATRIX_LAYOUTS:
+        raise ArgumentError(f"matrix_layout {matrix_layout!r}: expected one of "
+                            f"{', '.join(repr(m) for m in MATRIX_LAYOUTS)}")
+    return HostExecutor(program, matrix_layout=matrix_layout, **options)
+
+
 def run(module: Any, func: str, args: Sequence[Any] = (), *, stdout: Optional[Any] = None,
-        racecheck: bool = False, max_lanes: int = MAX_LANES) -> list:
+        racecheck: bool = False, max_lanes: int = MAX_LANES,
+        matrix_layout: str = COLUMN_MAJOR) -> list:
     """Call the host ``func.func`` ``func`` of ``module`` (IR, text or a :class:`Program`) with
     ``args`` (NumPy arrays for memrefs, written in place; numbers for scalars) and return its
     results (memrefs as NumPy arrays).  ``gpu.printf`` output goes to ``stdout`` (default
-    ``sys.stdout``)."""
+    ``sys.stdout``).  ``matrix_layout`` (``"column-major"``, LLVM's default, or
+    ``"row-major"``) is how LLVM's matrix intrinsics read the matrices of flat vectors."""
     program = _program(module)
     f = program.funcs.get(func.lstrip("@"))
     if f is None:
         known = ", ".join(sorted(program.funcs)) or "none"
         raise ArgumentError(f"no func.func '@{func.lstrip('@')}' in the module (functions: "
                             f"{known})")
-    ex = HostExecutor(program, racecheck=racecheck, stdout=stdout, max_lanes=max_lanes)
+    ex = _host(program, matrix_layout, racecheck=racecheck, stdout=stdout, max_lanes=max_lanes)
     ftype = f.attributes["function_type"].value
     if len(args) != len(ftype.inputs):
         raise ArgumentError(f"'@{func.lstrip('@')}' takes {len(ftype.inputs)} arguments, got "
@@ -68,12 +79,12 @@ def run(module: Any, func: str, args: Sequence[Any] = (), *, stdout: Optional[An
 def launch(module: Any, kernel: str, grid: Any = (1,), block: Any = (1,),
            args: Sequence[Any] = (), *, dynamic_shared_memory: int = 0,
            cluster: Optional[Any] = None, stdout: Optional[Any] = None, racecheck: bool = False,
-           max_lanes: int = MAX_LANES) -> None:
+           max_lanes: int = MAX_LANES, matrix_layout: str = COLUMN_MAJOR) -> None:
     """Launch the ``gpu.func`` ``kernel`` (``"module::func"``) of ``module`` directly over
-    ``grid`` x ``block`` threads with ``args``."""
+    ``grid`` x ``block`` threads with ``args`` (``matrix_layout`` as for :func:`run`)."""
     program = _program(module)
     k = lookup_kernel(program, kernel)
-    ex = HostExecutor(program, racecheck=racecheck, stdout=stdout, max_lanes=max_lanes)
+    ex = _host(program, matrix_layout, racecheck=racecheck, stdout=stdout, max_lanes=max_lanes)
     ftype = k.attributes["function_type"].value
     if len(args) != len(ftype.inputs):
         raise ArgumentError(f"kernel '{kernel}' takes {len(ftype.inputs)} arguments, got "

@@ -15,10 +15,10 @@ from ...ir.core import Operation
 from ..errors import ArgumentError, LaunchError, UnsupportedError
 from .aliasing import readonly_buffers, written_arguments
 from .interp import Compiler, Executor, Frame, loc_text
-from .kernel import Geometry, KernelExecutor, MAX_LANES, run_kernel
+from .kernel import COLUMN_MAJOR, Geometry, KernelExecutor, MAX_LANES, run_kernel
 from .lanes import Aff, BoxSpace, ROOT_NDIM
 from .memory import Buffer, MemRef
-from .values import Token, storage, vector_shape
+from .values import VECTOR_FIELD, Token, cell_dtype, storage, vector_shape
 
 __all__ = ["HostExecutor", "Program", "bind_argument", "to_python", "lookup_kernel",
            "memref_from_array"]
@@ -82,17 +82,52 @@ def lookup_kernel(program: Program, name: str) -> Operation:
     return k
 
 
+def _as_dtype(array: np.ndarray, dtype: np.dtype, type_, name: str) -> np.ndarray:
+    """``array`` as elements of ``dtype`` (integers of the same size are reinterpreted in
+    place); any other dtype is an :class:`ArgumentError`."""
+    if array.dtype == dtype:
+        return array
+    if array.dtype.itemsize == dtype.itemsize and array.dtype.kind in "iub" and \
+            dtype.kind in "iub":
+        return array.view(dtype)
+    raise ArgumentError(f"{name}: array of dtype {array.dtype} for {type_} (expects {dtype})")
+
+
+def _is_vector_type(t) -> bool:
+    return type(t).__name__ == "VectorType"
+
+
+def vector_cells(array: np.ndarray, type_, name: str) -> np.ndarray:
+    """The NumPy argument of a memref of vectors (``memref<4xvector<8xf32>>``: an array of
+    shape ``(4, 8)`` and the vector's element dtype) viewed in place as one record per vector,
+    the layout of such buffers (:func:`~.values.cell_dtype`).  The vector axes must be
+    contiguous, so that each vector is one block of memory."""
+    vtype = type_.element
+    vshape = tuple(vtype.shape)
+    lead = array.ndim - len(vshape)
+    if lead < 0 or tuple(array.shape[lead:]) != vshape:
+        raise ArgumentError(f"{name}: array of shape {array.shape} for {type_} (expects the "
+                            f"memref's shape followed by the vector shape {vshape})")
+    arr = _as_dtype(array, storage(vtype), type_, name)
+    item = arr.itemsize
+    contiguous = tuple(item * int(np.prod(vshape[k + 1:], dtype=np.int64))
+                       for k in range(len(vshape)))
+    if any(n > 1 and s != want for n, s, want in zip(vshape, arr.strides[lead:], contiguous)):
+        raise ArgumentError(f"{name}: the vector axes of the array (strides "
+                            f"{arr.strides[lead:]}) are not contiguous; {type_} needs each "
+                            "vector in one block of memory")
+    n = int(np.prod(vshape, dtype=np.int64))
+    flat = np.lib.stride_tricks.as_strided(arr, shape=arr.shape[:lead] + (n,),
+                                           strides=arr.strides[:lead] + (item,))
+    return flat.view(cell_dtype(vtype))[..., 0]
+
+
 def memref_from_array(array: np.ndarray, type_, name: str) -> MemRef:
     """A memref descriptor over a NumPy array's memory (in place; strided arrays keep their
-    strides)."""
-    dtype = storage(type_)
-    arr = array
-    if arr.dtype != dtype:
-        if arr.dtype.itemsize == dtype.itemsize and arr.dtype.kind in "iub" and dtype.kind in "iub":
-            arr = arr.view(dtype)
-        else:
-            raise ArgumentError(f"{name}: array of dtype {array.dtype} for {type_} (expects "
-                                f"{dtype})")
+    strides).  For a memref of vectors ``array`` is one record per vector
+    (:func:`vector_cells`)."""
+    arr = _as_dtype(array, cell_dtype(type_.element), type_, name)
+    dtype = arr.dtype
     item = arr.itemsize
     if any(s % item for s in arr.strides):
         raise ArgumentError(f"{name}: array strides {arr.strides} are not multiples of the "
@@ -125,6 +160,8 @@ def bind_argument(value: Any, type_, name: str, space) -> Any:
         if not isinstance(value, np.ndarray):
             raise ArgumentError(f"{name}: expected a NumPy array for {type_}, got "
                                 f"{type(value).__name__}")
+        if _is_vector_type(type_.element):
+            value = vector_cells(value, type_, name)
         shape = tuple(type_.shape)
         if len(shape) != value.ndim:
             raise ArgumentError(f"{name}: array of rank {value.ndim} for {type_}")
@@ -167,9 +204,11 @@ def bind_argument(value: Any, type_, name: str, space) -> Any:
 
 
 def to_python(value: Any, type_) -> Any:
-    """A host runtime value as what ``gpu.run`` returns."""
+    """A host runtime value as what ``gpu.run`` returns (a memref of vectors as an array of
+    its shape followed by the vector shape, as its arguments are passed)."""
     if isinstance(value, MemRef):
-        return np.array(value.to_numpy())
+        arr = np.array(value.to_numpy())
+        return arr[VECTOR_FIELD] if arr.dtype.names == (VECTOR_FIELD,) else arr
     if isinstance(value, Aff):
         value = value.materialize(BoxSpace((0,) * ROOT_NDIM, (1,) * ROOT_NDIM))
     if isinstance(value, np.ndarray):
@@ -185,11 +224,14 @@ class HostExecutor(Executor):
     kind = "host"
 
     def __init__(self, program: Program, *, racecheck: bool = False,
-                 stdout: Optional[Any] = None, max_lanes: int = MAX_LANES) -> None:
+                 stdout: Optional[Any] = None, max_lanes: int = MAX_LANES,
+                 matrix_layout: str = COLUMN_MAJOR) -> None:
         super().__init__(program.compiler)
         self.program = program
         self.root = BoxSpace((0,) * ROOT_NDIM, (1,) * ROOT_NDIM)
         self.racecheck = racecheck
+        #: the layout of the matrices of LLVM's matrix intrinsics, here and in launched kernels
+        self.matrix_layout = matrix_layout
         self.stdout = stdout
         self.max_lanes = max_lanes
         self.depth = 0
@@ -248,12 +290,7 @@ class HostExecutor(Executor):
         priv_args = entry.args[n_in + n_wg:]
 
         def bind(ex: KernelExecutor, frame: Frame) -> list:
-            values = [_kernel_value(ex, a) for a in args]
-            values += [ex.allocate("workgroup", a.type.element, a.type.shape,
-                                   f"workgroup attribution #{i}") for i, a in enumerate(wg_args)]
-            values += [ex.allocate("private", a.type.element, a.type.shape,
-                                   f"private attribution #{i}") for i, a in enumerate(priv_args)]
-            return values
+            return [_kernel_value(ex, a) for a in args] + ex.attributions(wg_args, priv_args)
         written = self.compiler.cache.get(("written", kernel))
         if written is None:
             written = written_arguments(body, n_in)
@@ -266,7 +303,7 @@ class HostExecutor(Executor):
         text = run_kernel(self.compiler, body, geo, bind, racecheck=self.racecheck,
                           max_lanes=self.max_lanes,
                           readonly=frozenset(readonly_buffers(list(args), written)),
-                          program=self.program)
+                          program=self.program, matrix_layout=self.matrix_layout)
         self.emit(text)
         return written
 

@@ -13,19 +13,25 @@ from typing import Any, Callable, Iterator, Optional, Sequence
 
 import numpy as np
 
-from ...ir.core import Operation, Region
+from ...ir.core import Operation, Region, Value
 from ..errors import GridError, LaunchError, UndefinedBehaviorError
 from .interp import Compiler, Executor, Frame, loc_text
 from .lanes import Aff, BoxSpace, Space, ROOT_NDIM
+from .layout import Interleaved, interleavable
 from .memory import Buffer, MemRef, RaceLog
 from .values import cell_dtype
 
-__all__ = ["KernelExecutor", "run_kernel", "DataRaceError", "SUBGROUP_SIZE", "Geometry"]
+__all__ = ["KernelExecutor", "run_kernel", "DataRaceError", "SUBGROUP_SIZE", "Geometry",
+           "COLUMN_MAJOR", "ROW_MAJOR", "MATRIX_LAYOUTS"]
 
 #: threads per subgroup (warp)
 SUBGROUP_SIZE = 32
 #: most threads run as lanes of one NumPy program
 MAX_LANES = 1 << 22
+#: how LLVM's matrix intrinsics lay a matrix out in a flat vector: column-major by default
+#: (LLVM's LangRef), row-major on request (LLVM's ``-matrix-default-layout=row-major``)
+COLUMN_MAJOR, ROW_MAJOR = "column-major", "row-major"
+MATRIX_LAYOUTS = (COLUMN_MAJOR, ROW_MAJOR)
 
 
 class DataRaceError(LaunchError):
@@ -95,6 +101,17 @@ class KernelExecutor(Executor):
     """The state of one chunk of a launch, reached by kernel ops as ``ex``."""
 
     kind = "kernel"
+    #: per memory scope, whether its buffers are stored interleaved (:mod:`.layout`) where
+    #: every use allows it.  Lane values are block-major, then thread-major: a private copy's
+    #: index is the lane itself, so interleaved private memory is in lane order (a load or
+    #: store of one element per thread is a dense slice); a workgroup copy's index is the
+    #: block, so filling an interleaved workgroup buffer from a lane value (``sh[tid] =
+    #: in[bid * n + tid]``) is a transpose, which costs NumPy more than the denser accesses
+    #: save (the block reduction and the tiled matmul of ``benchmarks/gpu_bench.py`` run about
+    #: 2x slower with it): workgroup memory keeps the plain layout unless this says otherwise
+    interleave = {"private": True, "workgroup": False}
+    #: the layout of the matrices of LLVM's matrix intrinsics (one of :data:`MATRIX_LAYOUTS`)
+    matrix_layout = COLUMN_MAJOR
 
     def __init__(self, compiler: Compiler, geo: Geometry, offset: tuple[int, int, int],
                  extent: tuple[int, int, int], racecheck: bool, out: io.StringIO) -> None:
@@ -149,20 +166,34 @@ class KernelExecutor(Executor):
 
     # -- memory ------------------------------------------------------------------------------
 
-    def allocate(self, scope: str, elem_type, shape: Sequence[int], name: str) -> MemRef:
+    def allocate(self, scope: str, elem_type, shape: Sequence[int], name: str,
+                 interleave: bool = False) -> MemRef:
         """A memref for a workgroup (one copy per block) or private (one per thread)
-        attribution / alloca, zero-filled, identity layout."""
+        attribution / alloca, zero-filled, identity layout.  Block (thread) ``b``'s copy is
+        elements ``b * size ..`` of the buffer; ``interleave``: every use allows the
+        interleaved layout (:func:`~.layout.interleavable`), which is then taken where
+        :attr:`interleave` says so for ``scope``."""
         n = int(np.prod(shape, dtype=np.int64)) if shape else 1
         copies = self.n_blocks if scope == "workgroup" else self.n_blocks * self.geo.threads
+        copy = self.block_linear if scope == "workgroup" else self.lane_linear
         buf = Buffer(np.zeros(n * copies, dtype=cell_dtype(elem_type)), scope, name)
         buf.copy_size = n
-        base = self.block_linear if scope == "workgroup" else self.lane_linear
+        if interleave and self.interleave[scope] and n > 0 and copies > 1:
+            buf.layout = Interleaved(n, copies, copy)
         strides = []
         acc = 1
         for s in reversed(shape):
             strides.append(acc)
             acc *= s
-        return MemRef(buf, base.times(n), list(shape), list(reversed(strides)))
+        return MemRef(buf, copy.times(n), list(shape), list(reversed(strides)))
+
+    def attributions(self, workgroup: Sequence[Value], private: Sequence[Value]) -> list[MemRef]:
+        """Memrefs for a kernel's workgroup and private attributions (its entry block's
+        arguments ``workgroup`` and ``private``), in that order."""
+        return [self.allocate(scope, a.type.element, a.type.shape, f"{scope} attribution #{i}",
+                              interleavable_cached(self.compiler, a))
+                for scope, args in (("workgroup", workgroup), ("private", private))
+                for i, a in enumerate(args)]
 
     def record(self, space: Space, buffer: Buffer, addr: Any, write: bool, op: Operation) -> None:
         """Log an access for ``racecheck``."""
@@ -238,11 +269,20 @@ class KernelExecutor(Executor):
         return f"block ({block[0]}, {block[1]}, {block[2]}), thread ({tx}, {ty}, {tz})"
 
 
+def interleavable_cached(compiler: Compiler, value: Value) -> bool:
+    """:func:`~.layout.interleavable`, computed once per value and compiler."""
+    key = ("interleavable", value)
+    hit = compiler.cache.get(key)
+    if hit is None:
+        hit = compiler.cache[key] = interleavable(value)
+    return hit
+
+
 def run_kernel(compiler: Compiler, body: Region, geo: Geometry,
                bind: Callable[[KernelExecutor, Frame], list], *, racecheck: bool = False,
                max_lanes: int = MAX_LANES, parent: Optional[Frame] = None,
                out: Optional[io.StringIO] = None, readonly: frozenset = frozenset(),
-               program: Any = None) -> str:
+               program: Any = None, matrix_layout: str = COLUMN_MAJOR) -> str:
     """Run ``body`` (a kernel's region) over the launch ``geo``; ``bind(ex, frame)`` returns the
     entry block's arguments for one chunk.  Returns what ``gpu.printf`` printed."""
     compiler.region(body)
@@ -251,6 +291,7 @@ def run_kernel(compiler: Compiler, body: Region, geo: Geometry,
         ex = KernelExecutor(compiler, geo, offset, extent, racecheck, out)
         ex.readonly = readonly
         ex.program = program
+        ex.matrix_layout = matrix_layout
         frame = Frame(ex.root, parent)
         args = bind(ex, frame)
         ex.run_region(body, frame, args)

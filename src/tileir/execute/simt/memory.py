@@ -9,7 +9,10 @@ ever read or written; a bad access raises :class:`~tileir.execute.errors.MemoryA
 naming the op, its location, the block and thread ids and the index.
 
 Addresses that are :class:`~.lanes.Aff` in a box space are served as strided views of the buffer
-(no gather); others are NumPy fancy indexing.
+(no gather); others are NumPy fancy indexing.  Addresses are *logical* (``block * size + e`` for
+a workgroup copy); a buffer whose copies are stored interleaved (``Buffer.layout``, see
+:mod:`.layout`) is translated where :func:`load`, :func:`store` and :func:`store_computed`
+touch its ``data``.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import numpy as np
 from ..errors import MemoryAccessError
 from .faults import LaneFault
 from .lanes import Aff, BoxSpace, Space, ROOT_NDIM
+from .layout import Interleaved, physical
 
 __all__ = ["Buffer", "MemRef", "element_address", "load", "store", "RaceLog"]
 
@@ -37,10 +41,12 @@ class Buffer:
 
     ``space`` is ``'global'``, ``'host'``, ``'device'`` (``gpu.alloc``), ``'host_shared'``,
     ``'workgroup'`` or ``'private'``; ``name`` names it in
-    diagnostics; ``freed`` is set by ``dealloc`` (a later access is an error)."""
+    diagnostics; ``freed`` is set by ``dealloc`` (a later access is an error); ``layout`` is
+    None (element ``a`` is ``data[a]``) or the :class:`~.layout.Interleaved` placement of the
+    per-block / per-thread copies."""
 
     __slots__ = ("data", "space", "name", "freed", "ident", "read_only", "pending",
-                 "copy_size", "__weakref__")
+                 "copy_size", "layout", "__weakref__")
 
     def __init__(self, data: np.ndarray, space: str = "global", name: str = "buffer",
                  read_only: bool = False) -> None:
@@ -55,6 +61,7 @@ class Buffer:
         self.pending = None
         #: elements per block (workgroup) or per thread (private) copy, else 0
         self.copy_size = 0
+        self.layout: Optional[Interleaved] = None
         LIVE_BUFFERS.add(self)
 
     @property
@@ -108,6 +115,8 @@ class MemRef:
         strides = [_scalar(s) for s in self.strides]
         if sizes is None or off is None or any(s is None for s in strides):
             raise ValueError("memref descriptor differs between lanes")
+        if self.buffer.layout is not None:
+            raise ValueError(f"{self.buffer.name} is stored interleaved (no NumPy view of it)")
         data = self.buffer.data
         item = data.itemsize
         if any(n == 0 for n in sizes):
@@ -274,11 +283,11 @@ def _view(space: BoxSpace, data: np.ndarray, addr: Aff) -> np.ndarray:
     shape = []
     strides = []
     for c, l0, n in zip(addr.coef, space.lo, space.shape):
-        if c:
-            base += c * l0
+        base += c * l0
+        if c and n > 1:
             shape.append(n)
             strides.append(c * item)
-        else:
+        else:               # (stride 0 on unit axes: NumPy then sees fewer overlaps)
             shape.append(1)
             strides.append(0)
     try:
@@ -292,6 +301,7 @@ def _view(space: BoxSpace, data: np.ndarray, addr: Aff) -> np.ndarray:
 def load(space: Space, buffer: Buffer, addr: Any, readonly: bool = False) -> np.ndarray:
     """The elements at ``addr`` (from :func:`element_address`), one per lane; ``readonly``:
     nothing writes the buffer while the value lives, so an affine access may return a view."""
+    addr = physical(space, buffer.layout, addr)
     if isinstance(addr, Aff):
         view = _view(space, buffer.data, addr)
         if readonly:
@@ -312,6 +322,7 @@ def cells(data: np.ndarray) -> np.ndarray:
 def store(space: Space, buffer: Buffer, addr: Any, value: np.ndarray) -> None:
     """Write ``value`` (a lane array) at ``addr``; where several lanes write one element the
     last lane in thread order wins (one legal outcome of the race)."""
+    addr = physical(space, buffer.layout, addr)
     if buffer.data.dtype.names:      # vector cells: ``value`` has the vector shape last
         value = cells(np.asarray(value))
         if not isinstance(addr, Aff):
@@ -339,6 +350,9 @@ def store_computed(space: Space, buffer: "Buffer", addr: Any, fn, args, dtype) -
     no two lanes on one element, the buffer's dtype ``dtype``); False where that does not
     apply (the caller computes the value and stores it the ordinary way)."""
     if not isinstance(addr, Aff) or buffer.data.dtype != dtype:
+        return False
+    addr = physical(space, buffer.layout, addr)
+    if not isinstance(addr, Aff):
         return False
     view = _view(space, buffer.data, addr)
     if any(c == 0 and d < view.ndim and view.shape[d] > 1 for d, c in enumerate(addr.coef)):

@@ -35,6 +35,7 @@ from ..faults import LaneFault, ub
 from ..interp import affine
 from ..kernel import SUBGROUP_SIZE, KernelExecutor
 from ..lanes import Aff
+from ..layout import physical
 from ..memory import element_address
 from ..registry import lowering
 from ..values import numerics_name, storage, vector_shape
@@ -359,7 +360,8 @@ def _mma_load(op: Operation, c):
         space = frame.space
         ref, idx = args[0], args[1:]
         addr = _fragment_addresses(space, ref, idx, shape, ld, transpose)
-        return [ref.buffer.data[addr].astype(dtype, copy=False)]
+        phys = physical(space, ref.buffer.layout, addr)
+        return [ref.buffer.data[phys].astype(dtype, copy=False)]
     return affine(step)
 
 
@@ -377,7 +379,8 @@ def _mma_store(op: Operation, c):
             raise LaneFault(f"store to read-only {ref.buffer.name}", kind=MemoryAccessError)
         addr = _fragment_addresses(space, ref, idx, shape, ld, transpose)
         v = np.broadcast_to(value, addr.shape)
-        ref.buffer.data[addr.reshape(-1)] = v.reshape(-1).astype(ref.buffer.data.dtype)
+        phys = physical(space, ref.buffer.layout, addr)
+        ref.buffer.data[phys.reshape(-1)] = v.reshape(-1).astype(ref.buffer.data.dtype)
         if getattr(ex, "racelog", None) is not None:
             _record_fragment_store(ex, space, ref, addr, op)
         return []

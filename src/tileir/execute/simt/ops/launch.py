@@ -143,12 +143,7 @@ def _launch(op: Operation, c):
                 cl = geo.cluster or (1, 1, 1)
                 ids += [k.root.array(k.block_id(d)) // cl[d] for d in range(3)]
                 ids += [const(x) for x in cl]
-            values = ids
-            values += [k.allocate("workgroup", a.type.element, a.type.shape,
-                                  f"workgroup attribution #{i}") for i, a in enumerate(wg_args)]
-            values += [k.allocate("private", a.type.element, a.type.shape,
-                                  f"private attribution #{i}") for i, a in enumerate(priv_args)]
-            return values
+            return ids + k.attributions(wg_args, priv_args)
         captured = host.compiler.cache.get(("captures", op))
         if captured is None:
             captured = host.compiler.cache[("captures", op)] = written_captures(body)
@@ -157,7 +152,8 @@ def _launch(op: Operation, c):
             if isinstance(ref, MemRef):
                 check_device_use(ref.buffer, deps, op)
         text = run_kernel(host.compiler, body, geo, bind, racecheck=host.racecheck,
-                          max_lanes=host.max_lanes, parent=frame, program=host.program)
+                          max_lanes=host.max_lanes, parent=frame, program=host.program,
+                          matrix_layout=host.matrix_layout)
         host.emit(text)
         results = start(op, deps)
         for v in captured:

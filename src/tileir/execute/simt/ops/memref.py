@@ -26,6 +26,7 @@ from ...errors import MemoryAccessError, UnsupportedError
 from ..faults import LaneFault
 from ..interp import affine
 from ..lanes import Aff, BoxSpace, ROOT_NDIM
+from ..layout import interleavable, physical
 from ..memory import Buffer, MemRef, element_address
 from ..registry import lowering
 from ..values import cell_dtype, narrow_bits, storage
@@ -116,13 +117,13 @@ def _check_static(ref: MemRef, t, what: str) -> None:
 
 # -- allocation -----------------------------------------------------------------------------------
 
-def _allocate(ex, frame, t, sizes: list, name: str) -> MemRef:
+def _allocate(ex, frame, t, sizes: list, name: str, interleave: bool = False) -> MemRef:
     if any(not isinstance(s, int) for s in sizes):
         raise LaneFault(f"{name} with sizes that differ between threads", kind=UnsupportedError)
     if any(s < 0 for s in sizes):
         raise _fault(f"{name} with a negative size {sizes}")
     if getattr(ex, "kind", "") == "kernel":
-        ref = ex.allocate("private", t.element, sizes, name)
+        ref = ex.allocate("private", t.element, sizes, name, interleave)
         if frame.space is not ex.root:
             ref = _enter_from_root(frame.space, ref)
     else:
@@ -149,9 +150,11 @@ def _alloc(op: Operation, c):
     t = op.results[0].type
     n_dyn = (op.segments or (len(op.operands), 0))[0]
 
+    interleave = interleavable(op.results[0])
+
     def step(ex, frame, args):
         sizes = _shape_values(t, args[:n_dyn], frame.space)
-        return [_allocate(ex, frame, t, sizes, op.name)]
+        return [_allocate(ex, frame, t, sizes, op.name, interleave)]
     return affine(step)
 
 
@@ -547,7 +550,9 @@ def _view(op: Operation, c):
 # -- copies ---------------------------------------------------------------------------------------
 
 def _uniform(ref: MemRef) -> bool:
-    return all(isinstance(x, int) for x in [ref.offset, *ref.sizes, *ref.strides])
+    """Whether ``ref`` is the same for every lane and has a NumPy view (plain layout)."""
+    return ref.buffer.layout is None and \
+        all(isinstance(x, int) for x in [ref.offset, *ref.sizes, *ref.strides])
 
 
 @lowering("memref.copy")
@@ -626,7 +631,7 @@ def _atomic_rmw(op: Operation, c):
         check_host_access(ex, ref, op)
         if ref.buffer.read_only:
             raise _fault(f"atomic_rmw on read-only {ref.buffer.name}")
-        addr = element_address(space, ref, idx)
+        addr = physical(space, ref.buffer.layout, element_address(space, ref, idx))
         addr = space.array(addr) if isinstance(addr, Aff) else addr
         a, v = np.broadcast_arrays(addr, space.array(value) if isinstance(value, Aff) else value)
         shape = space.shape
@@ -665,7 +670,7 @@ def _generic_atomic_rmw(op: Operation, c):
         check_host_access(ex, ref, op)
         if ref.buffer.read_only:
             raise _fault(f"generic_atomic_rmw on read-only {ref.buffer.name}")
-        addr = element_address(space, ref, idx)
+        addr = physical(space, ref.buffer.layout, element_address(space, ref, idx))
         addr = space.array(addr) if isinstance(addr, Aff) else addr
         a = np.broadcast_to(addr, space.shape).reshape(-1)
         order, uniq, starts, counts = sequential_groups(a)
