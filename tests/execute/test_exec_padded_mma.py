@@ -313,3 +313,44 @@ def test_blocks_of_a_group_are_views_when_consecutive():
     assert whole is parts
     assert np.shares_memory(run, parts) and np.array_equal(run, parts[[2, 3, 4]])
     assert not np.shares_memory(gaps, parts) and np.array_equal(gaps, parts[[0, 2, 5]])
+
+
+def test_lane_grid_orders_of_tile_pairs():
+    lane = np.arange(6)
+    grid = padded_mma._lane_grid
+    assert grid(lane // 3, lane % 3, 2, 3) == (0, 2, 1, 3)          # row-major lanes
+    assert grid(lane % 2, lane // 2, 2, 3) == (2, 0, 1, 3)          # column-major lanes
+    assert grid(np.array([0, 0, 1, 1, 1, 0]), lane % 3, 2, 3) is None
+    assert grid(lane[:4] // 2, lane[:4] % 2, 2, 3) is None          # not every pair
+    # read in place, the products land where the gather would put them
+    rng = np.random.default_rng(1)
+    q4 = rng.standard_normal((2, 4, 3, 5))
+    for la, lb in ((lane // 3, lane % 3), (lane % 2, lane // 2)):
+        order = grid(la, lb, 2, 3)
+        np.testing.assert_array_equal(q4.transpose(order).reshape(6, 4, 5), q4[la, :, lb, :])
+
+
+@pytest.mark.parametrize("tile", [64, 128])
+def test_fast_cutile_matmul_reads_the_product_in_place(tile, monkeypatch):
+    """cuTile's swizzled matmul grid pairs blocks column-major: the fused K loop's product is
+    added to the accumulator in place, with the same bits as the gathered product."""
+    cutile = pytest.importorskip("tileir.cutile")
+    pytest.importorskip("cuda.tile")
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cutile"))
+    import cpu_kernels as K
+    n = 256
+    rng = np.random.default_rng(2)
+    a, b = (rng.standard_normal((n, n)).astype(np.float16) for _ in range(2))
+    results = []
+    for in_place in (True, False):
+        if not in_place:
+            monkeypatch.setattr(padded_mma, "_lane_grid", lambda *args: None)
+        c = np.zeros((n, n), np.float32)
+        cutile.launch(K.matmul_kernel, ((n // tile) ** 2,), (a, b, c, tile, tile, 32),
+                      mma="fast")
+        results.append(c)
+    np.testing.assert_array_equal(results[0].view(np.uint32), results[1].view(np.uint32))
+    np.testing.assert_allclose(results[0], a.astype(np.float32) @ b.astype(np.float32),
+                               rtol=1e-4, atol=1e-3)

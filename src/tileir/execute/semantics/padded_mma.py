@@ -284,7 +284,13 @@ def lane_factored(in_elem: str) -> Callable:
                     rhs_m = fast_operand(cols, kind_b, _buffer(scratch, 1, cols.shape))
                     q = np.matmul(lhs_m.reshape(ga.size * m1, k1),
                                   rhs_m.reshape(k1, gb.size * n1))
-                    p[sel] = q.reshape(ga.size, m1, gb.size, n1)[la, :, lb, :]
+                    q4 = q.reshape(ga.size, m1, gb.size, n1)
+                    grid = _lane_grid(la, lb, ga.size, gb.size) if la.size == lanes else None
+                    if grid is not None:        # the lanes in grid order: q is read in place
+                        np.add(q4.transpose(grid), np.broadcast_to(acc_part, p.shape).reshape(
+                            q4.transpose(grid).shape), out=p.reshape(q4.transpose(grid).shape))
+                        return fast.canon_nan(p)
+                    p[sel] = q4[la, :, lb, :]
                 else:
                     if per_lane is None:
                         per_lane = fast_operand(a, kind_a), fast_operand(b, kind_b)
@@ -296,6 +302,21 @@ def lane_factored(in_elem: str) -> Callable:
 
 
 _F32 = np.dtype(np.float32)
+
+
+def _lane_grid(la: np.ndarray, lb: np.ndarray, na: int, nb: int) -> Optional[tuple]:
+    """The axis order of ``q.reshape(na, m, nb, n)`` that lists the lanes' (lhs block, rhs
+    block) products in lane order: ``(0, 2, 1, 3)`` when lane ``l`` pairs lhs block ``l // nb``
+    with rhs block ``l % nb`` (row-major), ``(2, 0, 1, 3)`` for ``l % na`` with ``l // na``
+    (column-major, e.g. a swizzled grid's group); None for any other pairing."""
+    if la.size != na * nb:
+        return None
+    lane = np.arange(la.size)
+    if (la == lane // nb).all() and (lb == lane % nb).all():
+        return (0, 2, 1, 3)
+    if (la == lane % na).all() and (lb == lane // na).all():
+        return (2, 0, 1, 3)
+    return None
 
 
 def _blocks(parts: np.ndarray, which: np.ndarray) -> np.ndarray:
