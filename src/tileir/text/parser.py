@@ -1277,13 +1277,33 @@ class Parser:
             items = self.parse_comma_list(self.parse_literal_tree, "]")
             self.expect("]")
             return items
+        if self.toks[self.i] == "(":
+            return self._complex_leaf()
+        return self._literal_leaf()
+
+    def _literal_leaf(self) -> tuple:
+        """One scalar token of a dense literal: ``(token, negative, offset)``."""
         neg = self.consume("-")
         off = self.offset
         t = self.toks[self.i]
         if not t or t[0] in "[]<>,:(){}":
-            raise self.error("expected integer value" if not neg else "expected integer value")
+            raise self.error("expected integer value")
         self.i += 1
         return (t, neg, off)
+
+    def _complex_leaf(self) -> "ComplexLeaf":
+        """``(real, imag)``: one element of a complex dense literal."""
+        off = self.offset
+        self.i += 1
+        real = self._literal_leaf()
+        if self.toks[self.i] != ",":
+            raise self.error_prev_end("expected ',' between complex elements")
+        self.i += 1
+        imag = self._literal_leaf()
+        if self.toks[self.i] != ")":
+            raise self.error_prev_end("expected ')' after complex elements")
+        self.i += 1
+        return ComplexLeaf(real, imag, off)
 
     def is_dialect_attribute(self, tok: str) -> bool:
         """Whether ``#tok`` names an attribute of a dialect with a registered attribute parser
@@ -1519,9 +1539,16 @@ class Parser:
         if k < self.i or tok_end <= pos:
             self.i = j
             return
+        # the split token's rest may join the word after it (``0xcomplex``: the lexer read
+        # ``0xc`` and ``omplex``): re-read the run of adjacent word tokens as one
+        last = k
+        while last + 1 < len(self.toks) and self.offs[last + 1] == tok_end and \
+                self.toks[last + 1][:1].isalnum():
+            last += 1
+            tok_end += len(self.toks[last])
         toks, offs = tokenize(self.src[pos:tok_end])
-        self.toks[k:k + 1] = toks[:-1]
-        self.offs[k:k + 1] = [o + pos for o in offs[:-1]]
+        self.toks[k:last + 1] = toks[:-1]
+        self.offs[k:last + 1] = [o + pos for o in offs[:-1]]
         self.i = k
 
     def _skip_to_offset(self, end: int) -> None:
@@ -1711,8 +1738,22 @@ def _wrap_int(v: int, width: int) -> int:
     return v
 
 
+class ComplexLeaf:
+    """A ``(real, imag)`` element of a dense literal (each part a ``(token, negative,
+    offset)`` leaf); ``offset`` is the ``(``'s.  (Not a tuple: code telling leaves from
+    lists and hex strings by type must not take it for a scalar leaf.)"""
+
+    __slots__ = ("real", "imag", "offset")
+
+    def __init__(self, real: tuple, imag: tuple, offset: int) -> None:
+        self.real, self.imag, self.offset = real, imag, offset
+
+
 def scalar_literal(parser: Parser, leaf, el: ElementType):
     """Value of one literal token for element type ``el`` (NumPy scalar or int/bool)."""
+    if isinstance(leaf, ComplexLeaf):
+        raise parser.error("expected integer value" if el.is_integer else
+                           "expected floating point literal", leaf.offset)
     text, neg, off = leaf
     if el.name == "i1":
         if text in ("true", "false") and not neg:

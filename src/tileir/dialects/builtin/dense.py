@@ -6,7 +6,8 @@ Elements with a NumPy storage type (``i1``...``i64``, the float formats of
 :class:`~tileir.ir.attributes.DenseElementsAttr`); integers of other widths, ``siN``/``uiN`` and
 ``index`` as Python integers (:class:`IntegerElementsAttr`).  ``dense<"0x...">`` (MLIR's hex
 form: the raw little-endian bytes) is decoded.  Other element types (complex, MLIR's other float
-formats) keep the literal verbatim.
+formats) keep the literal verbatim; complex elements (``(re, im)`` pairs, checked against the
+part type) keep their canonical text, MLIR's: ``dense<[(1,2), (3,-4)]>``, a splat as ``(1,2)``.
 """
 
 from __future__ import annotations
@@ -19,9 +20,12 @@ from ...ir.attributes import DenseElementsAttr, OpaqueAttr
 from ...ir.dtypes import NUMPY_DTYPES
 from ...ir.types import IntegerType, Type
 from ...text import registry
-from ...text.parser import Parser, _flatten, _literal_shape, build_dense, parse_splat
-from .types import (IndexType, RankedTensorType, SignedIntegerType, UnrankedTensorType,
-                    VectorType)
+from ...ir.floatfmt import format_float
+from ...ir.densefloat import nest_texts
+from ...text.parser import (ComplexLeaf, Parser, _flatten, _literal_shape, build_dense,
+                            parse_splat, scalar_literal)
+from .types import (ComplexType, IndexType, RankedTensorType, SignedIntegerType,
+                    UnrankedTensorType, VectorType)
 
 __all__ = ["IntegerElementsAttr", "BuiltinDenseElementsAttr", "DenseResourceAttr",
            "build_builtin_dense", "HEX_THRESHOLD"]
@@ -93,7 +97,10 @@ def _integer_elements(parser: Parser, tree: Any, typ, offset: int) -> IntegerEle
                            f" does not match type ([{', '.join(map(str, typ.shape))}])", offset)
     _, lo, hi = _int_range(el)
     values = []
-    for text, neg, off in _flatten(tree):
+    for leaf in _flatten(tree):
+        if isinstance(leaf, ComplexLeaf):
+            raise parser.error("expected integer value", leaf.offset)
+        text, neg, off = leaf
         if not text[0].isdigit() or "." in text:
             raise parser.error("expected integer value", off)
         v = int(text, 16) if text.startswith("0x") else int(text)
@@ -150,10 +157,13 @@ def build_builtin_dense(parser: Parser, tree: Any, typ, offset: int):
     if shape and list(shape) != list(typ.shape):
         raise parser.error(f"inferred shape of elements literal ([{', '.join(map(str, shape))}])"
                            f" does not match type ([{', '.join(map(str, typ.shape))}])", keyword)
+    if isinstance(el, ComplexType):
+        return _complex_elements(parser, tree, typ, bool(shape), keyword)
     if isinstance(el, (IntegerType, SignedIntegerType, IndexType)):
-        for text, _, off in _flatten(tree):
-            if "." in text:
-                raise parser.error("expected integer elements, but parsed floating-point", off)
+        for leaf in _flatten(tree):
+            if not isinstance(leaf, ComplexLeaf) and "." in leaf[0]:
+                raise parser.error("expected integer elements, but parsed floating-point",
+                                   leaf[2])
     if getattr(el, "name", None) in NUMPY_DTYPES:
         built = build_dense(parser, tree, typ, offset)
         return BuiltinDenseElementsAttr(built.type, built.array)
@@ -162,9 +172,58 @@ def build_builtin_dense(parser: Parser, tree: Any, typ, offset: int):
     return OpaqueAttr(f"dense<{_tree_text(tree)}> : {typ}")
 
 
+def _complex_elements(parser: Parser, tree: Any, typ, listed: bool, keyword: int) -> OpaqueAttr:
+    """A dense literal of complex elements (``listed``: a list, else a splat), kept as MLIR
+    prints it; every element must be a ``(re, im)`` pair of literals of the part type."""
+    leaves = _flatten(tree)
+    count = 1
+    for d in typ.shape:
+        count *= d
+    if not all(isinstance(leaf, ComplexLeaf) for leaf in leaves):
+        parsed = sum(2 if isinstance(leaf, ComplexLeaf) else 1 for leaf in leaves)
+        expected = 2 * count if listed else 2
+        raise parser.error(f"parsed {parsed} elements, but type "
+                           f"('{typ if listed else typ.element_type}') expected {expected} "
+                           "elements", keyword)
+    part = typ.element_type.element_type
+    texts = [f"({_part_text(parser, leaf.real, part)},{_part_text(parser, leaf.imag, part)})"
+             for leaf in leaves]
+    if count == 0:
+        return OpaqueAttr(f"dense<> : {typ}")
+    if not listed or all(t == texts[0] for t in texts):
+        return OpaqueAttr(f"dense<{texts[0]}> : {typ}")
+    return OpaqueAttr(f"dense<{nest_texts(texts, tuple(typ.shape))}> : {typ}")
+
+
+def _part_text(parser: Parser, leaf: tuple, part: Type) -> str:
+    """One real or imaginary part, checked against ``part`` and printed as MLIR does."""
+    text, neg, off = leaf
+    if isinstance(part, SignedIntegerType):
+        _, lo, hi = _int_range(part)
+        if not text[0].isdigit() or "." in text:
+            raise parser.error("expected integer value", off)
+        v = (int(text, 16) if text.startswith("0x") else int(text)) * (-1 if neg else 1)
+        if v < 0 and lo == 0:
+            raise parser.error("expected unsigned integer elements, but parsed negative value",
+                               off)
+        if v < lo or v > hi:
+            raise parser.error("integer constant out of range for type", off)
+        return str(v)
+    if isinstance(part, IntegerType) and "." in text:
+        raise parser.error("expected integer elements, but parsed floating-point", off)
+    value = scalar_literal(parser, leaf, part)
+    if part.name == "i1":
+        return "true" if value else "false"
+    if isinstance(part, IntegerType):
+        return str(_wrap(int(value), part))
+    return format_float(value, part.name)
+
+
 def _tree_text(tree: Any) -> str:
     if isinstance(tree, list):
         return "[" + ", ".join(_tree_text(t) for t in tree) + "]"
+    if isinstance(tree, ComplexLeaf):
+        return f"({_tree_text(tree.real)}, {_tree_text(tree.imag)})"
     text, neg, _ = tree
     return ("-" if neg else "") + text
 

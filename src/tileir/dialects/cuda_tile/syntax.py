@@ -18,7 +18,8 @@ from ...ir.locations import UNKNOWN_LOC, FileLineColLoc
 from ...ir.opdef import make_op
 from ...ir.types import ELEMENT_TYPES, BuiltinType, ElementType, FunctionType, Type
 from ...text import registry
-from ...text.parser import ParseError, ParseOptions, Parser, _parse, _Scope, build_dense
+from ...text.parser import (ComplexLeaf, ParseError, ParseOptions, Parser, _parse, _Scope,
+                            build_dense)
 from .attributes import (BoundedAttr, DICompileUnitAttr, DIFileAttr, DILexicalBlockAttr, DILoc,
                          DISubprogramAttr, DivByAttr, OptimizationHintsAttr, PaddingValue,
                          SameElementsAttr, Signedness)
@@ -499,7 +500,8 @@ def _build_tile_dense(parser: Parser, literal, typ: TileType, offset: int):
         leaf = literal
         while isinstance(leaf, list) and leaf:
             leaf = leaf[0]
-        got = (("-" if leaf[1] else "") + leaf[0]) if isinstance(leaf, tuple) else "]"
+        got = (("-" if leaf[1] else "") + leaf[0]) if isinstance(leaf, tuple) else \
+            "(" if isinstance(leaf, ComplexLeaf) else "]"
         raise parser.error(f"expected string token, got {got}", offset)
     return build_dense(parser, literal, typ, offset)
 
