@@ -17,6 +17,7 @@ from .dialects import scf as _scf  # noqa: F401  (issue-09-up2)
 from .dialects import memref as _memref  # noqa: F401  (issue-09-up2)
 from .dialects import vector as _vector  # noqa: F401  (issue-09-up2)
 from .dialects import async_ as _async  # noqa: F401  (MLIR's async dialect)
+from .dialects import affine as _affine  # noqa: F401  (affine.apply/min/max)
 from .ir.limits import ensure_recursion_room as _ensure_recursion_room
 from .ir.diagnostics import Diagnostic, DiagnosticError
 from .execute.errors import LaunchError

@@ -1,0 +1,111 @@
+"""affine.apply / min / max: custom and generic text, and messages, as mlir-opt 22 prints them
+(expectations recorded from mlir-opt; compared live when it is installed)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+import tileir
+from tileir.ir.diagnostics import DiagnosticError
+
+MLIR_OPT = shutil.which("mlir-opt") or "/usr/lib/llvm-22/bin/mlir-opt"
+
+PROGRAM = """#m = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
+func.func @f(%a: index, %b: index, %c: index) -> (index, index, index, index) {
+  %0 = affine.apply #m(%a)[%b, %c]
+  %1 = affine.apply affine_map<(d0, d1) -> (d0 floordiv 4 + d1 mod 3)>(%a, %b)
+  %2 = affine.min affine_map<(d0)[s0] -> (d0, s0 - 1, 16)>(%a)[%b] {tag}
+  %3 = affine.max affine_map<()[s0] -> (s0 ceildiv 2, 0)>()[%c]
+  return %0, %1, %2, %3 : index, index, index, index
+}
+"""
+
+CUSTOM = """#map = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
+#map1 = affine_map<(d0, d1) -> (d0 floordiv 4 + d1 mod 3)>
+#map2 = affine_map<(d0)[s0] -> (d0, s0 - 1, 16)>
+#map3 = affine_map<()[s0] -> (s0 ceildiv 2, 0)>
+module {
+  func.func @f(%arg0: index, %arg1: index, %arg2: index) -> (index, index, index, index) {
+    %0 = affine.apply #map(%arg0)[%arg1, %arg2]
+    %1 = affine.apply #map1(%arg0, %arg1)
+    %2 = affine.min #map2(%arg0)[%arg1] {tag}
+    %3 = affine.max #map3()[%arg2]
+    return %0, %1, %2, %3 : index, index, index, index
+  }
+}
+"""
+
+GENERIC_LINES = [
+    '%0 = "affine.apply"(%arg0, %arg1, %arg2) <{map = #map}> : (index, index, index) -> index',
+    '%2 = "affine.min"(%arg0, %arg1) <{map = #map2}> {tag} : (index, index) -> index',
+    '%3 = "affine.max"(%arg2) <{map = #map3}> : (index) -> index',
+]
+
+#: (op text in a function of %a, %b: index, mlir-opt's first error line)
+INVALID = [
+    ("affine.apply affine_map<(d0) -> (d0, d0)>(%a)",
+     "2:3: error: operation defines 2 results but was provided 1 to bind"),
+    ("affine.apply affine_map<(d0) -> (d0)>(%a, %b)",
+     "2:8: error: custom op 'affine.apply' dimension or symbol index mismatch"),
+    ("affine.apply affine_map<(d0) -> (d0)>(%a)[%b]",
+     "2:8: error: custom op 'affine.apply' dimension or symbol index mismatch"),
+    ("affine.min affine_map<(d0) -> ()>(%a)",
+     "2:8: error: 'affine.min' op affine map expect at least one result"),
+    ("affine.apply %a", "2:20: error: expected attribute value"),
+    ('"affine.apply"(%a) <{map = affine_map<(d0) -> (d0, d0)>}> : (index) -> index',
+     "2:8: error: 'affine.apply' op mapping must produce one value"),
+    ('"affine.max"(%a, %b) <{map = affine_map<(d0) -> (d0)>}> : (index, index) -> index',
+     "2:8: error: 'affine.max' op operand count and affine map dimension and symbol count "
+     "must match"),
+]
+
+
+def _invalid_program(op: str) -> str:
+    return f"func.func @f(%a: index, %b: index) {{\n  %0 = {op}\n  return\n}}\n"
+
+
+def _first_error(text: str) -> str:
+    try:
+        tileir.verify(tileir.parse(text))
+    except DiagnosticError as exc:
+        return str(exc).splitlines()[0].split("<string>:", 1)[1]
+    return "no error"
+
+
+def test_custom_form_as_mlir_opt():
+    assert tileir.print(tileir.parse(PROGRAM)) == CUSTOM
+
+
+def test_generic_form_as_mlir_opt():
+    text = tileir.print(tileir.parse(PROGRAM), generic=True)
+    lines = [ln.strip() for ln in text.splitlines()]
+    for want in GENERIC_LINES:
+        assert want in lines
+    assert tileir.print(tileir.parse(text)) == CUSTOM           # and it reads back
+
+
+@pytest.mark.parametrize("op,error", INVALID)
+def test_invalid_as_mlir_opt(op, error):
+    assert _first_error(_invalid_program(op)) == error
+
+
+def _mlir_opt(text: str, tmp_path, *flags) -> subprocess.CompletedProcess:
+    if not shutil.which(MLIR_OPT):
+        pytest.skip("mlir-opt (MLIR 22) is not installed")
+    path = tmp_path / "a.mlir"
+    path.write_text(text)
+    return subprocess.run([MLIR_OPT, str(path), *flags], capture_output=True, text=True)
+
+
+def test_expectations_are_mlir_opts(tmp_path):
+    assert _mlir_opt(PROGRAM, tmp_path).stdout.rstrip("\n") == CUSTOM.rstrip("\n")
+    generic = [ln.strip() for ln in
+               _mlir_opt(PROGRAM, tmp_path, "--mlir-print-op-generic").stdout.splitlines()]
+    assert all(want in generic for want in GENERIC_LINES)
+    for op, error in INVALID:
+        r = _mlir_opt(_invalid_program(op), tmp_path)
+        assert r.returncode != 0
+        assert r.stderr.splitlines()[0].split("a.mlir:", 1)[1] == error
