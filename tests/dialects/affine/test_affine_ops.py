@@ -109,3 +109,70 @@ def test_expectations_are_mlir_opts(tmp_path):
         r = _mlir_opt(_invalid_program(op), tmp_path)
         assert r.returncode != 0
         assert r.stderr.splitlines()[0].split("a.mlir:", 1)[1] == error
+
+
+ACCESS = """func.func @f(%m: memref<4x4xf32>, %i: index, %j: index, %f: f32) {
+  %0 = affine.load %m[%i, symbol(%j) + 2] : memref<4x4xf32>
+  %1 = affine.load %m[(%i + 1) * 2, -%j] : memref<4x4xf32>
+  %2 = affine.load %m[%j, %i + %j] {x} : memref<4x4xf32>
+  affine.store %f, %m[%i, %j floordiv 2] : memref<4x4xf32>
+  return
+}
+"""
+
+#: mlir-opt's custom and generic lines for ACCESS
+ACCESS_LINES = [
+    "%0 = affine.load %arg0[%arg1, symbol(%arg2) + 2] : memref<4x4xf32>",
+    "%1 = affine.load %arg0[(%arg1 + 1) * 2, -%arg2] : memref<4x4xf32>",
+    "%2 = affine.load %arg0[%arg2, %arg2 + %arg1] {x} : memref<4x4xf32>",
+    "affine.store %arg3, %arg0[%arg1, %arg2 floordiv 2] : memref<4x4xf32>",
+]
+ACCESS_GENERIC = [
+    "#map = affine_map<(d0)[s0] -> (d0, s0 + 2)>",
+    "#map2 = affine_map<(d0, d1) -> (d0, d0 + d1)>",
+    '%2 = "affine.load"(%arg0, %arg2, %arg1) <{map = #map2}> {x} : (memref<4x4xf32>, index, '
+    'index) -> f32',
+    '"affine.store"(%arg3, %arg0, %arg1, %arg2) <{map = #map3}> : (f32, memref<4x4xf32>, '
+    'index, index) -> ()',
+]
+
+ACCESS_INVALID = [
+    ("%v = affine.load %m[%i] : memref<4x4xf32>",
+     "2:8: error: 'affine.load' op affine map num results must equal memref rank"),
+    ("affine.store %f, %m[%i] : memref<4x4xf32>",
+     "2:3: error: 'affine.store' op affine map num results must equal memref rank"),
+    ("%v = affine.load %m[%i, %i * %j] : memref<4x4xf32>",
+     "2:30: error: non-affine expression: at least one of the multiply operands has to be "
+     "either a constant or symbolic"),
+]
+
+
+def _access_program(op: str) -> str:
+    return ("func.func @f(%m: memref<4x4xf32>, %i: index, %j: index, %f: f32) {\n  " + op
+            + "\n  return\n}\n")
+
+
+def test_access_forms_as_mlir_opt():
+    module = tileir.parse(ACCESS)
+    custom = [ln.strip() for ln in tileir.print(module).splitlines()]
+    assert all(want in custom for want in ACCESS_LINES)
+    generic = tileir.print(module, generic=True)
+    lines = [ln.strip() for ln in generic.splitlines()]
+    assert all(want in lines for want in ACCESS_GENERIC)
+    assert tileir.print(tileir.parse(generic)) == tileir.print(module)
+
+
+@pytest.mark.parametrize("op,error", ACCESS_INVALID)
+def test_access_invalid_as_mlir_opt(op, error):
+    assert _first_error(_access_program(op)) == error
+
+
+def test_access_expectations_are_mlir_opts(tmp_path):
+    custom = [ln.strip() for ln in _mlir_opt(ACCESS, tmp_path).stdout.splitlines()]
+    assert all(want in custom for want in ACCESS_LINES)
+    generic = [ln.strip() for ln in
+               _mlir_opt(ACCESS, tmp_path, "--mlir-print-op-generic").stdout.splitlines()]
+    assert all(want in generic for want in ACCESS_GENERIC)
+    for op, error in ACCESS_INVALID:
+        r = _mlir_opt(_access_program(op), tmp_path)
+        assert r.stderr.splitlines()[0].split("a.mlir:", 1)[1] == error

@@ -119,3 +119,74 @@ def test_mlir_parallel_loops_to_gpu_output(n):
     want[::2] = a[::2] * np.float32(2.5) + b[::2]
     gpu.run(tileir.parse(PARALLEL_TO_GPU), "saxpy", args=[a, b, 2.5])
     np.testing.assert_array_equal(b, want)
+
+
+#: what mlir-opt --pass-pipeline="builtin.module(func.func(convert-affine-for-to-gpu{
+#: gpu-block-dims=1 gpu-thread-dims=1}))" makes of an affine.for nest reading a[i, j] and
+#: writing a[i, j + 1] for even j: the kernel keeps affine.load/affine.store
+AFFINE_FOR_TO_GPU = """
+func.func @scale(%arg0: memref<128x64xf32>, %arg1: f32) {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %0 = arith.subi %c128, %c0 : index
+  %c1 = arith.constant 1 : index
+  %c0_0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %1 = arith.subi %c64, %c0_0 : index
+  %c2 = arith.constant 2 : index
+  %2 = arith.ceildivsi %1, %c2 : index
+  %c1_1 = arith.constant 1 : index
+  gpu.launch blocks(%arg2, %arg3, %arg4) in (%arg8 = %0, %arg9 = %c1_1, %arg10 = %c1_1) threads(%arg5, %arg6, %arg7) in (%arg11 = %2, %arg12 = %c1_1, %arg13 = %c1_1) {
+    %3 = arith.addi %c0, %arg2 : index
+    %4 = arith.muli %c2, %arg5 : index
+    %5 = arith.addi %c0_0, %4 : index
+    %6 = affine.load %arg0[%3, %5] : memref<128x64xf32>
+    %7 = arith.mulf %6, %arg1 : f32
+    affine.store %7, %arg0[%3, %5 + 1] : memref<128x64xf32>
+    gpu.terminator
+  }
+  return
+}
+"""
+
+
+def test_mlir_affine_for_to_gpu_output():
+    a = np.random.default_rng(3).random((128, 64)).astype(np.float32)
+    want = a.copy()
+    want[:, 1::2] = a[:, 0::2] * np.float32(1.5)
+    gpu.run(tileir.parse(AFFINE_FOR_TO_GPU), "scale", args=[a, 1.5])
+    np.testing.assert_array_equal(a, want)
+
+
+ACCESS_KERNEL = """
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%a: memref<8x16xi64>, %out: memref<8x16xi64>, %n: index) kernel {
+      %tx = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %v = affine.load %a[%ty, (%tx + symbol(%n)) mod 16] : memref<8x16xi64>
+      affine.store %v, %out[7 - %ty, %tx] : memref<8x16xi64>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("n", [0, 5, 21])
+def test_affine_load_store_in_kernels(n):
+    a = np.arange(128, dtype=np.int64).reshape(8, 16)
+    out = np.zeros_like(a)
+    gpu.launch(tileir.parse(ACCESS_KERNEL), "m::k", grid=(1,), block=(16, 8), args=[a, out, n])
+    ty, tx = np.meshgrid(np.arange(8), np.arange(16), indexing="ij")
+    want = np.zeros_like(a)
+    want[7 - ty, tx] = a[ty, (tx + n) % 16]
+    np.testing.assert_array_equal(out, want)
+
+
+def test_affine_load_out_of_bounds_is_reported():
+    text = ACCESS_KERNEL.replace("7 - %ty", "8 - %ty")
+    a, out = np.zeros((8, 16), np.int64), np.zeros((8, 16), np.int64)
+    with pytest.raises(LaunchError, match="affine.store"):
+        gpu.launch(tileir.parse(text), "m::k", grid=(1,), block=(16, 8), args=[a, out, 0])
+    assert not out.any()

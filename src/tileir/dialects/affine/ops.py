@@ -1,4 +1,4 @@
-"""``affine.apply`` / ``affine.min`` / ``affine.max``: ``%r = affine.apply #map(%d0, ...)[%s0,
+"""``affine.apply`` / ``affine.min`` / ``affine.max`` and ``affine.load`` / ``affine.store``: ``%r = affine.apply #map(%d0, ...)[%s0,
 ...]``, dimension operands in parentheses, symbol operands in brackets, every operand and the
 result ``index``; ``apply`` takes a one-result map, ``min``/``max`` the least/greatest of the
 map's results (at least one).  Text, generic form and messages as mlir-opt 22."""
@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ...text.format import OpState
     from ...text.parser import Parser
 
-__all__ = ["ApplyOp", "MinOp", "MaxOp"]
+__all__ = ["ApplyOp", "MinOp", "MaxOp", "LoadOp", "StoreOp"]
 
 
 class _MapOp(OpBase):
@@ -111,3 +111,115 @@ class MaxOp(_MapOp):
 
     __slots__ = ()
     MNEMONIC = "max"
+
+
+# -- affine.load / affine.store -------------------------------------------------------------
+
+def _memref_type(t) -> bool:
+    return type(t).__name__ == "MemRefType"
+
+
+class _AccessOp(OpBase):
+    """An access of ``memref[map(indices)]``: the subscripts are affine expressions of the
+    ``index`` operands (``%m[%i, %j + 1, symbol(%n) * 2]``), kept as the ``map`` attribute."""
+
+    __slots__ = ()
+    DIALECT_NAME = "affine"
+    ATTRIBUTES = (Attr("map", "affine_map"),)
+
+    @staticmethod
+    def parse_subscripts(parser: "Parser", state: "OpState", memref: tuple) -> None:
+        """``[subscripts] attr-dict : memref-type`` after the memref use."""
+        from ..builtin.affine import parse_affine_map_of_ssa_ids
+        parser.expect("[")
+        amap, dims, symbols = parse_affine_map_of_ssa_ids(parser, "]")
+        parser.expect("]")
+        state.attrs["map"] = AffineMapAttr(amap)
+        if parser.tok == "{":
+            state.attrs.update(parser.parse_attr_dict_body())
+        parser.expect(":")
+        off = parser.offset
+        mtype = parser.parse_type()
+        if not _memref_type(mtype):
+            raise parser.error("expected memref type", off)
+        state.operands["memref"] = [memref]
+        state.operands["indices"] = dims + symbols
+        state.set_types("memref", "operand", [mtype], off)
+        state.set_types("indices", "operand", [_index_type()] * len(dims + symbols), off)
+        return mtype
+
+    @staticmethod
+    def subscripts_text(printer, op, memref, indices) -> str:
+        from ..builtin.affine import affine_map_of_ssa_ids_text
+        amap = op.attributes["map"].value
+        names = [printer.value_name(v) for v in indices]
+        body = affine_map_of_ssa_ids_text(amap, names[:amap.n_dims], names[amap.n_dims:])
+        return (f"{printer.value_name(memref)}[{body}]" + printer.attr_dict_text(op, {"map"})
+                + f" : {memref.type}")
+
+    def check_map(self, memref, indices):
+        amap = self.attributes["map"].value
+        if len(amap.results) != len(memref.type.shape):
+            return "affine map num results must equal memref rank"
+        if len(indices) != amap.n_dims + amap.n_symbols:
+            return "expects as many subscripts as affine map inputs"
+        return None
+
+
+class LoadOp(_AccessOp):
+    """``%v = affine.load %m[%i, %j + 1] : memref<...>``."""
+
+    __slots__ = ()
+    MNEMONIC = "load"
+    OPERANDS = (Operand("memref"), Operand("indices", INDEX, VARIADIC))
+    RESULTS = (Result("result"),)
+
+    @classmethod
+    def parse_custom(cls, parser: "Parser", state: "OpState"):
+        memref = parser._parse_use()
+        mtype = cls.parse_subscripts(parser, state, memref)
+        state.set_types("result", "result", [mtype.element_type], parser.offset)
+        return state.build()
+
+    @classmethod
+    def print_custom(cls, printer, op):
+        return " " + cls.subscripts_text(printer, op, op.operands[0], op.operands[1:])
+
+    def verify_op(self):
+        memref = self.operands[0]
+        if not _memref_type(memref.type):
+            return "operand #0 must be memref of any type values"
+        if self.results[0].type != memref.type.element_type:
+            return "result type must match element type of memref"
+        return self.check_map(memref, self.operands[1:])
+
+
+class StoreOp(_AccessOp):
+    """``affine.store %v, %m[%i, %j + 1] : memref<...>``."""
+
+    __slots__ = ()
+    MNEMONIC = "store"
+    OPERANDS = (Operand("value"), Operand("memref"), Operand("indices", INDEX, VARIADIC))
+
+    @classmethod
+    def parse_custom(cls, parser: "Parser", state: "OpState"):
+        value = parser._parse_use()
+        parser.expect(",")
+        memref = parser._parse_use()
+        mtype = cls.parse_subscripts(parser, state, memref)
+        state.operands["value"] = [value]
+        state.set_types("value", "operand", [mtype.element_type], parser.offset)
+        return state.build()
+
+    @classmethod
+    def print_custom(cls, printer, op):
+        return (f" {printer.value_name(op.operands[0])}, "
+                + cls.subscripts_text(printer, op, op.operands[1], op.operands[2:]))
+
+    def verify_op(self):
+        memref = self.operands[1]
+        if not _memref_type(memref.type):
+            return "operand #1 must be memref of any type values"
+        if self.operands[0].type != memref.type.element_type:
+            return "value to store must have the same type as memref element type"
+        return self.check_map(memref, self.operands[2:])

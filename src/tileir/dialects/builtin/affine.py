@@ -488,6 +488,65 @@ def parse_affine_map_body(parser: "Parser") -> AffineMap:
     return AffineMap(ap.n_dims, ap.n_symbols, ap.results())
 
 
+class _SSAAffineParser(_AffineParser):
+    """Affine expressions over SSA values (``%i + symbol(%n) * 2``): each distinct value used
+    bare is a dimension, one inside ``symbol(...)`` a symbol, numbered by first use."""
+
+    def __init__(self, parser: "Parser") -> None:
+        super().__init__(parser)
+        self.dim_uses: list[tuple[str, int]] = []
+        self.symbol_uses: list[tuple[str, int]] = []
+
+    def unary(self) -> AffineExpr:
+        p = self.p
+        t = p.tok
+        if t.startswith("%"):
+            p.i += 1
+            return self._use(t, p.offs[p.i - 1], False)
+        if t == "symbol" and p.peek() == "(":
+            p.i += 2
+            name, off = p.tok, p.offset
+            if not name.startswith("%"):
+                raise p.error("expected SSA operand")
+            p.i += 1
+            p.expect(")")
+            return self._use(name, off, True)
+        return super().unary()
+
+    def _use(self, name: str, off: int, symbol: bool) -> AffineExpr:
+        uses = self.symbol_uses if symbol else self.dim_uses
+        for k, (seen, _) in enumerate(uses):
+            if seen == name:
+                return AffineSymbol(k) if symbol else AffineDim(k)
+        uses.append((name, off))
+        if symbol:
+            self.n_symbols += 1
+            return AffineSymbol(len(uses) - 1)
+        self.n_dims += 1
+        return AffineDim(len(uses) - 1)
+
+
+def parse_affine_map_of_ssa_ids(parser: "Parser", close: str = "]"
+                                ) -> tuple[AffineMap, list, list]:
+    """``%i, %j + symbol(%n)`` up to ``close`` (not consumed): the map over the values used,
+    with the dimension and symbol operands as ``(name, offset)`` uses, in position order."""
+    ap = _SSAAffineParser(parser)
+    results = [] if parser.tok == close else parser.parse_comma_list(ap.expr, close)
+    return (AffineMap(len(ap.dim_uses), len(ap.symbol_uses), tuple(results)),
+            ap.dim_uses, ap.symbol_uses)
+
+
+def affine_map_of_ssa_ids_text(amap: AffineMap, dims: Sequence[str],
+                               symbols: Sequence[str]) -> str:
+    """The results of ``amap`` with its dimensions and symbols spelled as the SSA values
+    ``dims``/``symbols`` (a symbol as ``symbol(%n)``), comma separated."""
+    import re
+    names = {f"d{i}": n for i, n in enumerate(dims)}
+    names.update({f"s{i}": f"symbol({n})" for i, n in enumerate(symbols)})
+    return ", ".join(re.sub(r"\b[ds][0-9]+\b", lambda m: names[m.group()], r.text())
+                     for r in amap.results)
+
+
 def parse_integer_set_body(parser: "Parser") -> IntegerSet:
     """``(dims)[symbols] : (constraints)`` at the parser's position."""
     ap = _AffineParser(parser)

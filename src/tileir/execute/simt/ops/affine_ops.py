@@ -1,4 +1,4 @@
-"""affine.apply / affine.min / affine.max: an affine map of ``index`` operands (dimensions,
+"""affine.apply / affine.min / affine.max, affine.load / affine.store: an affine map of ``index`` operands (dimensions,
 then symbols), evaluated per lane.
 
 Sums and products by constants of affine lane values stay :class:`~..lanes.Aff` (so that
@@ -21,6 +21,7 @@ from ..faults import LaneFault
 from ..interp import affine
 from ..lanes import Aff, BoxSpace, ROOT_NDIM
 from ..registry import lowering
+from . import memref_access
 from .arith import aff_add, aff_mul
 
 _ZERO = (0,) * ROOT_NDIM
@@ -83,6 +84,26 @@ def _step(reduce):
     return lower
 
 
+def _access(inner_lowering, memref_at: int):
+    """affine.load/store as memref.load/store (``inner_lowering``) of the map's results."""
+    def lower(op: Operation, c):
+        inner = inner_lowering(op, c)
+        amap = op.attributes["map"].value
+        n = amap.n_dims
+        first = memref_at + 1
+
+        def step(ex, frame, args):
+            operands = args[first:]
+            space = frame.space
+            idx = [evaluate(r, list(operands[:n]), list(operands[n:]), space)
+                   for r in amap.results]
+            return inner(ex, frame, list(args[:first]) + idx)
+        return affine(step)
+    return lower
+
+
+lowering("affine.load")(_access(memref_access._load, 0))
+lowering("affine.store")(_access(memref_access._store, 1))
 lowering("affine.apply")(_step(None))
 lowering("affine.min")(_step(np.minimum))
 lowering("affine.max")(_step(np.maximum))
