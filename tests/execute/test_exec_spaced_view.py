@@ -237,3 +237,20 @@ def test_facts_are_remembered_only_for_arrays_nothing_can_change():
     assert views._fact(live, count, count) == 16
     view = frozen[1:]                            # a view: its base could be another's memory
     assert views._fact(view, count, count) == 6 and len(calls) == 4
+
+
+def test_remembered_facts_hold_bounded_memory(monkeypatch):
+    monkeypatch.setattr(views, "_FACTS", {})
+    monkeypatch.setattr(views, "_FACTS_BYTES", [0])
+    monkeypatch.setattr(views, "_FACTS_MAX_BYTES", 1000)
+    arrays = []
+    for k in range(20):
+        a = np.full(25, k, np.int64)             # 200 bytes each (and the same again read)
+        a.flags.writeable = False
+        arrays.append(a)
+        assert views._fact(a, "copy", lambda x: x.copy())[0] == k
+        assert views._FACTS_BYTES[0] <= 1000
+    big = np.zeros(1000, np.int64)
+    big.flags.writeable = False
+    views._fact(big, "copy", lambda x: x.copy())
+    assert all(entry[0] is not big for entry in views._FACTS.values())   # too big to keep

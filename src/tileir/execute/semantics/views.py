@@ -39,9 +39,12 @@ from ._common import element_name, storage_dtype, unsigned_reader
 _U8 = np.dtype(np.uint8)
 
 #: facts about index arrays that cannot change (read-only arrays owning their memory, e.g. a
-#: launch's block-id lanes, kept between launches): (id, what) -> (array, fact)
+#: launch's block-id lanes, kept between launches): (id, what) -> (array, fact); at most
+#: _FACTS_MAX entries holding _FACTS_MAX_BYTES of arrays (then forgotten all at once)
 _FACTS: dict = {}
 _FACTS_MAX = 256
+_FACTS_MAX_BYTES = 64 << 20
+_FACTS_BYTES = [0]
 
 
 def _fact(a: np.ndarray, what, compute):
@@ -56,9 +59,14 @@ def _fact(a: np.ndarray, what, compute):
     value = compute(a)
     if type(value) is np.ndarray:
         value.flags.writeable = False       # (shared by every later use)
-    if len(_FACTS) >= _FACTS_MAX:
+    held = a.nbytes + (value.nbytes if type(value) is np.ndarray else 0)
+    if held > _FACTS_MAX_BYTES:
+        return value
+    if len(_FACTS) >= _FACTS_MAX or _FACTS_BYTES[0] + held > _FACTS_MAX_BYTES:
         _FACTS.clear()
+        _FACTS_BYTES[0] = 0
     _FACTS[key] = (a, value)
+    _FACTS_BYTES[0] += held
     return value
 
 
