@@ -6,7 +6,6 @@ installed the same inputs are also run through it and compared with tileir's ans
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -16,7 +15,7 @@ import tileir
 from tileir.cli.opt import process_buffer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "interop"))
-from mlir_tools import find_mlir_opt  # noqa: E402
+from mlir_tools import run_mlir_opt  # noqa: E402
 
 ROUNDTRIP = """\
 func.func @f(%a: vector<4xf64>, %b: vector<6xf64>, %p: !llvm.ptr, %s: i64, %q: !llvm.ptr<3>, %i: vector<4xi32>) {
@@ -66,13 +65,6 @@ def _opt(text: str, *flags: str) -> str:
     return tileir.text.print_op(result.module, generic="generic" in flags)
 
 
-def _mlir_opt(text: str, *flags: str) -> subprocess.CompletedProcess:
-    exe = find_mlir_opt()
-    if exe is None:
-        pytest.skip("MLIR's mlir-opt not found: apt-get install mlir-22-tools")
-    return subprocess.run([exe, *flags, "-"], input=text, capture_output=True, text=True,
-                          timeout=60)
-
 
 def test_custom_form_prints_as_mlir_opt():
     assert _opt(ROUNDTRIP) == CUSTOM
@@ -91,8 +83,8 @@ def test_printed_forms_parse_back_to_the_same_text():
 
 
 def test_roundtrip_matches_a_live_mlir_opt():
-    assert _mlir_opt(ROUNDTRIP).stdout.rstrip() == CUSTOM.rstrip()
-    generic = _mlir_opt(ROUNDTRIP, "-mlir-print-op-generic").stdout
+    assert run_mlir_opt(ROUNDTRIP).stdout.rstrip() == CUSTOM.rstrip()
+    generic = run_mlir_opt(ROUNDTRIP, ["-mlir-print-op-generic"]).stdout
     assert all(line in generic for line in GENERIC_OPS)
 
 
@@ -207,7 +199,7 @@ def test_invalid_input_gets_mlir_opts_first_error(args, body, error):
 
 @pytest.mark.parametrize("args, body, error", INVALID, ids=_invalid_ids())
 def test_invalid_expectations_match_a_live_mlir_opt(args, body, error):
-    run = _mlir_opt(_fn(args, body))
+    run = run_mlir_opt(_fn(args, body))
     assert run.returncode != 0
     assert run.stderr.splitlines()[0] == f"<stdin>:{error.split(': ', 1)[0]}: error: " \
                                          f"{error.split(': ', 1)[1]}"

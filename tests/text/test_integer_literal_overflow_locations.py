@@ -6,7 +6,6 @@ installed the inputs are also compared with it live."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -15,7 +14,7 @@ import pytest
 from tileir.cli.opt import process_buffer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "interop"))
-from mlir_tools import find_mlir_opt  # noqa: E402
+from mlir_tools import run_mlir_opt  # noqa: E402
 
 _ATTR = "integer constant out of range for attribute"
 _TYPE = "integer constant out of range for type"
@@ -98,10 +97,7 @@ def test_error_location_and_message(text, error):
 
 @pytest.mark.parametrize("text, error", CASES)
 def test_expectation_matches_a_live_mlir_opt(text, error):
-    exe = find_mlir_opt()
-    if exe is None:
-        pytest.skip("MLIR's mlir-opt not found: apt-get install mlir-22-tools")
-    run = subprocess.run([exe, "-"], input=text, capture_output=True, text=True, timeout=60)
+    run = run_mlir_opt(text)
     if error is None:
         assert run.returncode == 0, run.stderr
     else:

@@ -9,7 +9,6 @@ mlir-opt 22; where it is installed, random mixes are also compared with it live.
 from __future__ import annotations
 
 import random
-import subprocess
 import sys
 from pathlib import Path
 
@@ -19,7 +18,7 @@ import tileir
 from tileir.cli.opt import process_buffer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "interop"))
-from mlir_tools import find_mlir_opt  # noqa: E402
+from mlir_tools import run_mlir_opt  # noqa: E402
 
 SRC = """\
 func.func @f(%m: memref<4x4xf32>, %s: memref<4x4xf32, affine_map<(d0, d1) -> (d1 * 4 + d0)>>) {
@@ -143,12 +142,7 @@ SEEDS = list(range(6)) + [20, 21, 52, 60, 63, 70]
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("generic", [False, True])
 def test_random_mixes_match_a_live_mlir_opt(seed, generic):
-    exe = find_mlir_opt()
-    if exe is None:
-        pytest.skip("MLIR's mlir-opt not found: apt-get install mlir-22-tools")
     text = random_module(seed)
-    flags = ["-mlir-print-op-generic"] if generic else []
-    run = subprocess.run([exe, *flags, "-"], input=text, capture_output=True, text=True,
-                         timeout=60)
+    run = run_mlir_opt(text, ["-mlir-print-op-generic"] if generic else [])
     assert run.returncode == 0, run.stderr
     assert _print(text, generic=generic).rstrip() == run.stdout.rstrip()

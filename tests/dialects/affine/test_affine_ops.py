@@ -3,15 +3,16 @@
 
 from __future__ import annotations
 
-import shutil
-import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 import tileir
 from tileir.ir.diagnostics import DiagnosticError
 
-MLIR_OPT = shutil.which("mlir-opt") or "/usr/lib/llvm-22/bin/mlir-opt"
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "interop"))
+from mlir_tools import run_mlir_opt  # noqa: E402
 
 PROGRAM = """#m = affine_map<(d0)[s0, s1] -> (d0 * s0 + s1)>
 func.func @f(%a: index, %b: index, %c: index) -> (index, index, index, index) {
@@ -92,23 +93,20 @@ def test_invalid_as_mlir_opt(op, error):
     assert _first_error(_invalid_program(op)) == error
 
 
-def _mlir_opt(text: str, tmp_path, *flags) -> subprocess.CompletedProcess:
-    if not shutil.which(MLIR_OPT):
-        pytest.skip("mlir-opt (MLIR 22) is not installed")
-    path = tmp_path / "a.mlir"
-    path.write_text(text)
-    return subprocess.run([MLIR_OPT, str(path), *flags], capture_output=True, text=True)
+def _live_error(text: str) -> str:
+    """mlir-opt's first error on ``text``, as ``line:col: error: message``."""
+    run = run_mlir_opt(text)
+    assert run.returncode != 0
+    return run.stderr.splitlines()[0].split("<stdin>:", 1)[1]
 
 
-def test_expectations_are_mlir_opts(tmp_path):
-    assert _mlir_opt(PROGRAM, tmp_path).stdout.rstrip("\n") == CUSTOM.rstrip("\n")
+def test_expectations_are_mlir_opts():
+    assert run_mlir_opt(PROGRAM).stdout.rstrip("\n") == CUSTOM.rstrip("\n")
     generic = [ln.strip() for ln in
-               _mlir_opt(PROGRAM, tmp_path, "--mlir-print-op-generic").stdout.splitlines()]
+               run_mlir_opt(PROGRAM, ["--mlir-print-op-generic"]).stdout.splitlines()]
     assert all(want in generic for want in GENERIC_LINES)
     for op, error in INVALID:
-        r = _mlir_opt(_invalid_program(op), tmp_path)
-        assert r.returncode != 0
-        assert r.stderr.splitlines()[0].split("a.mlir:", 1)[1] == error
+        assert _live_error(_invalid_program(op)) == error
 
 
 ACCESS = """func.func @f(%m: memref<4x4xf32>, %i: index, %j: index, %f: f32) {
@@ -167,12 +165,11 @@ def test_access_invalid_as_mlir_opt(op, error):
     assert _first_error(_access_program(op)) == error
 
 
-def test_access_expectations_are_mlir_opts(tmp_path):
-    custom = [ln.strip() for ln in _mlir_opt(ACCESS, tmp_path).stdout.splitlines()]
+def test_access_expectations_are_mlir_opts():
+    custom = [ln.strip() for ln in run_mlir_opt(ACCESS).stdout.splitlines()]
     assert all(want in custom for want in ACCESS_LINES)
     generic = [ln.strip() for ln in
-               _mlir_opt(ACCESS, tmp_path, "--mlir-print-op-generic").stdout.splitlines()]
+               run_mlir_opt(ACCESS, ["--mlir-print-op-generic"]).stdout.splitlines()]
     assert all(want in generic for want in ACCESS_GENERIC)
     for op, error in ACCESS_INVALID:
-        r = _mlir_opt(_access_program(op), tmp_path)
-        assert r.stderr.splitlines()[0].split("a.mlir:", 1)[1] == error
+        assert _live_error(_access_program(op)) == error

@@ -4,7 +4,6 @@ mlir-opt is installed the same inputs are also compared with it live."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -14,7 +13,7 @@ import tileir
 from tileir.cli.opt import process_buffer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "interop"))
-from mlir_tools import find_mlir_opt  # noqa: E402
+from mlir_tools import run_mlir_opt  # noqa: E402
 
 SRC = """\
 func.func @f(%t: tensor<16xf32>, %m: memref<16xf32>, %idx: vector<4xi32>, %mask: vector<4xi1>, %val: vector<4xf32>, %t2: tensor<4x4xf32>, %i: index, %d: tensor<?xf32>) {
@@ -56,13 +55,6 @@ def _opt(text: str, generic: bool = False) -> str:
     return tileir.text.print_op(result.module, generic=generic)
 
 
-def _mlir_opt(text: str, *flags: str) -> subprocess.CompletedProcess:
-    exe = find_mlir_opt()
-    if exe is None:
-        pytest.skip("MLIR's mlir-opt not found: apt-get install mlir-22-tools")
-    return subprocess.run([exe, *flags, "-"], input=text, capture_output=True, text=True,
-                          timeout=60)
-
 
 def test_tensor_scatter_prints_as_mlir_opt():
     text = _opt(SRC)
@@ -79,8 +71,8 @@ def test_tensor_scatter_generic_form():
 
 
 def test_live_mlir_opt_agrees():
-    assert _mlir_opt(SRC).stdout.rstrip() == _opt(SRC).rstrip()
-    assert _mlir_opt(SRC, "-mlir-print-op-generic").stdout.rstrip() == \
+    assert run_mlir_opt(SRC).stdout.rstrip() == _opt(SRC).rstrip()
+    assert run_mlir_opt(SRC, ["-mlir-print-op-generic"]).stdout.rstrip() == \
         _opt(SRC, generic=True).rstrip()
 
 
@@ -135,4 +127,4 @@ def test_invalid_input_gets_mlir_opts_first_error(text, error):
 @pytest.mark.parametrize("text, error", INVALID)
 def test_invalid_expectations_match_a_live_mlir_opt(text, error):
     where, message = error.split(": ", 1)
-    assert _mlir_opt(text).stderr.splitlines()[0] == f"<stdin>:{where}: error: {message}"
+    assert run_mlir_opt(text).stderr.splitlines()[0] == f"<stdin>:{where}: error: {message}"
