@@ -64,8 +64,16 @@ INVALID = [
 ]
 
 
-def _invalid_program(op: str) -> str:
-    return f"func.func @f(%a: index, %b: index) {{\n  %0 = {op}\n  return\n}}\n"
+#: as INVALID, for ops written without a result name
+INVALID_UNNAMED = [
+    ("affine.apply affine_map<(d0) -> (d0, d0)>(%a)",
+     "2:3: error: 'affine.apply' op requires one result"),
+]
+
+
+def _invalid_program(op: str, named: bool = True) -> str:
+    return (f"func.func @f(%a: index, %b: index) {{\n  {'%0 = ' if named else ''}{op}\n"
+            "  return\n}\n")
 
 
 def _first_error(text: str) -> str:
@@ -93,6 +101,11 @@ def test_invalid_as_mlir_opt(op, error):
     assert _first_error(_invalid_program(op)) == error
 
 
+@pytest.mark.parametrize("op,error", INVALID_UNNAMED)
+def test_invalid_unnamed_as_mlir_opt(op, error):
+    assert _first_error(_invalid_program(op, named=False)) == error
+
+
 def _live_error(text: str) -> str:
     """mlir-opt's first error on ``text``, as ``line:col: error: message``."""
     run = run_mlir_opt(text)
@@ -107,6 +120,8 @@ def test_expectations_are_mlir_opts():
     assert all(want in generic for want in GENERIC_LINES)
     for op, error in INVALID:
         assert _live_error(_invalid_program(op)) == error
+    for op, error in INVALID_UNNAMED:
+        assert _live_error(_invalid_program(op, named=False)) == error
 
 
 ACCESS = """func.func @f(%m: memref<4x4xf32>, %i: index, %j: index, %f: f32) {

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from ...ir.opdef import VARIADIC, Attr, OpBase, Operand, Result
 from ...ir.traits import Pure
 from ..builtin.affine import AffineMapAttr
+from ..builtin.types import MemRefType
 from ..index.ops import INDEX, _index_type
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -44,9 +45,15 @@ class _MapOp(OpBase):
         if len(dims) != amap.n_dims or len(symbols) != amap.n_symbols:
             raise parser.error(f"custom op '{state.spec.name}' dimension or symbol index "
                                "mismatch", state.start)
+        names = getattr(state, "result_names", None)
         if cls.MNEMONIC == "apply" and len(amap.results) != 1:
-            raise parser.error(f"operation defines {len(amap.results)} results but was "
-                               "provided 1 to bind", _op_line_start(parser, start))
+            # (MLIR's parser gives apply one result per map result: the binding fails, or
+            # without names its one-result trait)
+            if names:
+                raise parser.error(f"operation defines {len(amap.results)} results but was "
+                                   f"provided {sum(n[1] for n in names)} to bind",
+                                   names[0][2])
+            raise parser.error("'affine.apply' op requires one result", state.start)
         state.attrs["map"] = attr
         if parser.tok == "{":
             state.attrs.update(parser.parse_attr_dict_body())
@@ -75,14 +82,6 @@ class _MapOp(OpBase):
         elif not amap.results:
             return "affine map expect at least one result"
         return None
-
-
-def _op_line_start(parser: "Parser", offset: int) -> int:
-    """Where the op's statement begins (its first result name): MLIR reports result-count
-    mismatches there."""
-    src = parser.src
-    line = src.rfind("\n", 0, offset) + 1
-    return line + len(src[line:offset]) - len(src[line:offset].lstrip())
 
 
 def _operand_list(parser: "Parser", open_: str, close: str) -> list:
@@ -116,7 +115,7 @@ class MaxOp(_MapOp):
 # -- affine.load / affine.store -------------------------------------------------------------
 
 def _memref_type(t) -> bool:
-    return type(t).__name__ == "MemRefType"
+    return isinstance(t, MemRefType)
 
 
 class _AccessOp(OpBase):
