@@ -89,28 +89,33 @@ def _wrap(v: int, el: Type) -> int:
     return v - (1 << width) if v >> (width - 1) else v
 
 
+def _checked_integer(parser: Parser, leaf: tuple, el: Type) -> int:
+    """The integer literal ``leaf`` for the element type ``el`` (``siN``/``uiN``/``index`` or
+    a signless width without a NumPy type), checked against its range, not yet wrapped."""
+    text, neg, off = leaf
+    if not text[0].isdigit() or "." in text:
+        raise parser.error("expected integer value", off)
+    v = int(text, 16) if text.startswith("0x") else int(text)
+    v = -v if neg else v
+    _, lo, hi = _int_range(el)
+    if v < 0 and lo == 0:
+        raise parser.error("expected unsigned integer elements, but parsed negative value", off)
+    if v < lo or v > hi:
+        raise parser.error("integer constant out of range for type", off)
+    return v
+
+
 def _integer_elements(parser: Parser, tree: Any, typ, offset: int) -> IntegerElementsAttr:
     el = typ.element_type
     shape = _literal_shape(tree, parser, offset)
     if shape and list(shape) != list(typ.shape):
         raise parser.error(f"inferred shape of elements literal ([{', '.join(map(str, shape))}])"
                            f" does not match type ([{', '.join(map(str, typ.shape))}])", offset)
-    _, lo, hi = _int_range(el)
     values = []
     for leaf in _flatten(tree):
         if isinstance(leaf, ComplexLeaf):
             raise parser.error("expected integer value", leaf.offset)
-        text, neg, off = leaf
-        if not text[0].isdigit() or "." in text:
-            raise parser.error("expected integer value", off)
-        v = int(text, 16) if text.startswith("0x") else int(text)
-        v = -v if neg else v
-        if v < 0 and lo == 0:
-            raise parser.error("expected unsigned integer elements, but parsed negative value",
-                               off)
-        if v < lo or v > hi:
-            raise parser.error("integer constant out of range for type", off)
-        values.append(_wrap(v, el))
+        values.append(_wrap(_checked_integer(parser, leaf, el), el))
     arr = np.empty(len(values), dtype=object)
     arr[:] = values
     if shape:
@@ -197,20 +202,10 @@ def _complex_elements(parser: Parser, tree: Any, typ, listed: bool, keyword: int
 
 def _part_text(parser: Parser, leaf: tuple, part: Type) -> str:
     """One real or imaginary part, checked against ``part`` and printed as MLIR does."""
-    text, neg, off = leaf
     if isinstance(part, SignedIntegerType):
-        _, lo, hi = _int_range(part)
-        if not text[0].isdigit() or "." in text:
-            raise parser.error("expected integer value", off)
-        v = (int(text, 16) if text.startswith("0x") else int(text)) * (-1 if neg else 1)
-        if v < 0 and lo == 0:
-            raise parser.error("expected unsigned integer elements, but parsed negative value",
-                               off)
-        if v < lo or v > hi:
-            raise parser.error("integer constant out of range for type", off)
-        return str(v)
-    if isinstance(part, IntegerType) and "." in text:
-        raise parser.error("expected integer elements, but parsed floating-point", off)
+        return str(_checked_integer(parser, leaf, part))
+    if isinstance(part, IntegerType) and "." in leaf[0]:
+        raise parser.error("expected integer elements, but parsed floating-point", leaf[2])
     value = scalar_literal(parser, leaf, part)
     if part.name == "i1":
         return "true" if value else "false"
