@@ -190,3 +190,33 @@ def test_affine_load_out_of_bounds_is_reported():
     with pytest.raises(LaunchError, match="affine.store"):
         gpu.launch(tileir.parse(text), "m::k", grid=(1,), block=(16, 8), args=[a, out, 0])
     assert not out.any()
+
+
+DIVERGENT = """
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%out: memref<?xi64>, %s: index) kernel {
+      %tid = gpu.thread_id x
+      %c2 = arith.constant 2 : index
+      %c0 = arith.constant 0 : index
+      %r = arith.remui %tid, %c2 : index
+      %even = arith.cmpi eq, %r, %c0 : index
+      scf.if %even {
+        %v = affine.apply affine_map<(d0)[s0] -> (d0 * 3 + s0 + 1 + d0 floordiv 4)>(%tid)[%s]
+        %vi = arith.index_cast %v : index to i64
+        affine.store %vi, %out[%tid] : memref<?xi64>
+      }
+      gpu.return
+    }
+  }
+}
+"""
+
+
+def test_affine_ops_on_lanes_listed_one_by_one():
+    """Under a condition that is no box of lanes (even threads) the values are plain arrays."""
+    out = np.full(16, -1, np.int64)
+    gpu.launch(tileir.parse(DIVERGENT), "m::k", grid=(1,), block=(16,), args=[out, 5])
+    t = np.arange(16)
+    want = np.where(t % 2 == 0, t * 3 + 5 + 1 + t // 4, -1)
+    np.testing.assert_array_equal(out, want)

@@ -41,10 +41,10 @@ def evaluate(expr: AffineExpr, dims: list, symbols: list, space) -> Any:
     a = evaluate(expr.lhs, dims, symbols, space)
     b = evaluate(expr.rhs, dims, symbols, space)
     if expr.kind in ("add", "mul"):
-        got = (aff_add if expr.kind == "add" else aff_mul)(a, b)
-        if got is not None and (not isinstance(got, Aff) or not isinstance(space, BoxSpace)
-                                or got.fits(space)):
-            return got if isinstance(space, BoxSpace) else space.array(got)
+        if isinstance(space, BoxSpace):         # (other spaces hold no affine values)
+            got = (aff_add if expr.kind == "add" else aff_mul)(a, b)
+            if got is not None and got.fits(space):
+                return got
         a, b = _values(space, a), _values(space, b)
         with np.errstate(over="ignore"):
             return a + b if expr.kind == "add" else a * b
