@@ -53,7 +53,9 @@ import tileir  # noqa: E402
 EXAMPLES = ROOT / "examples"
 CLOCK = time.perf_counter
 GOAL = 2.0
-MMA = "exact"          # Kernel.launch(mma=...) for the kernels with matrix products
+from tileir.execute.launch import DEFAULT_MMA, MMA_MODES  # noqa: E402
+
+MMA = DEFAULT_MMA      # Kernel.launch(mma=...) for the kernels with matrix products
 
 
 #: a timed case runs at least this long (more repeats for fast cases: steadier minimums)
@@ -320,8 +322,9 @@ def main(argv: Optional[list] = None) -> int:
     p.add_argument("--only", action="append", choices=sorted(CASES),
                    help="run only these kernels (repeatable); skips the extra sections")
     p.add_argument("--skip-big", action="store_true", help="skip the 4096^2 memory measurement")
-    p.add_argument("--mma", choices=("exact", "fast"), default="exact",
-                   help="mmaf mode of the kernels with matrix products (default exact)")
+    p.add_argument("--mma", choices=MMA_MODES, default=DEFAULT_MMA,
+                   help=f"mmaf mode of the kernels with matrix products (default: the "
+                        f"executor's, {DEFAULT_MMA})")
     opts = p.parse_args(argv)
     global CLOCK, MMA
     CLOCK = time.process_time if opts.clock == "cpu" else time.perf_counter

@@ -1,15 +1,16 @@
 """Differential checking of the lock-step executor: every batched launch made while
 :func:`check_batched_launches` is installed also runs one tile block at a time (on the same
 inputs) and both must leave identical bits in every array argument and mapped buffer
-(module globals, cuTile list elements) -- or, for ``mma="fast"`` launches, whose BLAS sums
+(module globals, cuTile list elements) -- or, for ``mma="fast"`` launches (the default), whose BLAS sums
 may be grouped differently batched and one block at a time, equal within that mode's
 documented bound (checked loosely here: relative 1e-4 of the values)."""
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
-from tileir.execute.launch import Kernel, normalize_grid
+from tileir.execute.launch import DEFAULT_MMA, Kernel, normalize_grid
 
 ORIGINAL_LAUNCH = Kernel.launch
 
@@ -21,6 +22,32 @@ class Mismatch(AssertionError):
 def _state(kernel: Kernel, args) -> list[np.ndarray]:
     arrays = [a for a in args if isinstance(a, np.ndarray)]
     return arrays + [b.data for b in kernel.memory.buffers]
+
+
+def _host_float_type(kernel: Kernel, data: np.ndarray):
+    """The float element type of the host array behind the mapped bytes ``data`` (a cuTile
+    list element), or None: how its values are compared in fast mode."""
+    for b in kernel.memory.buffers:
+        if b.data is data and b.host_dtype is not None and _is_float(b.host_dtype):
+            return b.host_dtype
+    return None
+
+
+def _is_float(dt: np.dtype) -> bool:
+    try:
+        ml_dtypes.finfo(dt)
+    except ValueError:
+        return False
+    return True
+
+
+def _close(got: np.ndarray, want: np.ndarray, dtype: np.dtype) -> bool:
+    """Equal within fast mode's bound (loosely: relative 1e-4 of the values, or two ulps of
+    a narrower ``dtype`` such as f16, whose rounding of the f32 sums may go either way)."""
+    got, want = got.astype(np.float64), want.astype(np.float64)
+    eps = max(1e-4, 2 * float(ml_dtypes.finfo(dtype).eps))
+    return np.allclose(got, want, rtol=eps, atol=eps * float(np.max(np.abs(
+        np.nan_to_num(want)), initial=1.0)), equal_nan=True)
 
 
 def _restore(targets: list, saved: list) -> None:
@@ -51,14 +78,16 @@ def differential_launch(kernel: Kernel, grid, args=(), launch=ORIGINAL_LAUNCH, r
     sequential = [t.copy() for t in targets]
     _restore(targets, before)
     info = launch(kernel, grid, args, **options)
-    fast = options.get("mma") == "fast"
+    fast = options.get("mma", DEFAULT_MMA) == "fast"
     arrays = [a for a in args if isinstance(a, np.ndarray)]
     for i, (got, want) in enumerate(zip(targets, sequential)):
         if fast and i >= len(arrays) and any(np.shares_memory(got, a) for a in arrays):
             continue        # the bytes of an argument array, compared as its values above
-        if fast and got.dtype.kind == "f" and got.shape == want.shape:
-            same = np.allclose(got, want, rtol=1e-4, atol=1e-4 * float(np.max(np.abs(
-                np.nan_to_num(want)), initial=1.0)), equal_nan=True)
+        dt = _host_float_type(kernel, got) if fast and got.dtype == np.uint8 else None
+        if fast and _is_float(got.dtype) and got.shape == want.shape:
+            same = _close(got, want, got.dtype)
+        elif dt is not None:
+            same = _close(got.view(dt), want.view(dt), dt)
         else:
             same = got.tobytes() == want.tobytes()
         if not same:

@@ -394,7 +394,7 @@ def test_mmaf_2d_exact_products(in_elem, acc_elem):
     b = (rng.standard_normal((8, 2)) * 4).astype(idt)
     c = rng.standard_normal((4, 2)).astype(adt)
     got = run_op(f"%r = mmaf %a0, %a1, %a2 : tile<4x8x{in_elem}>, tile<8x2x{in_elem}>, "
-                 f"tile<4x2x{acc_elem}>", [a, b, c], (4, 2), acc_elem)
+                 f"tile<4x2x{acc_elem}>", [a, b, c], (4, 2), acc_elem, mma="exact")
     if in_elem == "f64":
         want = a @ b + c
         assert np.allclose(got, want, rtol=1e-15, atol=1e-15)
@@ -408,7 +408,7 @@ def test_mmaf_batched_3d():
     b = rng.standard_normal((2, 8, 4)).astype(np.float16)
     c = np.zeros((2, 4, 4), np.float32)
     got = run_op("%r = mmaf %a0, %a1, %a2 : tile<2x4x8xf16>, tile<2x8x4xf16>, tile<2x4x4xf32>",
-                 [a, b, c], (2, 4, 4), "f32")
+                 [a, b, c], (2, 4, 4), "f32", mma="exact")
     assert bits_equal(got, _exact_mma(a.astype(np.float64), b.astype(np.float64), c, np.float32))
 
 

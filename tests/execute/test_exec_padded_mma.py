@@ -252,7 +252,7 @@ def test_fast_k_loop_within_bound_of_exact(name, dtype, n, monkeypatch):
     k = _example_matmul(name)
     grid = (-(-n // 64), -(-n // 64))
     c_exact, c_fast = np.zeros((n, n), np.float32), np.zeros((n, n), np.float32)
-    k.launch(grid, [a, b, c_exact, n, n, n])
+    k.launch(grid, [a, b, c_exact, n, n, n], mma="exact")
     assert set(calls) <= {32}             # exact mode: one product per iteration (K tile 32)
     calls.clear()
     k.launch(grid, [a, b, c_fast, n, n, n], mma="fast")
@@ -263,6 +263,29 @@ def test_fast_k_loop_within_bound_of_exact(name, dtype, n, monkeypatch):
     mag = np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64))
     bound = (n + 1) * 2.0 ** -24 * mag + 2.0 ** -24 * np.abs(c_exact)
     assert np.all(np.abs(c_fast.astype(np.float64) - c_exact) <= bound)
+
+
+def test_default_mma_mode_is_fast(monkeypatch):
+    """A launch that names no mode runs fast mode (the K loop as one product), and the
+    command line's --mma defaults to the same."""
+    from tileir.cli import run as cli_run
+    from tileir.execute.launch import DEFAULT_MMA
+    calls = []
+    original = padded_mma._operands_product
+    monkeypatch.setattr(padded_mma, "_operands_product",
+                        lambda *a: calls.append(a[4]) or original(*a))
+    rng = np.random.default_rng(9)
+    n = 128
+    a, b = (rng.standard_normal((n, n)).astype(np.float32) for _ in range(2))
+    k = _example_matmul()
+    c_default, c_fast = np.zeros((n, n), np.float32), np.zeros((n, n), np.float32)
+    k.launch((2, 2), [a, b, c_default, n, n, n])
+    assert calls == [n] * len(calls) and calls
+    k.launch((2, 2), [a, b, c_fast, n, n, n], mma="fast")
+    assert DEFAULT_MMA == "fast" and c_default.tobytes() == c_fast.tobytes()
+    seen = []
+    monkeypatch.setattr(cli_run, "_run", lambda opts, prog: seen.append(opts.mma) or 0)
+    assert cli_run.run_kernel(["some.mlir"]) == 0 and seen == ["fast"]
 
 
 def test_pair_groups_split_lanes_by_connected_tile_pairs():

@@ -30,7 +30,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..execute.launch import MMA_MODES
+from ..execute.launch import DEFAULT_MMA, MMA_MODES
 
 __all__ = ["run_kernel", "parse_arg_spec", "ArgSpecError"]
 
@@ -221,9 +221,9 @@ def run_kernel(argv: Sequence[str], prog: str = "tileir run") -> int:
                    help="check the predicates of 'assume' ops while running")
     p.add_argument("--sequential", action="store_true",
                    help="run tile blocks one at a time (no lock-step batching)")
-    p.add_argument("--mma", choices=MMA_MODES, default="exact",
-                   help="mmaf: exact sums rounded once (default) or f32 accumulation through "
-                        "BLAS (fast)")
+    p.add_argument("--mma", choices=MMA_MODES, default=DEFAULT_MMA,
+                   help="mmaf: f32 accumulation through BLAS (fast, the default) or exact "
+                        "sums rounded once (exact)")
     p.add_argument("--no-verify", action="store_true", help="skip the verifier")
     p.add_argument("--quiet", "-q", action="store_true",
                    help="no progress line for long launches (shown on a terminal otherwise)")

@@ -19,8 +19,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..execute.launch import MMA_MODES
-from ..frontends.tinytc.runtime import DEFAULT_MMA
+from ..execute.launch import DEFAULT_MMA, MMA_MODES
 
 __all__ = ["run_tinytc"]
 

@@ -23,9 +23,10 @@ Choices where the spec leaves the result open (each documented at its op):
   blocks waiting for a later block's store finish (up to 512 waiting blocks nest).
 * **reduce**: balanced pairwise tree, lower index as the first argument of each pair; the
   identity is not applied.  **scan**: Hillis-Steele prefix, ``(current, accumulator)``.
-* **mmaf/mmaf_scaled**: exact products summed with ``acc`` in f64, rounded once to the
-  accumulator type (tf32 operands are first rounded to tf32); ``launch(mma="fast")`` sums
-  ``mmaf`` in f32 through BLAS instead, a K loop of ``mmaf`` as one product; operands loaded
+* **mmaf/mmaf_scaled**: by default (``launch(mma="fast")``) ``mmaf`` sums in f32 through
+  BLAS, a K loop of ``mmaf`` as one product; ``launch(mma="exact")`` sums exact products with
+  ``acc`` in f64, rounded once to the accumulator type (tf32 operands are first rounded to
+  tf32; ``mmaf_scaled`` is always computed this way); operands loaded
   with zero padding are multiplied by their loaded part only (:mod:`.semantics.padded_mma`);
   **mmai** exact, wraps mod 2**32.
 * **Unspecified values**: a view without ``padding_value`` pads with 0; a masked load without

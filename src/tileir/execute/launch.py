@@ -44,6 +44,12 @@ __all__ = ["Kernel", "LaunchInfo", "compile_kernel", "launch", "find_entry", "MA
 MAX_GRID = (1 << 24) - 1
 #: ``mmaf`` evaluation modes (``Kernel.launch(mma=...)``).
 MMA_MODES = ("exact", "fast")
+#: The ``mmaf`` mode of a launch that names none, chosen from ``benchmarks/exec_bench.py``:
+#: ``"fast"`` (f32 accumulation through BLAS) runs the tiled matmuls 1.2-2.4x NumPy's f32
+#: matmul where ``"exact"`` (exact products summed in f64, rounded once per ``mmaf``) is
+#: 6-21x; the spec leaves the accumulation order and precision open.  ``"exact"`` stays one
+#: argument away for bits that depend on nothing (not BLAS, threads or batching).
+DEFAULT_MMA = "fast"
 #: Elements per tile value in one lock-step batch (beyond this, bigger batches stop paying).
 BATCH_ELEMENTS = 1 << 21
 #: Default bound on the extra memory of a batched launch (``Kernel.launch(max_memory=...)``).
@@ -177,7 +183,7 @@ def _map_array(memory: Memory, binding: _Binding, arr: np.ndarray, name: str):
         return binding.by_region[key]
     u8 = data.view(np.uint8)
     writable = bool(arr.flags.writeable)
-    buf = memory.map(u8.reshape(-1), name, writable)
+    buf = memory.map(u8.reshape(-1), name, writable, host_dtype=arr.dtype)
     if src is not None:
         binding.by_region[key] = buf
     binding.spans[id(buf)] = key
@@ -363,7 +369,7 @@ class Kernel:
 
     # -- compilation --------------------------------------------------------------------------
 
-    def _plan(self, check_assumptions: bool, mma: str = "exact") -> _Plan:
+    def _plan(self, check_assumptions: bool, mma: str = DEFAULT_MMA) -> _Plan:
         key = (check_assumptions, mma)
         plan = self._plans.get(key)
         if plan is None:
@@ -400,7 +406,7 @@ class Kernel:
     def launch(self, grid, args: Sequence = (), *, check_assumptions: bool = False,
                stdout=None, batch: bool = True,
                max_loop_iterations: Optional[int] = 10_000_000,
-               progress=None, mma: str = "exact",
+               progress=None, mma: str = DEFAULT_MMA,
                max_memory: int = DEFAULT_MAX_MEMORY,
                threads: Optional[int] = None) -> LaunchInfo:
         """Run the kernel over ``grid`` with ``args`` (one per entry parameter).
@@ -410,12 +416,14 @@ class Kernel:
         quiet; a stream object gets the line instead (when it is a terminal).  Ctrl-C raises
         :class:`~tileir.execute.progress.LaunchInterrupted` (a ``KeyboardInterrupt``).
 
-        ``mma``: ``"exact"`` (default) computes ``mmaf`` from exact products summed in f64 and
-        rounded once; ``"fast"`` multiplies in the accumulator's precision through BLAS
-        (f32 SGEMM for f32 accumulators; results within the f32 summation error of exact,
-        see :func:`~tileir.execute.semantics.floating_point.mmaf_fast`), a K loop of ``mmaf``
-        as one product over the whole K range
-        (:func:`~tileir.execute.semantics.padded_mma.fuse_k_loop`).
+        ``mma``: ``"fast"`` (default, :data:`DEFAULT_MMA`) multiplies in the accumulator's
+        precision through BLAS (f32 SGEMM for f32 accumulators; results within the f32
+        summation error of exact, see
+        :func:`~tileir.execute.semantics.floating_point.mmaf_fast`), a K loop of ``mmaf`` as
+        one product over the whole K range
+        (:func:`~tileir.execute.semantics.padded_mma.fuse_k_loop`); ``"exact"`` computes
+        ``mmaf`` from exact products summed in f64 and rounded once (bits independent of BLAS,
+        threads and batching).
 
         ``max_memory``: a batched launch runs its tile blocks in chunks small enough that the
         registers of a chunk (every tile value of the kernel, per block, plus the f64 work

@@ -51,12 +51,14 @@ class Buffer:
     """One mapped allocation: ``nbytes`` bytes at ``base`` backed by the uint8 array ``data``."""
 
     __slots__ = ("base", "nbytes", "end", "data", "name", "writable", "written", "_typed",
-                 "segments")
+                 "segments", "host_dtype")
 
     def __init__(self, base: int, data: np.ndarray, name: str, writable: bool) -> None:
         #: ``(stride, size)`` for a buffer of equal segments (:meth:`Memory.allocate_segments`):
         #: only the first ``size`` bytes of every ``stride`` are mapped
         self.segments: Optional[tuple[int, int]] = None
+        #: the element type of the host array behind ``data`` (None: raw bytes, unknown)
+        self.host_dtype: Optional[np.dtype] = None
         self.written = False
         self.base = base
         self.data = data
@@ -97,13 +99,15 @@ class Memory:
     # -- mapping ------------------------------------------------------------------------------
 
     def map(self, data: np.ndarray, name: str, writable: bool = True,
-            alignment: int = ALIGNMENT) -> Buffer:
-        """Map ``data`` (a 1-D uint8 array aliasing the storage) at a fresh aligned address."""
+            alignment: int = ALIGNMENT, host_dtype: Optional[np.dtype] = None) -> Buffer:
+        """Map ``data`` (a 1-D uint8 array aliasing the storage) at a fresh aligned address;
+        ``host_dtype``: the element type of the host array it views, when there is one."""
         if data.dtype != _U8 or data.ndim != 1:
             raise ValueError("Memory.map expects a 1-D uint8 array")
         align = max(ALIGNMENT, int(alignment) if alignment else ALIGNMENT)
         base = -(-self._next // align) * align
         buf = Buffer(base, data, name, writable)
+        buf.host_dtype = host_dtype
         self._next = base + max(buf.nbytes, 1) + GUARD
         pos = bisect.bisect_right(self._bases, base)
         self._bases.insert(pos, base)

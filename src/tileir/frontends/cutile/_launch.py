@@ -18,6 +18,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ...execute.errors import ArgumentError, GridError, LaunchError, UnsupportedError
+from ...execute.launch import DEFAULT_MMA
 from ._cutile import require_cutile
 from ._params import (ListSpec, TupleSpec, ArraySpec, ConstSpec, PreparedArray, classify,
                       parameter_nodes, spec_needs_v2)
@@ -268,7 +269,7 @@ def compile(kernel, args: Sequence, *, bytecode_version: Optional[str] = None  #
 def launch(kernel, grid, args: Sequence, *, bytecode_version: Optional[str] = None,
            check_assumptions: bool = False, stdout=None, batch: bool = True,
            max_loop_iterations: Optional[int] = 10_000_000, progress=None,
-           mma: str = "exact", threads: Optional[int] = None,
+           mma: str = DEFAULT_MMA, threads: Optional[int] = None,
            max_memory: Optional[int] = None):
     """Run a ``@cuda.tile.kernel`` on the CPU, as ``cuda.tile.launch(stream, grid, kernel, args)``
     would on a GPU.
@@ -285,8 +286,8 @@ def launch(kernel, grid, args: Sequence, *, bytecode_version: Optional[str] = No
     tile blocks one at a time; ``progress`` shows a progress line for long launches on a
     terminal (see :meth:`tileir.execute.Kernel.launch`; Ctrl-C raises
     :class:`tileir.execute.LaunchInterrupted`).  Returns the executor's
-    :class:`tileir.execute.LaunchInfo`.  ``mma="fast"`` computes ``ct.mma`` in f32 through BLAS
-    instead of exactly; ``threads`` and ``max_memory`` bound the threads and the memory of a
+    :class:`tileir.execute.LaunchInfo`.  ``mma="fast"`` (the default) computes ``ct.mma`` in f32
+    through BLAS, ``mma="exact"`` exactly (see ``tileir.execute.Kernel.launch``); ``threads`` and ``max_memory`` bound the threads and the memory of a
     lock-step launch (see ``tileir.execute.Kernel.launch``).
     """
     ct = require_cutile()
@@ -333,7 +334,8 @@ def _flatten(spec, payload, frame: _Frame, out: list) -> None:
             data = prep.data.reshape(-1)
             buf = frame.memory.map(data.view(np.uint8) if data.size else
                                    np.empty(0, dtype=np.uint8),
-                                   f"list element #{i}", bool(data.flags.writeable))
+                                   f"list element #{i}", bool(data.flags.writeable),
+                                   host_dtype=data.dtype)
             rows.append([buf.base, *prep.shape, *prep.strides])
         out.append(np.array(rows, dtype=np.int64).reshape(-1))
         out.append(len(payload))

@@ -19,17 +19,17 @@ import numpy as np
 
 from ...ir.dtypes import numpy_dtype
 from ...execute import ArgumentError
+from ...execute.launch import DEFAULT_MMA
 from .ir import GroupType, MemrefType, Program, ScalarType
 from .lowering import cuda_element
 
 __all__ = ["Group", "TinytcKernel"]
 
-#: The executor's ``mmaf`` mode for tinytc's floating-point ``gemm`` unless a launch asks for
-#: another: ``"fast"``, sums accumulated in the element type through BLAS (f32 SGEMM, f64
-#: DGEMM), which is how tinytc's own kernels compute a gemm (in ``T``) and measured 1.5-2x
-#: NumPy's batched matmul on the small-GEMM recipe where ``"exact"`` (products summed exactly,
-#: rounded once) is 3.3-3.6x for f32 (``benchmarks/tinytc_bench.py``; f64 is DGEMM in both).
-DEFAULT_MMA = "fast"
+# tinytc's floating-point ``gemm`` runs in the executor's default ``mmaf`` mode, ``"fast"``
+# (DEFAULT_MMA): sums accumulated in the element type through BLAS (f32 SGEMM, f64 DGEMM),
+# which is how tinytc's own kernels compute a gemm (in ``T``); measured 1.5-2x NumPy's batched
+# matmul on the small-GEMM recipe where ``"exact"`` (products summed exactly, rounded once) is
+# 3.3-3.6x for f32 (``benchmarks/tinytc_bench.py``; f64 is DGEMM in both).
 
 
 @dataclass
