@@ -443,6 +443,38 @@ def test_flush_to_zero_examples():
         nx.divf(np.float16(1), np.float16(1), "f16", "approx")
 
 
+def test_flush_subnormals_f32_every_exponent_boundary():
+    """f32 flush_to_zero (by bit masks) against its definition, element by element: zeros,
+    both ends of the subnormal range, the smallest normals, infinities, NaNs and random
+    patterns, in arrays of several shapes (0-d, strided)."""
+    from tileir.execute.numerics.rounding import flush_subnormals
+    edges = np.array([0, 1, 2, 0x7FFFFF, 0x7FFFFE, 0x800000, 0x800001, 0x7F800000, 0x7FC00000,
+                      0x7FFFFFFF, 0x3F800000], np.uint32)
+    rng = np.random.default_rng(31)
+    bits = np.concatenate([edges, edges | np.uint32(0x80000000),
+                           rng.integers(0, 1 << 32, 20000, dtype=np.uint64).astype(np.uint32),
+                           rng.integers(0, 1 << 23, 5000, dtype=np.uint32)])
+    x = bits.view(np.float32)
+    want = []
+    for v in x.tolist():
+        want.append(math.copysign(0.0, v) if v != 0 and abs(v) < 2.0 ** -126 else v)
+    want = np.array(want, np.float32)
+    with np.errstate(all="ignore"):
+        got = flush_subnormals(x, "f32")
+        assert np.array_equal(got.view(np.uint32)[np.isfinite(want)],
+                              want.view(np.uint32)[np.isfinite(want)])
+        nan = np.isnan(x)                   # NaNs kept bit for bit
+        assert np.array_equal(got.view(np.uint32)[nan], bits[nan])
+        strided = x[: 4000].reshape(-1, 4)[:, 1:3]
+        finite = np.isfinite(strided)       # (NaN payloads: Python floats quiet them above)
+        assert np.array_equal(flush_subnormals(strided, "f32").view(np.uint32)[finite],
+                              want[: 4000].reshape(-1, 4)[:, 1:3].view(np.uint32)[finite])
+    zero_d = flush_subnormals(np.float32(-(2.0 ** -140)), "f32")
+    assert zero_d.shape == () and zero_d == 0 and np.signbit(zero_d)
+    normal = np.ones(3, np.float32)
+    assert flush_subnormals(normal, "f32") is normal        # nothing to flush: no copy
+
+
 # ----------------------------------------------------------------------------- approx / full
 
 def _ulp_error(got: float, exact: Fraction) -> Fraction:

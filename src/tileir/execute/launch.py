@@ -455,6 +455,7 @@ class Kernel:
         try:
             values = [p.bind(a, memory, binding) for p, a in zip(self.params, args)]
             rt.zero_copy = _no_written_aliases(binding, plan.compiler.written_params)
+            rt.launch = object()
             regs0 = list(plan.template)
             for slot, v in zip(plan.arg_slots, values):
                 regs0[slot] = v

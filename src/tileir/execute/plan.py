@@ -121,7 +121,7 @@ class Runtime(threading.local):
 
     #: the settings of a launch that every worker thread shares
     LAUNCH_FIELDS = ("memory", "grid", "grid_values", "stdout", "check_assumptions",
-                     "max_loop_iterations", "kernel", "zero_copy")
+                     "max_loop_iterations", "kernel", "zero_copy", "launch")
 
     def __init__(self) -> None:
         self.memory = None
@@ -138,6 +138,9 @@ class Runtime(threading.local):
         #: no two array arguments of this launch share memory: loads through read-only
         #: views may return views of the buffers (:mod:`.aliasing`)
         self.zero_copy = False
+        #: a new object for every launch: what a closure remembers for the rest of a launch
+        #: (and must not reuse in the next one) is keyed on it
+        self.launch: object = None
         #: set by a sequential launch: runs one tile block that has not started yet (returns
         #: False when there is none); a spinning ``loop`` calls it so that a block waiting for
         #: a later block's store can make progress

@@ -167,6 +167,8 @@ def round_to(hi: ArrayLike, lo: Optional[ArrayLike], elem: str, mode: str = NEAR
 def flush_subnormals(x: ArrayLike, elem: str = "f32") -> NDArray:
     """Replace subnormal elements of ``x`` (storage of ``elem``) by zero of the same sign."""
     a = np.asarray(x, dtype=numpy_dtype(elem))
+    if a.dtype == np.float32:
+        return _flush_f32(a)
     tiny = float_format(elem).min_normal
     # (the smallest normal is exact in every format: f32/f64 compare in their own type)
     v = a if a.dtype in (np.float32, np.float64) else a.astype(np.float64)
@@ -175,3 +177,26 @@ def flush_subnormals(x: ArrayLike, elem: str = "f32") -> NDArray:
     if not sub.any():
         return a
     return np.where(sub, np.copysign(np.zeros((), a.dtype), a), a).astype(a.dtype)
+
+
+def _flush_f32(a: NDArray) -> NDArray:
+    """:func:`flush_subnormals` of an f32 array by bit masks: a subnormal is a nonzero
+    magnitude below the smallest normal's pattern; clearing the mantissa of every element
+    whose exponent field is 0 leaves zeros as they are and turns subnormals into zeros of
+    their sign (a select by ``np.where`` costs ~5 ns an element where the choice varies,
+    these integer passes well under 1)."""
+    if a.ndim == 0:
+        return _flush_f32(a.reshape(1)).reshape(())
+    bits = a.view(np.uint32)
+    mag = bits & np.uint32(0x7FFFFFFF)
+    mag -= np.uint32(1)                  # (zero wraps to the top: not below the limit)
+    if mag.size == 0 or np.minimum.reduce(mag, axis=None) >= np.uint32(0x007FFFFF):
+        return a
+    mask = bits & np.uint32(0x7F800000)
+    mask -= np.uint32(1)                 # exponent field 0: wraps to >= 2**31
+    mask >>= np.uint32(31)
+    np.negative(mask, out=mask)
+    mask &= np.uint32(0x007FFFFF)
+    mask &= bits
+    return (bits ^ mask).view(np.float32)
+

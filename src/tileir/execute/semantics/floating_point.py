@@ -11,7 +11,7 @@ results are canonical.  The matrix products ``mmaf`` and ``mmaf_scaled`` are doc
 from __future__ import annotations
 
 import threading
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 
@@ -326,17 +326,22 @@ def _round_acc(s: np.ndarray, acc_elem: str) -> np.ndarray:
 
 
 def mmaf_fast(lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray, in_elem: str,
-              acc_elem: str) -> np.ndarray:
+              acc_elem: str, lhs_f32: Optional[Callable] = None,
+              rhs_f32: Optional[Callable] = None) -> np.ndarray:
     """``lhs @ rhs + acc`` accumulated in f32 through BLAS (SGEMM), for ``mma="fast"``.
 
     The inputs (f16, bf16, tf32 rounded to tf32, f8) are exact in f32; the products and
     their sums are rounded in f32 in BLAS's order, then ``acc`` is added in f32, so each
     result is within ``(K + 1) * 2**-24 * (sum_k |lhs[m, k] * rhs[k, n]| + |acc|)`` of the
     exact value (f16 accumulators are then rounded once to f16).  f64 operands use the exact
-    mode (which is f64 BLAS already).  NaN results are canonical."""
+    mode (which is f64 BLAS already).  NaN results are canonical.  ``lhs_f32``/``rhs_f32``
+    convert the operands to f32 in place of :func:`fast_operand` (a
+    :class:`_RememberedOperand`)."""
     if acc_elem == "f64" or in_elem == "f64":
         return mmaf_exact(lhs, rhs, acc, in_elem, acc_elem)
-    r = np.matmul(fast_operand(lhs, in_elem), fast_operand(rhs, in_elem))
+    a = lhs_f32(lhs) if lhs_f32 is not None else fast_operand(lhs, in_elem)
+    b = rhs_f32(rhs) if rhs_f32 is not None else fast_operand(rhs, in_elem)
+    r = np.matmul(a, b)
     r = np.add(r, acc, dtype=np.float32)
     if acc_elem == "f32":
         return fast.canon_nan(r)
@@ -360,6 +365,34 @@ def fast_operand(x: np.ndarray, in_elem: str, out: Optional[np.ndarray] = None) 
     return x.astype(np.float32)
 
 
+class _RememberedOperand:
+    """:func:`fast_operand` of one ``mmaf`` operand that remembers the array it converted
+    last (per thread, within one launch): a loop-invariant operand (an attention kernel's
+    query tile, multiplied in every iteration of its key loop) is converted once, not once
+    per iteration.
+
+    Within a launch the same array object has the same values: tile values are never written
+    in place, holding the array keeps the buffer pool from reusing it
+    (:func:`~tileir.execute.buffers.recycle` counts references), and a read-only view of
+    argument memory exists only where nothing in the launch writes that memory.  The next
+    launch (``Runtime.launch``) starts afresh: the caller may change its arrays in between."""
+
+    def __init__(self, in_elem: str, rt) -> None:
+        self.in_elem = in_elem
+        self.rt = rt
+        self.local = threading.local()
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        seen = self.local.__dict__
+        launch = self.rt.launch
+        if seen.get("source") is x and seen.get("launch") is launch:
+            return seen["f32"]
+        f32 = fast_operand(x, self.in_elem)
+        if f32 is not x:
+            seen["source"], seen["launch"], seen["f32"] = x, launch, f32
+        return f32
+
+
 #: every f16 bit pattern converted to f32 (exactly, as astype converts it)
 _F16_AS_F32 = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16) \
     .astype(np.float32)
@@ -369,19 +402,23 @@ _F16_AS_F32 = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.floa
 def _lower_mmaf(op, cc):
     in_elem = element_name(op.operands[0].type)
     acc_elem = element_name(op.operands[2].type)
-    factored = None
+    factored = shared = None
     if getattr(cc, "mma_mode", "exact") == "fast":
+        lhs_f32, rhs_f32 = (_RememberedOperand(in_elem, cc.rt) for _ in range(2))
+
         def mma(a, b, c):
-            return mmaf_fast(a, b, c, in_elem, acc_elem)
+            return mmaf_fast(a, b, c, in_elem, acc_elem, lhs_f32, rhs_f32)
         if acc_elem == "f32" and in_elem != "f64":
             factored = padded_mma.lane_factored(in_elem)
+            shared = padded_mma.shared_tiles_product(
+                in_elem, lambda side, x: (lhs_f32, rhs_f32)[side](x))
     else:
         scratch = threading.local()     # each thread of a multi-threaded launch has its own
 
         def mma(a, b, c):
             return mmaf_exact(a, b, c, in_elem, acc_elem, scratch.__dict__)
     # operands loaded with zero padding: only their in-bounds parts are multiplied
-    return padded_mma.fuse(op, cc, mma, factored) or elementwise(op, cc, mma)
+    return padded_mma.fuse(op, cc, mma, factored, shared) or elementwise(op, cc, mma)
 
 
 def mmaf_scaled_exact(lhs, rhs, acc, lhs_scale, rhs_scale, in_elem: str,

@@ -55,7 +55,7 @@ _ZERO_FLOATS = {"f16", "bf16", "f32", "tf32", "f64", "f8E4M3FN", "f8E5M2"}
 _QUIET = {"cuda_tile.constant", "cuda_tile.make_tensor_view", "cuda_tile.make_partition_view",
           "cuda_tile.make_strided_view", "cuda_tile.make_gather_scatter_view", _RESHAPE,
           _PERMUTE, "cuda_tile.broadcast", "cuda_tile.iota", "cuda_tile.get_tile_block_id",
-          "cuda_tile.get_num_tile_blocks"}
+          "cuda_tile.get_num_tile_blocks", _FTOF}
 
 
 def _unit_dims_only(op: Operation) -> bool:
@@ -108,11 +108,33 @@ def mmaf_chains(op: Operation) -> Optional[tuple[list[Operation], list[Operation
     return lhs, rhs
 
 
+def mmaf_half_chain(op: Operation) -> Optional[tuple[int, list[Operation]]]:
+    """``(side, chain)`` for an ``mmaf`` of which only one operand (``side`` 0: lhs, 1: rhs)
+    is an absorbable load chain in the ``mmaf``'s block (an attention kernel's key or value
+    tile; the other operand is computed, or loaded outside the loop), or None."""
+    if op.name != _MMAF or op.parent is None or mmaf_chains(op) is not None:
+        return None
+    block = op.parent
+    ops = list(block.ops)
+    for side in (1, 0):
+        chain = _operand_chain(op.operands[side], block)
+        if chain is None:
+            continue
+        absorbed = set(map(id, chain))
+        if all(id(o) in absorbed or (o.name in _QUIET and not o.regions)
+               for o in ops[ops.index(chain[0]):ops.index(op)]):
+            return side, chain
+    return None
+
+
 def _absorbed_ops(entry: Operation):
     for op in entry.walk():
         chains = mmaf_chains(op)
         if chains is not None:
             yield from chains[0] + chains[1]
+        half = mmaf_half_chain(op)
+        if half is not None:
+            yield from half[1]
 
 
 ABSORBERS.append(_absorbed_ops)
@@ -360,11 +382,15 @@ def _pair_groups(ia: np.ndarray, ib: np.ndarray, most: int = 64) -> list:
     return np.split(order, np.cumsum(np.bincount(which))[:-1])
 
 
-def fuse(op: Operation, cc, mma: Callable, factored: Optional[Callable] = None
-         ) -> Optional[Callable]:
+def fuse(op: Operation, cc, mma: Callable, factored: Optional[Callable] = None,
+         shared: Optional[Callable] = None) -> Optional[Callable]:
     """The closure running ``op`` (an ``mmaf`` computed by ``mma(lhs, rhs, acc)``) together
     with its absorbed operand loads, or None when ``op`` is not such an ``mmaf``.
-    ``factored``: :func:`lane_factored` (fast mode)."""
+    ``factored``: :func:`lane_factored`, ``shared``: :func:`shared_tiles_product` (fast
+    mode)."""
+    half = mmaf_half_chain(op)
+    if half is not None:
+        return _fuse_half(op, cc, half, mma, shared)
     chains = mmaf_chains(op)
     if chains is None or any(o not in cc.absorbed for o in chains[0] + chains[1]):
         return None
@@ -390,6 +416,96 @@ def fuse(op: Operation, cc, mma: Callable, factored: Optional[Callable] = None
             res = mma(r[a_slot], r[b_slot], acc)
         r[out] = res
     return run
+
+
+def _fuse_half(op: Operation, cc, half: tuple, mma: Callable, shared: Optional[Callable]
+               ) -> Optional[Callable]:
+    """:func:`fuse` for an ``mmaf`` with one absorbed operand chain (:func:`mmaf_half_chain`):
+    ``shared(side, other, operand, window, acc)`` multiplies the lanes' distinct loaded tiles
+    once each when lanes share them; otherwise the absorbed ops run where the ``mmaf`` stands
+    (nothing between them and it touches memory or may fail) and ``mma`` multiplies."""
+    side, chain = half
+    if any(o not in cc.absorbed for o in chain):
+        return None
+    operand = _Operand(chain, cc)
+    block_ops = list(op.parent.ops)
+    replay = [cc.absorbed[o] for o in sorted(chain, key=block_ops.index)]
+    replay = [f for f in replay if f is not None]
+    slots = cc.slots_of(op.operands)
+    other_slot, c_slot = slots[1 - side], slots[2]
+    out = cc.slot(op.results[0])
+
+    def run(r):
+        res = None
+        if shared is not None:
+            w = operand.window(r)
+            if w is not None:
+                res = shared(side, r[other_slot], operand, w, r[c_slot])
+        if res is None:
+            for f in replay:
+                f(r)
+            res = mma(r[slots[0]], r[slots[1]], r[c_slot])
+        r[out] = res
+    return run
+
+
+def shared_tiles_product(in_elem: str, other_f32: Callable) -> Callable:
+    """For fast-mode products where one operand is loaded (:func:`mmaf_half_chain`) and
+    lanes share its tiles (an attention kernel's query blocks of one head all multiply that
+    head's key and value tiles): ``fn(side, other, operand, window, acc)`` reads and
+    converts each distinct tile once and multiplies it with the other operand's tiles of all
+    the lanes that share it in one SGEMM, then adds ``acc`` in f32 as
+    :func:`~.floating_point.mmaf_fast` does (the sums are f32 in BLAS's order either way);
+    None where lanes share no tile, tiles are cut by the view's edge or shapes are not 2-D.
+    ``other_f32(side, x)`` converts the other operand ``x`` (operand ``side`` of the ``mmaf``:
+    a :class:`~.floating_point._RememberedOperand`)."""
+    from .floating_point import fast_operand
+
+    def product(side: int, other: np.ndarray, operand: "_Operand", window, acc: np.ndarray):
+        win, starts, extent = window
+        lanes = max(starts.size, other.shape[0], acc.shape[0])
+        if lanes < 2 or starts.size not in (1, lanes) or len(operand.tile) != 2 or \
+                other.ndim != 3:
+            return None
+        if starts.size == 1:            # one tile for every lane
+            distinct, which = starts, np.zeros(lanes, dtype=np.intp)
+        else:
+            distinct, which = np.unique(starts, return_inverse=True)
+            if 2 * distinct.size > lanes:
+                return None
+        tiles, extent = operand.parts(win, distinct, extent)
+        if extent != operand.tile:
+            return None
+        kind = "f32" if operand.converted_to == in_elem else in_elem
+        tiles = fast_operand(tiles, kind)
+        x = np.broadcast_to(other_f32(1 - side, other), (lanes,) + other.shape[1:])
+        m, n = acc.shape[-2:]
+        p = fresh((lanes, m, n), _F32)
+        order = np.argsort(which, kind="stable")
+        bounds = np.searchsorted(which[order], np.arange(distinct.size + 1))
+        for g in range(distinct.size):
+            sel = order[bounds[g]:bounds[g + 1]]
+            run = _run_of(sel)
+            xs = x[run] if run is not None else x[sel]
+            if side == 1:       # each lane's (m, k) rows times the shared (k, n) tile
+                q = np.matmul(xs.reshape(-1, xs.shape[-1]), tiles[g]).reshape(-1, m, n)
+            else:               # the shared (m, k) tile times each lane's (k, n) columns
+                k = xs.shape[-2]
+                cols = xs.transpose(1, 0, 2).reshape(k, -1)
+                q = np.matmul(tiles[g], cols).reshape(m, -1, n).transpose(1, 0, 2)
+            if run is not None:
+                p[run] = q
+            else:
+                p[sel] = q
+        np.add(p, acc, out=p, dtype=_F32)
+        return fast.canon_nan(p)
+    return product
+
+
+def _run_of(sel: np.ndarray) -> Optional[slice]:
+    """``sel`` (sorted lane indices) as a slice when it is a run of consecutive lanes."""
+    first, last = int(sel[0]), int(sel[-1])
+    return slice(first, last + 1) if last - first + 1 == sel.size else None
 
 
 # -- a K loop of mmaf in fast mode -----------------------------------------------------------

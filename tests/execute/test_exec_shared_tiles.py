@@ -1,0 +1,209 @@
+"""Fast-mode mmaf whose lanes share one operand's loaded tiles (execute/semantics/padded_mma.py,
+``mmaf_half_chain`` / ``shared_tiles_product``) and loop-invariant operands converted once per
+launch (floating_point._RememberedOperand): results within fast mode's bound of the exact
+mode, the same as without the shortcut, errors reported by the load."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tileir
+from tileir.execute.errors import LaunchError
+from tileir.execute.semantics import floating_point, padded_mma
+
+T = 16          # tile extent (M = N = K)
+
+
+def shared_kernel(side: int) -> str:
+    """Tile block (bx, by): D[by, bx] = X @ Y where the operand ``side`` (0: lhs, 1: rhs) is
+    the shared tile S[by], loaded right before the mmaf (an absorbable chain), and the other
+    is -P[by, bx] (computed: a negf stands between its load and the mmaf)."""
+    tv3 = f"tensor_view<?x{T}x{T}xf16, strides=[{T * T},{T},1]>"
+    tv4 = f"tensor_view<?x?x{T}x{T}xf16, strides=[?,{T * T},{T},1]>"
+    dv4 = f"tensor_view<?x?x{T}x{T}xf32, strides=[?,{T * T},{T},1]>"
+    s_pv = f"partition_view<tile=(1x{T}x{T}), {tv3}>"
+    p_pv = f"partition_view<tile=(1x1x{T}x{T}), {tv4}>"
+    d_pv = f"partition_view<tile=(1x1x{T}x{T}), {dv4}>"
+    tile = f"tile<{T}x{T}xf16>"
+    operands = "%own, %sh" if side == 1 else "%sh, %own"
+    return f"""
+cuda_tile.module @m {{
+  entry @k(%s: tile<ptr<f16>>, %p: tile<ptr<f16>>, %d: tile<ptr<f32>>, %h: tile<i32>, %g: tile<i32>, %st: tile<i32>) {{
+    %ts = make_tensor_view %s, shape = [%h, {T}, {T}], strides = [{T * T}, {T}, 1] : tile<i32> -> {tv3}
+    %tp = make_tensor_view %p, shape = [%h, %g, {T}, {T}], strides = [%st, {T * T}, {T}, 1] : tile<i32> -> {tv4}
+    %td = make_tensor_view %d, shape = [%h, %g, {T}, {T}], strides = [%st, {T * T}, {T}, 1] : tile<i32> -> {dv4}
+    %ps = make_partition_view %ts : {s_pv}
+    %pp = make_partition_view %tp : {p_pv}
+    %pd = make_partition_view %td : {d_pv}
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %c0 = constant <i32: 0> : tile<i32>
+    %acc = constant <f32: 0.000000e+00> : tile<{T}x{T}xf32>
+    %x, %t0 = load_view_tko weak %pp[%by, %bx, %c0, %c0] : {p_pv}, tile<i32> -> tile<1x1x{T}x{T}xf16>, token
+    %x2 = reshape %x : tile<1x1x{T}x{T}xf16> -> {tile}
+    %own = negf %x2 : {tile}
+    %y, %t1 = load_view_tko weak %ps[%by, %c0, %c0] : {s_pv}, tile<i32> -> tile<1x{T}x{T}xf16>, token
+    %sh = reshape %y : tile<1x{T}x{T}xf16> -> {tile}
+    %r = mmaf {operands}, %acc : {tile}, {tile}, tile<{T}x{T}xf32>
+    %r4 = reshape %r : tile<{T}x{T}xf32> -> tile<1x1x{T}x{T}xf32>
+    %t2 = store_view_tko weak %r4, %pd[%by, %bx, %c0, %c0] : tile<1x1x{T}x{T}xf32>, {d_pv}, tile<i32> -> token
+    return
+  }}
+}}
+"""
+
+
+def _inputs(h: int, g: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    s = rng.standard_normal((h, T, T)).astype(np.float16)
+    p = rng.standard_normal((h, g, T, T)).astype(np.float16)
+    return s, p
+
+
+def _want(side: int, s, p) -> np.ndarray:
+    own = -p.astype(np.float64)
+    sh = s.astype(np.float64)[:, None]
+    return own @ sh if side == 1 else sh @ own
+
+
+def _bound(side: int, s, p) -> np.ndarray:
+    own = np.abs(p.astype(np.float64))
+    sh = np.abs(s.astype(np.float64))[:, None]
+    mag = own @ sh if side == 1 else sh @ own
+    return (T + 1) * 2.0 ** -24 * mag
+
+
+@pytest.fixture
+def count_shared(monkeypatch):
+    """How many mmaf steps the shared-tile product completed (not giving up)."""
+    calls = {"done": 0, "none": 0}
+    original = padded_mma.shared_tiles_product
+
+    def counting(*args):
+        product = original(*args)
+
+        def run(*a):
+            res = product(*a)
+            calls["done" if res is not None else "none"] += 1
+            return res
+        return run
+    monkeypatch.setattr(padded_mma, "shared_tiles_product", counting)
+    return calls
+
+
+def _launch(side: int, s, p, **kw) -> np.ndarray:
+    h, g = p.shape[:2]
+    d = np.zeros((h, g, T, T), np.float32)
+    k = tileir.compile(tileir.parse(shared_kernel(side)), "k")
+    k.launch((g, h), [s, p, d, h, g, g * T * T], **kw)
+    return d
+
+
+@pytest.mark.parametrize("side", [0, 1])
+def test_shared_tiles_within_fast_bound_of_exact(side, count_shared):
+    s, p = _inputs(3, 8)
+    exact = _launch(side, s, p, mma="exact")
+    assert count_shared["done"] == 0                  # exact mode: never
+    assert np.array_equal(exact, _want(side, s, p).astype(np.float32))   # (K = 16: exact sums)
+    fast = _launch(side, s, p, mma="fast")
+    assert count_shared["done"] == 1                  # one lock-step batch, tiles shared
+    assert np.all(np.abs(fast.astype(np.float64) - exact) <= _bound(side, s, p))
+
+
+@pytest.mark.parametrize("side", [0, 1])
+def test_shared_tiles_same_as_per_lane_products(side, monkeypatch):
+    """Without the shortcut (every lane's product on its own) and one block at a time, the
+    results agree within the bound (BLAS may group the f32 sums differently)."""
+    s, p = _inputs(2, 6, seed=1)
+    fast = _launch(side, s, p, mma="fast")
+    one_by_one = _launch(side, s, p, mma="fast", batch=False)
+    monkeypatch.setattr(padded_mma, "shared_tiles_product", lambda *a: (lambda *b: None))
+    per_lane = _launch(side, s, p, mma="fast")
+    bound = _bound(side, s, p)
+    for other in (one_by_one, per_lane):
+        assert np.all(np.abs(fast.astype(np.float64) - other) <= 2 * bound)
+
+
+def test_no_shared_tiles_take_the_general_path(count_shared):
+    """One block per shared tile (nothing shared): the loads run where the mmaf stands."""
+    s, p = _inputs(4, 1)
+    fast = _launch(1, s, p, mma="fast")
+    assert count_shared["done"] == 0 and count_shared["none"] == 1
+    assert np.all(np.abs(fast.astype(np.float64) - _want(1, s, p)) <= _bound(1, s, p))
+
+
+def test_shared_load_out_of_bounds_reported_by_the_load():
+    """A shared tile outside the view (h below the grid's y extent): the absorbed load is
+    replayed and reports the error as it would where it stands."""
+    s, p = _inputs(3, 4)
+    d = np.zeros((3, 4, T, T), np.float32)
+    k = tileir.compile(tileir.parse(shared_kernel(1)), "k")
+    with pytest.raises(LaunchError) as err:
+        k.launch((4, 3), [s[:2], p, d, 3, 4, 4 * T * T], mma="fast")
+    assert "load_view_tko" in str(err.value)
+
+
+def loop_kernel(trips: int) -> str:
+    """One tile block per row band b: D[b] = sum over j < trips of A[b] @ B[j], A[b] loaded
+    before the loop (loop-invariant), B[j] inside it."""
+    tv = f"tensor_view<?x{T}x{T}xf16, strides=[{T * T},{T},1]>"
+    dv = f"tensor_view<?x{T}x{T}xf32, strides=[{T * T},{T},1]>"
+    pv = f"partition_view<tile=(1x{T}x{T}), {tv}>"
+    dpv = f"partition_view<tile=(1x{T}x{T}), {dv}>"
+    tile = f"tile<{T}x{T}xf16>"
+    acc = f"tile<{T}x{T}xf32>"
+    return f"""
+cuda_tile.module @m {{
+  entry @k(%a: tile<ptr<f16>>, %b: tile<ptr<f16>>, %d: tile<ptr<f32>>, %n: tile<i32>) {{
+    %ta = make_tensor_view %a, shape = [%n, {T}, {T}], strides = [{T * T}, {T}, 1] : tile<i32> -> {tv}
+    %tb = make_tensor_view %b, shape = [%n, {T}, {T}], strides = [{T * T}, {T}, 1] : tile<i32> -> {tv}
+    %td = make_tensor_view %d, shape = [%n, {T}, {T}], strides = [{T * T}, {T}, 1] : tile<i32> -> {dv}
+    %pa = make_partition_view %ta : {pv}
+    %pb = make_partition_view %tb : {pv}
+    %pd = make_partition_view %td : {dpv}
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %c0 = constant <i32: 0> : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
+    %ct = constant <i32: {trips}> : tile<i32>
+    %zero = constant <f32: 0.000000e+00> : {acc}
+    %x, %t0 = load_view_tko weak %pa[%bx, %c0, %c0] : {pv}, tile<i32> -> tile<1x{T}x{T}xf16>, token
+    %xa = reshape %x : tile<1x{T}x{T}xf16> -> {tile}
+    %xn = negf %xa : {tile}
+    %sum = for %j in (%c0 to %ct, step %c1) : tile<i32> iter_values(%s = %zero) -> ({acc}) {{
+      %y, %t1 = load_view_tko weak %pb[%j, %c0, %c0] : {pv}, tile<i32> -> tile<1x{T}x{T}xf16>, token
+      %yb = reshape %y : tile<1x{T}x{T}xf16> -> {tile}
+      %r = mmaf %xn, %yb, %s : {tile}, {tile}, {acc}
+      continue %r : {acc}
+    }}
+    %r3 = reshape %sum : {acc} -> tile<1x{T}x{T}xf32>
+    %t2 = store_view_tko weak %r3, %pd[%bx, %c0, %c0] : tile<1x{T}x{T}xf32>, {dpv}, tile<i32> -> token
+    return
+  }}
+}}
+"""
+
+
+def test_loop_invariant_operand_converted_once_per_launch(monkeypatch):
+    n, trips = 4, 4
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((n, T, T)).astype(np.float16)
+    b = rng.standard_normal((n, T, T)).astype(np.float16)
+    shapes = []
+    original = floating_point.fast_operand
+    monkeypatch.setattr(floating_point, "fast_operand",
+                        lambda x, *r, **kw: shapes.append(x.shape) or original(x, *r, **kw))
+    k = tileir.compile(tileir.parse(loop_kernel(trips)), "k")
+
+    def launch(a):
+        d = np.zeros((n, T, T), np.float32)
+        k.launch((n,), [a, b, d, n], mma="fast")
+        want = sum((-a.astype(np.float64)) @ b[j].astype(np.float64) for j in range(trips))
+        bound = (trips * T + 1) * 2.0 ** -24 * sum(
+            np.abs(a.astype(np.float64)) @ np.abs(b[j].astype(np.float64)) for j in range(trips))
+        assert np.all(np.abs(d - want) <= bound)
+    launch(a)
+    # the lhs (the same array every iteration) once, each iteration's rhs once
+    assert len(shapes) == 1 + trips, shapes
+    shapes.clear()
+    launch(a * np.float16(2))           # a new launch with other values: converted again
+    assert len(shapes) == 1 + trips
