@@ -167,18 +167,20 @@ class KernelExecutor(Executor):
     # -- memory ------------------------------------------------------------------------------
 
     def allocate(self, scope: str, elem_type, shape: Sequence[int], name: str,
-                 interleave: bool = False) -> MemRef:
+                 interleave: bool = False, prefer_interleaved: bool = False) -> MemRef:
         """A memref for a workgroup (one copy per block) or private (one per thread)
         attribution / alloca, zero-filled, identity layout.  Block (thread) ``b``'s copy is
         elements ``b * size ..`` of the buffer; ``interleave``: every use allows the
         interleaved layout (:func:`~.layout.interleavable`), which is then taken where
-        :attr:`interleave` says so for ``scope``."""
+        :attr:`interleave` says so for ``scope`` or ``prefer_interleaved`` (the buffer is
+        read by a batched loop, :func:`read_by_batched_loop`)."""
         n = int(np.prod(shape, dtype=np.int64)) if shape else 1
         copies = self.n_blocks if scope == "workgroup" else self.n_blocks * self.geo.threads
         copy = self.block_linear if scope == "workgroup" else self.lane_linear
         buf = Buffer(np.zeros(n * copies, dtype=cell_dtype(elem_type)), scope, name)
         buf.copy_size = n
-        if interleave and self.interleave[scope] and n > 0 and copies > 1:
+        if interleave and (self.interleave[scope] or prefer_interleaved) and n > 0 and \
+                copies > 1:
             buf.layout = Interleaved(n, copies, copy)
         strides = []
         acc = 1
@@ -191,7 +193,8 @@ class KernelExecutor(Executor):
         """Memrefs for a kernel's workgroup and private attributions (its entry block's
         arguments ``workgroup`` and ``private``), in that order."""
         return [self.allocate(scope, a.type.element, a.type.shape, f"{scope} attribution #{i}",
-                              interleavable_cached(self.compiler, a))
+                              interleavable_cached(self.compiler, a),
+                              scope == "workgroup" and read_by_batched_loop(self.compiler, a))
                 for scope, args in (("workgroup", workgroup), ("private", private))
                 for i, a in enumerate(args)]
 
@@ -275,6 +278,29 @@ def interleavable_cached(compiler: Compiler, value: Value) -> bool:
     hit = compiler.cache.get(key)
     if hit is None:
         hit = compiler.cache[key] = interleavable(value)
+    return hit
+
+
+def read_by_batched_loop(compiler: Compiler, value: Value) -> bool:
+    """Whether the memref ``value`` is loaded in the body of an ``scf.for`` that runs
+    batched (:mod:`.batching`).  Such a loop reads the same element of every block's copy
+    at once, for all its iterations: stored interleaved (element-major), that is a dense
+    view instead of a copy gathered from one run per block.  (Filling the buffer is then a
+    transpose; a batched loop reads what it loads many times over, which pays for it.)"""
+    from . import batching
+    if not batching.ENABLED:
+        return False
+    key = ("batched_read", value)
+    hit = compiler.cache.get(key)
+    if hit is None:
+        hit = False
+        for op, k in value.uses:
+            loop = op.parent_op
+            if op.name == "memref.load" and k == 0 and loop is not None and \
+                    loop.name == "scf.for" and batching.analyze(loop, compiler) is not None:
+                hit = True
+                break
+        compiler.cache[key] = hit
     return hit
 
 

@@ -296,7 +296,7 @@ def _float_binary(name: str, fn: Callable):
             raise UnsupportedError(f"'{name}' on {elem} (no IEEE arithmetic on that type)",
                                    op=name)
 
-        if _stored_next(op):
+        if _stored_next(op) and isinstance(fn, np.ufunc):   # (the store passes ``out=``)
             def deferred(ex, frame, args):
                 return [Deferred(_quiet(fn), args, dtype)]
             return deferred
@@ -304,6 +304,10 @@ def _float_binary(name: str, fn: Callable):
         def step(ex, frame, args):
             with np.errstate(all="ignore"):
                 return [fn(args[0], args[1]).astype(dtype, copy=False)]
+        if isinstance(fn, np.ufunc):
+            # what the step computes, for callers that run it many times over (batched
+            # loops, :mod:`..batching`): ``fn(a, b)`` (errors ignored) stored as ``dtype``
+            step.elementwise = (fn, dtype)
         return step
     return lower
 

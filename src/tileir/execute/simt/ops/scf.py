@@ -9,6 +9,7 @@ import numpy as np
 from ....ir.core import Operation
 from ...errors import UndefinedBehaviorError
 from ..faults import LaneFault
+from .. import batching
 from ..interp import Executor, Frame, affine, merge, narrow
 from ..lanes import Aff, BoxSpace, is_uniform
 from ..progress import RepeatCheck, calls_functions
@@ -139,7 +140,15 @@ def _for(op: Operation, c) -> Any:
         dtype = np.int64 if is_index else np.dtype(f"int{width}") if width in (8, 16, 32, 64) \
             else np.int64
         body = region.blocks[0]
-        for iv in _bounds(lb, ub, st):
+        trips = _bounds(lb, ub, st)
+        if len(trips) > 1 and box and batching.ENABLED:
+            batch = batching.analyze(op, c)
+            if batch is not None:
+                out = batch.run(ex, frame, trips.start, trips.step, len(trips),
+                                np.dtype(dtype), values)
+                if out is not None:
+                    return out
+        for iv in trips:
             ivv = Aff(iv, (0,) * 6, dtype) if box else space.uniform(iv, dtype)
             fr = Frame(space, frame)
             vals = fr.vals
