@@ -25,6 +25,7 @@ from ...dialects.cuda_tile.attributes import DenseElementsAttr
 from .. import numerics as N
 from ..errors import UndefinedBehaviorError
 from ..plan import LOWERINGS, YIELD, lowering
+from . import fast
 from ._common import elementwise, element_name, storage_dtype
 
 
@@ -303,11 +304,15 @@ def _lower_reduce(op, cc):
     dtypes = [storage_dtype(v.type) for v in op.results]
 
     rows_fn = combine.rows
+    ufunc = getattr(direct, "ufunc", None)
 
     def run(r):
         cur, lead, n = _prepare([r[s] for s in ins], axis)
         if rows_fn is not None and n > 1:
             r[outs[0]] = rows_fn(cur[0]).reshape(lead)
+            return
+        if ufunc is not None and n > 1:
+            r[outs[0]] = _ufunc_tree(cur[0], ufunc).reshape(lead)
             return
         rows = cur[0].shape[0]
         while n > 1:
@@ -335,6 +340,28 @@ def _lower_reduce(op, cc):
         for s, c in zip(outs, cur):
             r[s] = np.ascontiguousarray(c[:, 0]).reshape(lead)
     return run
+
+
+def _ufunc_tree(c: np.ndarray, ufunc) -> np.ndarray:
+    """The pairwise tree of ``reduce`` (adjacent pairs, the lower index first) over the rows
+    of ``c`` (``(rows, n)``, ``n > 1``) for a combiner that is the native f32/f64 ``ufunc``
+    followed by NaN canonicalisation (``fast.float_binary``): each level into one of two
+    work arrays (no array per level), NaN canonicalised once at the end (the same bits: a
+    NaN anywhere in the tree makes every later sum NaN, and the last one canonical)."""
+    rows, n = c.shape
+    src = c
+    first = (n + 1) // 2            # the width after the first level, then after the second
+    bufs = [np.empty(rows * first, c.dtype), np.empty(rows * ((first + 1) // 2), c.dtype)]
+    level = 0
+    while n > 1:
+        half = n // 2
+        dst = bufs[level % 2][:rows * (half + n % 2)].reshape(rows, half + n % 2)
+        ufunc(src[:, 0:2 * half:2], src[:, 1:2 * half:2], out=dst[:, :half])
+        if n % 2:
+            dst[:, half] = src[:, n - 1]
+        src, n = dst, half + n % 2
+        level += 1
+    return fast.canon_nan(np.ascontiguousarray(src[:, 0]))
 
 
 @lowering("scan")

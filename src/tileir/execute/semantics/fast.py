@@ -69,6 +69,7 @@ def float_binary(name: str, elem: str):
                 return canon_nan(uf(a, b))
             shape = a.shape if a.shape == b.shape else np.broadcast_shapes(a.shape, b.shape)
             return canon_nan(uf(a, b, out=fresh(shape, dt)))
+        native.ufunc = uf       # (what it applies before canonicalising NaN: see core.reduce)
         return native
     if elem in NARROW_FLOATS:
         dt = NARROW_FLOATS[elem]
