@@ -152,6 +152,31 @@ def test_reduce_general_body_matches_direct_body():
     assert np.asarray(direct).tobytes() == np.asarray(general).tobytes()
 
 
+@pytest.mark.parametrize("n", [2, 4, 64, 256])
+def test_reduce_native_tree_equals_an_explicit_pairwise_tree(n):
+    """The native-ufunc tree (work arrays, NaN canonicalised at the end) equals a tree of
+    adjacent-pair f32 sums, and NaN payloads and inf - inf anywhere give the canonical NaN."""
+    rng = np.random.default_rng(n)
+    x = (rng.standard_normal((4, n)) * np.exp2(rng.integers(-20, 20, (4, n)))).astype(np.float32)
+    x[1, n // 2] = np.uint32(0x7FC00123).view(np.float32)      # a NaN with a payload
+    x[2, 0], x[2, n - 1] = np.inf, -np.inf                       # inf - inf on the way up
+    got = run_op(REDUCE_ADD.format(dim=1, src=f"tile<4x{n}xf32>", dst="tile<4xf32>"), [x],
+                 (4,), "f32")
+    want = []
+    for row in x:
+        level = list(row)
+        while len(level) > 1:
+            nxt = [np.float32(level[i]) + np.float32(level[i + 1])
+                   for i in range(0, len(level) - 1, 2)]
+            level = nxt + level[len(level) - len(level) % 2:]
+        want.append(level[0])
+    want = np.array(want, np.float32)
+    bits = want.view(np.uint32).copy()
+    bits[np.isnan(want)] = 0x7FFFFFFF                           # the canonical NaN
+    assert np.asarray(got).view(np.uint32).tolist() == bits.tolist()
+    assert np.isnan(got[1]) and np.isnan(got[2])
+
+
 SCAN = """%r = scan %a0 dim={dim} reverse={rev} identities=[{ident}] : {t} -> {t}
       (%cur: tile<{e}>, %acc: tile<{e}>) {{
         %s = {op} %cur, %acc : tile<{e}>
