@@ -234,3 +234,29 @@ def test_shapes_are_preserved():
     assert nx.addi(a, a, "i16").shape == (3, 4)
     r = nx.negi(np.int64(5), "i64")
     assert np.asarray(r).shape == () and r == -5
+
+
+@pytest.mark.parametrize("elem,dt", [("i8", np.int8), ("i16", np.int16), ("i32", np.int32),
+                                     ("i64", np.int64)])
+def test_divi_remi_one_element_equals_the_array_path(elem, dt):
+    """One element each (the Python-int path) gives what the vectorised path gives for the
+    same values, at the edges (zero divisor, INT_MIN / -1, every sign) and at random."""
+    info = np.iinfo(dt)
+    edges = [0, 1, -1, 2, -2, 3, -3, 7, -7, info.min, info.max, info.min + 1, info.max - 1]
+    rng = np.random.default_rng(5)
+    values = np.array(edges + list(rng.integers(info.min, info.max, 12, dtype=dt,
+                                                endpoint=True)), dt)
+    a = np.repeat(values, values.size)
+    b = np.tile(values, values.size)
+    for signed in (True, False):
+        for rounding in ("zero", "positive_inf") + (("negative_inf",) if signed else ()):
+            whole = nx.divi(a, b, elem, signed, rounding)
+            one = [nx.divi(a[i:i + 1], b[i:i + 1].reshape(1, 1), elem, signed, rounding)
+                   for i in range(a.size)]
+            assert all(o.shape == (1, 1) and o.dtype == whole.dtype for o in one)
+            assert np.array_equal(np.concatenate([o.reshape(-1) for o in one]), whole)
+        whole = nx.remi(a, b, elem, signed)
+        one = np.concatenate([nx.remi(a[i], b[i], elem, signed).reshape(-1)
+                              for i in range(a.size)])
+        assert np.array_equal(one, whole)
+    assert nx.divi(np.int32(7), np.int32(-2), "i32", True).shape == ()

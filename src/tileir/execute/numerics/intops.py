@@ -74,6 +74,12 @@ def divi(lhs: ArrayLike, rhs: ArrayLike, elem: str, signed: bool,
     (floor; signed only). Undefined cases: see the module docstring."""
     if rounding not in ("zero", "positive_inf", "negative_inf"):
         raise ValueError(f"divi: unsupported rounding {rounding!r}")
+    if rounding == "negative_inf" and not signed:
+        raise ValueError("divi: negative_inf rounding is not valid with unsigned")
+    pair = _scalar_pair(lhs, rhs, elem, signed)
+    if pair is not None:            # (one element each: Python ints, ~5x fewer steps)
+        (a, b), shape = pair
+        return _wrap_int(_divide(a, b, signed, rounding, elem), shape, elem)
     if signed:
         a, b = to_signed(lhs, elem), to_signed(rhs, elem)
         zero = b == 0
@@ -87,8 +93,6 @@ def divi(lhs: ArrayLike, rhs: ArrayLike, elem: str, signed: bool,
             q = q + inexact
         q = np.where(zero, -1, np.where(ovf, a, q))
         return from_integer(q, elem)
-    if rounding == "negative_inf":
-        raise ValueError("divi: negative_inf rounding is not valid with unsigned")
     a, b = to_unsigned(lhs, elem), to_unsigned(rhs, elem)
     zero = b == 0
     bs = np.where(zero, _U(1), b)
@@ -101,6 +105,15 @@ def divi(lhs: ArrayLike, rhs: ArrayLike, elem: str, signed: bool,
 @quiet
 def remi(lhs: ArrayLike, rhs: ArrayLike, elem: str, signed: bool) -> NDArray:
     """Remainder of truncated division; signed results take the sign of ``lhs``."""
+    pair = _scalar_pair(lhs, rhs, elem, signed)
+    if pair is not None:
+        (a, b), shape = pair
+        if b == 0:
+            r = a
+        else:
+            r = abs(a) % abs(b)
+            r = -r if a < 0 else r
+        return _wrap_int(r, shape, elem)
     if signed:
         a, b = to_signed(lhs, elem), to_signed(rhs, elem)
         trivial = (b == 0) | (b == -1)
@@ -109,6 +122,48 @@ def remi(lhs: ArrayLike, rhs: ArrayLike, elem: str, signed: bool) -> NDArray:
         a, b = to_unsigned(lhs, elem), to_unsigned(rhs, elem)
         r = a % np.where(b == 0, _U(1), b)
     return from_integer(np.where(b == 0, a, r), elem)
+
+
+#: widths whose storage is a native NumPy integer (the scalar path reads them with int())
+_NATIVE_WIDTHS = {"i8": 8, "i16": 16, "i32": 32, "i64": 64}
+
+
+def _scalar_pair(lhs: ArrayLike, rhs: ArrayLike, elem: str, signed: bool):
+    """``((a, b), shape)``: the operands as Python ints read ``signed`` or unsigned, and the
+    result's shape, when both hold one element of a native-width type; else None."""
+    n = _NATIVE_WIDTHS.get(elem)
+    if n is None or np.size(lhs) != 1 or np.size(rhs) != 1:
+        return None
+    a, b = int(np.asarray(lhs).reshape(-1)[0]), int(np.asarray(rhs).reshape(-1)[0])
+    if not signed:
+        mask = (1 << n) - 1
+        a, b = a & mask, b & mask
+    sa, sb = np.shape(lhs), np.shape(rhs)
+    return (a, b), sa if sa == sb else np.broadcast_shapes(sa, sb)
+
+
+def _divide(a: int, b: int, signed: bool, rounding: str, elem: str) -> int:
+    """The quotient of :func:`divi` on Python ints (before wrapping to the width)."""
+    if b == 0:
+        return -1                   # (all ones, either reading)
+    if signed and b == -1 and a == -(1 << 63):
+        return a                    # INT64_MIN / -1 (narrower widths wrap the true quotient)
+    if rounding == "negative_inf":
+        return a // b
+    if rounding == "positive_inf":
+        return -((-a) // b)
+    q = abs(a) // abs(b)
+    return -q if (a < 0) != (b < 0) else q
+
+
+def _wrap_int(v: int, shape: tuple, elem: str) -> NDArray:
+    """``v`` wrapped modulo ``2**width`` into ``elem``'s (signed) storage, as an array of
+    ``shape`` (native widths)."""
+    n = _NATIVE_WIDTHS[elem]
+    v &= (1 << n) - 1
+    if v >= 1 << (n - 1):
+        v -= 1 << n
+    return np.full(shape, v, dtype=numpy_dtype(elem))
 
 
 @quiet
