@@ -1,9 +1,11 @@
 """Differential checking of the lock-step executor: every batched launch made while
 :func:`check_batched_launches` is installed also runs one tile block at a time (on the same
 inputs) and both must leave identical bits in every array argument and mapped buffer
-(module globals, cuTile list elements) -- or, for ``mma="fast"`` launches (the default), whose BLAS sums
-may be grouped differently batched and one block at a time, equal within that mode's
-documented bound (checked loosely here: relative 1e-4 of the values)."""
+(module globals, cuTile list elements) -- or, for ``mma="fast"`` launches (the default), whose
+BLAS sums may be grouped differently batched and one block at a time, equal within that mode's
+documented bound (checked loosely here: relative 1e-4 of the values); such a launch of a
+kernel with matrix products is then also run in ``mma="exact"`` mode both ways, which must
+give identical bits."""
 
 from __future__ import annotations
 
@@ -93,9 +95,33 @@ def differential_launch(kernel: Kernel, grid, args=(), launch=ORIGINAL_LAUNCH, r
         if not same:
             raise Mismatch(f"kernel '{kernel.name}' grid {g}: batched and sequential launches "
                            f"differ in {'argument' if i < len(args) else 'buffer'} #{i}")
+    if fast and _has_mmaf(kernel):
+        _exact_bits_too(kernel, g, args, targets, before, launch, options)
     if record is not None:
         record.append((kernel.name, info.mode, info.divergent))
     return info
+
+
+def _has_mmaf(kernel: Kernel) -> bool:
+    return any(op.name in ("cuda_tile.mmaf", "cuda_tile.mmaf_scaled") for op in kernel.entry.walk())
+
+
+def _exact_bits_too(kernel: Kernel, g, args: list, targets: list, before: list, launch,
+                    options) -> None:
+    """A fast-mode launch of a kernel with matrix products: exact mode must still give
+    identical bits batched and one block at a time (run on the same inputs; the fast
+    launch's results are put back afterwards)."""
+    after_fast = [t.copy() for t in targets]
+    exact = dict(options, mma="exact")
+    results = []
+    for batch in (False, True):
+        _restore(targets, before)
+        launch(kernel, g, args, **dict(exact, batch=batch))
+        results.append([t.tobytes() for t in targets])
+    _restore(targets, after_fast)
+    if results[0] != results[1]:
+        raise Mismatch(f"kernel '{kernel.name}' grid {g}: exact-mode batched and sequential "
+                       f"launches differ")
 
 
 def check_batched_launches(monkeypatch) -> list:
