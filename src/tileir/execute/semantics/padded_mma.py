@@ -434,10 +434,11 @@ def _fuse_half(op: Operation, cc, half: tuple, mma: Callable, shared: Optional[C
     slots = cc.slots_of(op.operands)
     other_slot, c_slot = slots[1 - side], slots[2]
     out = cc.slot(op.results[0])
+    rt = cc.rt
 
     def run(r):
         res = None
-        if shared is not None:
+        if shared is not None and rt.lanes > 1:     # (one block: nothing to share)
             w = operand.window(r)
             if w is not None:
                 res = shared(side, r[other_slot], operand, w, r[c_slot])
