@@ -15,6 +15,7 @@ import numpy as np
 
 from ...ir.core import Operation, Region, Value
 from ..errors import GridError, LaunchError, UndefinedBehaviorError
+from . import scratch
 from .interp import Compiler, Executor, Frame, loc_text
 from .lanes import Aff, BoxSpace, Space, ROOT_NDIM
 from .layout import Interleaved, interleavable
@@ -134,6 +135,8 @@ class KernelExecutor(Executor):
         self.readonly: set = set()
         #: the :class:`~.host.Program` (module globals), set by the launch
         self.program: Any = None
+        #: buffers whose arrays came from :mod:`.scratch` (given back by :meth:`release`)
+        self.scratch: list[Buffer] = []
 
     # -- ids -------------------------------------------------------------------------------
 
@@ -177,7 +180,9 @@ class KernelExecutor(Executor):
         n = int(np.prod(shape, dtype=np.int64)) if shape else 1
         copies = self.n_blocks if scope == "workgroup" else self.n_blocks * self.geo.threads
         copy = self.block_linear if scope == "workgroup" else self.lane_linear
-        buf = Buffer(np.zeros(n * copies, dtype=cell_dtype(elem_type)), scope, name)
+        buf = Buffer(scratch.take(n * copies, cell_dtype(elem_type)), scope, name,
+                     zero_pending=True)
+        self.scratch.append(buf)
         buf.copy_size = n
         if interleave and (self.interleave[scope] or prefer_interleaved) and n > 0 and \
                 copies > 1:
@@ -197,6 +202,17 @@ class KernelExecutor(Executor):
                               scope == "workgroup" and read_by_batched_loop(self.compiler, a))
                 for scope, args in (("workgroup", workgroup), ("private", private))
                 for i, a in enumerate(args)]
+
+    def release(self) -> None:
+        """The chunk has finished: its own memory (attributions, allocas) can be reached no
+        more; mark it freed and give its arrays back to :mod:`.scratch`.  (The buffers keep
+        their size, as a read-only array of zeros that shares no memory.)"""
+        for buf in self.scratch:
+            arr = buf.raw
+            buf.freed = True
+            buf.data = np.broadcast_to(np.zeros(1, arr.dtype), arr.shape)
+            scratch.give(arr)
+        self.scratch = []
 
     def record(self, space: Space, buffer: Buffer, addr: Any, write: bool, op: Operation) -> None:
         """Log an access for ``racecheck``."""
@@ -322,4 +338,5 @@ def run_kernel(compiler: Compiler, body: Region, geo: Geometry,
         args = bind(ex, frame)
         ex.run_region(body, frame, args)
         ex.check_races()
+        ex.release()
     return out.getvalue()

@@ -63,9 +63,14 @@ class Aff:
         lo = hi = self.const
         for c, l0, n in zip(self.coef, space.lo, space.shape):
             if c:
-                a, b = c * l0, c * (l0 + n - 1)
-                lo += min(a, b)
-                hi += max(a, b)
+                a = c * l0
+                b = a + c * (n - 1)
+                if a <= b:
+                    lo += a
+                    hi += b
+                else:
+                    lo += b
+                    hi += a
         return lo, hi
 
     def fits(self, space: "BoxSpace") -> bool:
@@ -181,6 +186,14 @@ class BoxSpace(Space):
         if parent is not None:
             self._slices = tuple(slice(a - p, a - p + n)
                                  for a, p, n in zip(self.lo, parent.lo, self.shape))
+
+    def child(self, lo: tuple, shape: tuple) -> "BoxSpace":
+        """The sub-box ``[lo, lo + shape)`` of this box as its child (``lo`` and ``shape``
+        tuples of ints inside this box; no conversions, for hot paths)."""
+        box = BoxSpace.__new__(BoxSpace)
+        box.lo, box.shape, box.parent, box.root = lo, shape, self, self.root
+        box._slices = tuple([slice(a - p, a - p + n) for a, p, n in zip(lo, self.lo, shape)])
+        return box
 
     def array(self, value: Any) -> np.ndarray:
         if isinstance(value, Aff):

@@ -43,15 +43,21 @@ class Buffer:
     ``'workgroup'`` or ``'private'``; ``name`` names it in
     diagnostics; ``freed`` is set by ``dealloc`` (a later access is an error); ``layout`` is
     None (element ``a`` is ``data[a]``) or the :class:`~.layout.Interleaved` placement of the
-    per-block / per-thread copies."""
+    per-block / per-thread copies.
 
-    __slots__ = ("data", "space", "name", "freed", "ident", "read_only", "pending",
-                 "copy_size", "layout", "__weakref__")
+    ``zero_pending``: the array's contents are stale and the buffer reads as all zeros (a
+    recycled scratch array, :mod:`.scratch`); reading :attr:`data` zero-fills it first, except
+    where a store overwrites every element (:meth:`claim_for_overwrite`), which needs no
+    zeroing."""
+
+    __slots__ = ("_data", "zero_pending", "space", "name", "freed", "ident", "read_only",
+                 "pending", "copy_size", "layout", "__weakref__")
 
     def __init__(self, data: np.ndarray, space: str = "global", name: str = "buffer",
-                 read_only: bool = False) -> None:
+                 read_only: bool = False, zero_pending: bool = False) -> None:
         assert data.ndim == 1
-        self.data = data
+        self._data = data
+        self.zero_pending = zero_pending
         self.space = space
         self.name = name
         self.freed = False
@@ -65,11 +71,36 @@ class Buffer:
         LIVE_BUFFERS.add(self)
 
     @property
+    def data(self) -> np.ndarray:
+        """The elements (zero-filled first where :attr:`zero_pending`)."""
+        if self.zero_pending:
+            self._data.view(np.uint8).fill(0)
+            self.zero_pending = False
+        return self._data
+
+    @data.setter
+    def data(self, value: np.ndarray) -> None:
+        self._data = value
+        self.zero_pending = False
+
+    @property
+    def raw(self) -> np.ndarray:
+        """The array as it is (stale where :attr:`zero_pending`): for shapes, dtypes and views
+        that are written before anything reads them."""
+        return self._data
+
+    def claim_for_overwrite(self) -> np.ndarray:
+        """The array, for a store about to write every element: pending zeros are dropped
+        (nothing can observe them)."""
+        self.zero_pending = False
+        return self._data
+
+    @property
     def size(self) -> int:
-        return int(self.data.size)
+        return int(self._data.size)
 
     def __repr__(self) -> str:
-        return f"Buffer({self.name}, {self.space}, {self.data.dtype}[{self.size}])"
+        return f"Buffer({self.name}, {self.space}, {self._data.dtype}[{self.size}])"
 
 
 class MemRef:
@@ -301,14 +332,15 @@ def _view(space: BoxSpace, data: np.ndarray, addr: Aff) -> np.ndarray:
 def load(space: Space, buffer: Buffer, addr: Any, readonly: bool = False) -> np.ndarray:
     """The elements at ``addr`` (from :func:`element_address`), one per lane; ``readonly``:
     nothing writes the buffer while the value lives, so an affine access may return a view."""
+    data = buffer.data
     addr = physical(space, buffer.layout, addr)
     if isinstance(addr, Aff):
-        view = _view(space, buffer.data, addr)
+        view = _view(space, data, addr)
         if readonly:
             view.flags.writeable = False
             return view
         return np.array(view)
-    return buffer.data[addr]
+    return data[addr]
 
 
 def cells(data: np.ndarray) -> np.ndarray:
@@ -319,21 +351,46 @@ def cells(data: np.ndarray) -> np.ndarray:
     return data[names[0]] if names else data
 
 
+def covers_all(space: Space, addr: Any, size: int) -> bool:
+    """Whether the affine ``addr`` names every element of ``[0, size)`` over the lanes of the
+    box ``space`` (each at least once): its varying axes, ordered by coefficient, form a
+    dense mixed-radix numbering starting at element 0."""
+    if type(addr) is not Aff or type(space) is not BoxSpace or size <= 0:
+        return False
+    axes = sorted((abs(c), n) for c, n in zip(addr.coef, space.shape) if c and n > 1)
+    span = 1
+    for c, n in axes:
+        if c != span:
+            return False
+        span *= n
+    return span == size and addr.value_range(space)[0] == 0
+
+
+def write_target(space: Space, buffer: Buffer, addr: Any) -> np.ndarray:
+    """The array a store at the logical ``addr`` writes into: when the buffer's zeros are
+    still pending and the store overwrites every element, the array without zero-filling
+    it first (nothing could read the zeros); else :attr:`Buffer.data`."""
+    if buffer.zero_pending and covers_all(space, addr, buffer.size):
+        return buffer.claim_for_overwrite()
+    return buffer.data
+
+
 def store(space: Space, buffer: Buffer, addr: Any, value: np.ndarray) -> None:
     """Write ``value`` (a lane array) at ``addr``; where several lanes write one element the
     last lane in thread order wins (one legal outcome of the race)."""
+    data = write_target(space, buffer, addr)
     addr = physical(space, buffer.layout, addr)
-    if buffer.data.dtype.names:      # vector cells: ``value`` has the vector shape last
+    if data.dtype.names:      # vector cells: ``value`` has the vector shape last
         value = cells(np.asarray(value))
         if not isinstance(addr, Aff):
-            vshape = buffer.data.dtype[0].shape
+            vshape = data.dtype[0].shape
             lanes = np.broadcast_shapes(np.shape(addr), value.shape[:value.ndim - len(vshape)])
             a = np.broadcast_to(addr, lanes).reshape(-1)
-            cells(buffer.data)[a] = np.broadcast_to(value, lanes + vshape).reshape(
+            cells(data)[a] = np.broadcast_to(value, lanes + vshape).reshape(
                 (-1,) + vshape)
             return
     if isinstance(addr, Aff):
-        view = cells(_view(space, buffer.data, addr))
+        view = cells(_view(space, data, addr))
         value = np.asarray(value)
         # lanes that share an address (coef 0 on an axis): keep the last lane's value
         sl = tuple(slice(-1, None) if (c == 0 and d < value.ndim and value.shape[d] > 1)
@@ -342,19 +399,25 @@ def store(space: Space, buffer: Buffer, addr: Any, value: np.ndarray) -> None:
         return
     value = np.asarray(value)
     a, v = np.broadcast_arrays(addr, value)
-    buffer.data[a.reshape(-1)] = v.reshape(-1)
+    data[a.reshape(-1)] = v.reshape(-1)
+
+
+#: run elementwise stores whose innermost run of lanes is this short or shorter with the
+#: longest other lane axis innermost instead (see :func:`_short_rows_outer`); 0: never
+SHORT_ROW = 4
 
 
 def store_computed(space: Space, buffer: "Buffer", addr: Any, fn, args, dtype) -> bool:
     """Compute ``fn(*args)`` straight into the elements at the affine ``addr`` (one per lane,
     no two lanes on one element, the buffer's dtype ``dtype``); False where that does not
     apply (the caller computes the value and stores it the ordinary way)."""
-    if not isinstance(addr, Aff) or buffer.data.dtype != dtype:
+    if not isinstance(addr, Aff) or buffer.raw.dtype != dtype:
         return False
+    logical = addr
     addr = physical(space, buffer.layout, addr)
     if not isinstance(addr, Aff):
         return False
-    view = _view(space, buffer.data, addr)
+    view = _view(space, buffer.raw, addr)
     if any(c == 0 and d < view.ndim and view.shape[d] > 1 for d, c in enumerate(addr.coef)):
         return False
     if any(getattr(a, "dtype", None) != dtype for a in args):
@@ -364,8 +427,34 @@ def store_computed(space: Space, buffer: "Buffer", addr: Any, fn, args, dtype) -
             return False
     except ValueError:
         return False
-    fn(*args, out=view)
+    write_target(space, buffer, logical)     # (zero-fills first unless this covers it all)
+    outer = _short_rows_outer(view, args)
+    if outer is not None:
+        fn(*(a.transpose(outer) if a.ndim == view.ndim else a for a in args),
+           out=view.transpose(outer), order="C")
+    else:
+        fn(*args, out=view)
     return True
+
+
+def _short_rows_outer(view: np.ndarray, args: Sequence[Any]) -> Optional[tuple]:
+    """An axis order that puts the view's innermost axis (smallest stride) outermost, when
+    its rows are at most :data:`SHORT_ROW` elements long and another axis is longer (a tree
+    step ``sh[tid] += sh[tid + s]`` with ``s <= 4`` over many blocks: NumPy would loop
+    ``s`` elements at a time).  Elementwise results do not depend on the order; None keeps
+    NumPy's own order."""
+    if SHORT_ROW <= 0:
+        return None
+    axes = [d for d in range(view.ndim) if view.shape[d] > 1]
+    if len(axes) < 2 or any(getattr(a, "ndim", 0) not in (0, view.ndim) for a in args):
+        return None
+    inner = min(axes, key=lambda d: abs(view.strides[d]))
+    longest = max(axes, key=lambda d: view.shape[d])
+    if view.shape[inner] > SHORT_ROW or view.shape[longest] <= 4 * SHORT_ROW:
+        return None
+    rest = [d for d in axes if d not in (inner, longest)]
+    units = [d for d in range(view.ndim) if view.shape[d] == 1]
+    return tuple(units + [inner] + rest + [longest])
 
 
 class RaceLog:

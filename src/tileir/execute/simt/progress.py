@@ -15,6 +15,7 @@ from typing import Any, Iterable, Optional
 
 import numpy as np
 
+from .lane_compare import LaneCompare
 from .lanes import Aff
 from .memory import LIVE_BUFFERS, MemRef
 
@@ -46,6 +47,9 @@ def _value_key(v: Any) -> Optional[Any]:
     if isinstance(v, MemRef):
         parts = [_value_key(x) for x in (v.offset, *v.sizes, *v.strides)]
         return None if any(p is None for p in parts) else ("memref", v.buffer.ident, *parts)
+    if type(v) is LaneCompare:
+        parts = [_value_key(x) for x in (v.a, v.b)]
+        return None if any(p is None for p in parts) else ("compare", v.pred, *parts)
     return None
 
 

@@ -20,7 +20,9 @@ from ....ir.core import Operation
 from ...errors import UnsupportedError
 from ...numerics import convert
 from ..faults import ub
+from .. import lane_compare
 from ..interp import affine
+from ..lane_compare import LaneCompare
 from ..lanes import Aff, BoxSpace, ROOT_NDIM
 from ..registry import lowering
 from ..values import Deferred, element_name, narrow_bits, numerics_name, storage, vector_shape
@@ -250,18 +252,35 @@ def _cmpi(op: Operation, c):
     pred = _CMPI[int(op.attributes["predicate" if op.name == "arith.cmpi" else "pred"].value)]
     sem = int_of(op.operands[0].type)
 
-    def step(ex, frame, args):
-        a, b = args
-        space = frame.space
+    def general(a, b, space):
         if isinstance(space, BoxSpace) and (type(a) is Aff or type(b) is Aff):
             decided = decide_compare(pred, a, b, space)
             if decided is not None:
-                return [space.uniform(decided, np.bool_)]
+                return space.uniform(decided, np.bool_)
             quick = _compare_aff(pred, a, b, space)
             if quick is not None:
-                return [quick]
-        return [sem.compare(pred, _arr(space, a), _arr(space, b))]
+                return quick
+        return sem.compare(pred, _arr(space, a), _arr(space, b))
+
+    if _feeds_if(op) and not isinstance(sem, NarrowInt):
+        def deferred(ex, frame, args):
+            a, b = args
+            if lane_compare.ENABLED and (type(a) is Aff or type(b) is Aff):
+                return [LaneCompare(pred, a, b, general)]
+            return [general(a, b, frame.space)]
+        return affine(deferred)
+
+    def step(ex, frame, args):
+        return [general(args[0], args[1], frame.space)]
     return affine(step)
+
+
+def _feeds_if(op: Operation) -> bool:
+    """Whether the comparison's (scalar) result is only the condition of the ``scf.if`` right
+    after it (which then takes a :class:`~..lane_compare.LaneCompare`)."""
+    use = op.sole_use_by_next()
+    return use is not None and use[0].name == "scf.if" and use[1] == 0 and \
+        not vector_shape(op.results[0].type)
 
 
 def _compare_aff(pred: str, a, b, space: BoxSpace) -> Optional[np.ndarray]:

@@ -58,9 +58,9 @@ def _store(op: Operation, c):
                 return []
             value = value.value()
         value = space.array(value)
-        if value.dtype != ref.buffer.data.dtype:
-            value = value.view(ref.buffer.data.dtype) \
-                if value.dtype.itemsize == ref.buffer.data.dtype.itemsize else value
+        cell = ref.buffer.raw.dtype
+        if value.dtype != cell:
+            value = value.view(cell) if value.dtype.itemsize == cell.itemsize else value
         store(space, ref.buffer, addr, value)
         return []
     return affine(step)

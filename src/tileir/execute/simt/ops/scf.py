@@ -11,6 +11,7 @@ from ...errors import UndefinedBehaviorError
 from ..faults import LaneFault
 from .. import batching
 from ..interp import Executor, Frame, affine, merge, narrow
+from ..lane_compare import LaneCompare
 from ..lanes import Aff, BoxSpace, is_uniform
 from ..progress import RepeatCheck, calls_functions
 from ..registry import lowering
@@ -47,6 +48,11 @@ def _if(op: Operation, c) -> Any:
     def step(ex: Executor, frame: Frame, args: list):
         space = frame.space
         cond = args[0]
+        if type(cond) is LaneCompare:
+            split = cond.split(space, has_else)
+            if split is not None and (split[1] is not False or not has_else):
+                return _run_split(ex, frame, space, split[0], split[1])
+            cond = cond.value(space)
         taken = _uniform_bool(space, cond)
         if taken is True:
             return ex.run_single(then_region, frame).values
@@ -54,15 +60,24 @@ def _if(op: Operation, c) -> Any:
             return ex.run_single(else_region, frame).values if has_else else []
         cond = space.array(cond) if isinstance(cond, Aff) else cond
         t_space = space.restrict(cond)
+        e_space = space.restrict(~np.asarray(cond)) if has_else else None
+        return _run_split(ex, frame, space, t_space, e_space)
+
+    def _run_split(ex: Executor, frame: Frame, space, t_space, e_space) -> list:
+        """Run the branches on their lanes (``t_space`` / ``e_space``: ``space`` itself, a
+        narrower space, or None for none) and merge their results."""
+        if t_space is space:
+            return ex.run_single(then_region, frame).values
+        if e_space is space or t_space is None:
+            return ex.run_single(else_region, frame).values if has_else else []
         t_vals = ex.run_single(then_region, frame, space=t_space).values
         parts = [(t_space, t_vals)]
-        if has_else:            # (an if without else has no results: nothing to merge)
-            e_space = space.restrict(~np.asarray(cond))
+        if has_else and e_space is not None:  # (no else: no results to merge)
             e_vals = ex.run_single(else_region, frame, space=e_space).values
             parts.append((e_space, e_vals))
         return [merge(space, [(s, vals[i]) for s, vals in parts], types[i])
                 for i in range(len(types))]
-    return step
+    return affine(step)
 
 
 @lowering("scf.execute_region")
