@@ -136,6 +136,9 @@ def memref_from_array(array: np.ndarray, type_, name: str) -> MemRef:
     if arr.size == 0:
         buf = Buffer(np.zeros(0, dtype=dtype), "host", name)
         return MemRef(buf, 0, list(arr.shape), strides, type_)
+    if arr.flags.c_contiguous:          # (the common case: the flat array itself)
+        buf = Buffer(arr.reshape(-1), "host", name, read_only=not arr.flags.writeable)
+        return MemRef(buf, 0, list(arr.shape), strides, type_)
     lo = sum(min(0, (n - 1) * s) for n, s in zip(arr.shape, strides))
     hi = sum(max(0, (n - 1) * s) for n, s in zip(arr.shape, strides))
     span = hi - lo + 1
