@@ -26,7 +26,8 @@ from tileir.execute.simt.lane_compare import split_box
 from tileir.execute.simt.lanes import Aff, BoxSpace
 from tileir.execute.simt.ops.intsem import Int
 
-WG = "#gpu.address_space<workgroup>"
+from block_reduce_kernel import ATTRS, PARAMS, WG, block_reduce_body, tree_sums
+
 
 SWITCHES = [(lane_compare, "ENABLED", False), (memory, "SHORT_ROW", 0),
             (scratch, "ENABLED", False)]
@@ -125,62 +126,22 @@ def test_split_box_declines():
 
 # -- kernels, fast paths on and off -----------------------------------------------------------
 
-REDUCE = """
-      %tid = gpu.thread_id x
-      %bid = gpu.block_id x
-      %c256 = arith.constant 256 : index
-      %base = arith.muli %bid, %c256 : index
-      %i = arith.addi %base, %tid : index
-      %x = memref.load %in[%i] : memref<?xf32>
-      memref.store %x, %sh[%tid] : memref<256xf32, WG>
-      gpu.barrier
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c2 = arith.constant 2 : index
-      %c8 = arith.constant 8 : index
-      %c128 = arith.constant 128 : index
-      %last = scf.for %step = %c0 to %c8 step %c1 iter_args(%s = %c128) -> (index) {
-        %active = arith.cmpi ult, %tid, %s : index
-        scf.if %active {
-          %j = arith.addi %tid, %s : index
-          %u = memref.load %sh[%tid] : memref<256xf32, WG>
-          %v = memref.load %sh[%j] : memref<256xf32, WG>
-          %w = arith.addf %u, %v : f32
-          memref.store %w, %sh[%tid] : memref<256xf32, WG>
-        }
-        BARRIER
-        %half = arith.divui %s, %c2 : index
-        scf.yield %half : index
-      }
-      %first = arith.cmpi eq, %tid, %c0 : index
-      scf.if %first {
-        %r = memref.load %sh[%c0] : memref<256xf32, WG>
-        memref.store %r, %out[%bid] : memref<?xf32>
-      }""".replace("WG", WG)
-REDUCE_PARAMS = "%in: memref<?xf32>, %out: memref<?xf32>"
-REDUCE_ATTRS = f"workgroup(%sh: memref<256xf32, {WG}>)"
 
 
 @pytest.mark.parametrize("blocks, max_lanes", [(1, None), (5, None), (300, None),
                                                (37, 256 * 5)])
 def test_block_reduction_bits(monkeypatch, blocks, max_lanes):
-    text = module(REDUCE.replace("BARRIER", "gpu.barrier"), REDUCE_PARAMS, REDUCE_ATTRS)
+    text = module(block_reduce_body(), PARAMS, ATTRS)
     x = np.random.default_rng(blocks).standard_normal(blocks * 256).astype(np.float32)
     kw = {"max_lanes": max_lanes} if max_lanes else {}
     res = run_both(monkeypatch, text, (blocks,), (256,),
                    lambda: [x.copy(), np.zeros(blocks, np.float32)], **kw)
     assert_same(res)
-    # the tree's own order of additions
-    sh = x.reshape(blocks, 256).copy()
-    s = 128
-    while s:
-        sh[:, :s] = sh[:, :s] + sh[:, s:2 * s]
-        s //= 2
-    assert res[0][1].tobytes() == sh[:, 0].tobytes()
+    assert res[0][1].tobytes() == tree_sums(x).tobytes()     # the tree's own order
 
 
 def test_race_reported_the_same(monkeypatch):
-    text = module(REDUCE.replace("BARRIER", ""), REDUCE_PARAMS, REDUCE_ATTRS)
+    text = module(block_reduce_body(""), PARAMS, ATTRS)
     x = np.arange(512, dtype=np.float32)
     res = run_both(monkeypatch, text, (2,), (256,),
                    lambda: [x.copy(), np.zeros(2, np.float32)], racecheck=True)
@@ -190,10 +151,10 @@ def test_race_reported_the_same(monkeypatch):
 
 def test_out_of_bounds_reported_the_same(monkeypatch):
     # threads tid < s + 1 read sh[tid + s]: thread 128 of the first step reads element 256
-    text = module(REDUCE.replace("BARRIER", "gpu.barrier").replace(
+    text = module(block_reduce_body().replace(
         "%active = arith.cmpi ult, %tid, %s : index",
         "%s1 = arith.addi %s, %c1 : index\n        %active = arith.cmpi ult, %tid, %s1 : index"),
-        REDUCE_PARAMS, REDUCE_ATTRS)
+        PARAMS, ATTRS)
     x = np.arange(512, dtype=np.float32)
     res = run_both(monkeypatch, text, (2,), (256,),
                    lambda: [x.copy(), np.zeros(2, np.float32)])

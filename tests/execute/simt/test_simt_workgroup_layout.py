@@ -19,7 +19,7 @@ from tileir.execute.simt.kernel import KernelExecutor
 from tileir.execute.simt.lanes import Aff, BoxSpace
 from tileir.execute.simt.layout import Interleaved, interleavable, physical
 
-WG = "#gpu.address_space<workgroup>"
+from block_reduce_kernel import ATTRS, PARAMS, WG, block_reduce_body, tree_sums
 
 
 def module(body: str, params: str, attrs: str = "") -> str:
@@ -106,59 +106,13 @@ def test_use_analysis():
 
 # -- kernels --------------------------------------------------------------------------------------
 
-REDUCE = f"""
-      %tid = gpu.thread_id x
-      %bid = gpu.block_id x
-      %c256 = arith.constant 256 : index
-      %base = arith.muli %bid, %c256 : index
-      %i = arith.addi %base, %tid : index
-      %x = memref.load %in[%i] : memref<?xf32>
-      memref.store %x, %sh[%tid] : memref<256xf32, {WG}>
-      gpu.barrier
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c2 = arith.constant 2 : index
-      %c8 = arith.constant 8 : index
-      %c128 = arith.constant 128 : index
-      %last = scf.for %step = %c0 to %c8 step %c1 iter_args(%s = %c128) -> (index) {{
-        %active = arith.cmpi ult, %tid, %s : index
-        scf.if %active {{
-          %j = arith.addi %tid, %s : index
-          %u = memref.load %sh[%tid] : memref<256xf32, {WG}>
-          %v = memref.load %sh[%j] : memref<256xf32, {WG}>
-          %w = arith.addf %u, %v : f32
-          memref.store %w, %sh[%tid] : memref<256xf32, {WG}>
-        }}
-        gpu.barrier
-        %half = arith.divui %s, %c2 : index
-        scf.yield %half : index
-      }}
-      %first = arith.cmpi eq, %tid, %c0 : index
-      scf.if %first {{
-        %r = memref.load %sh[%c0] : memref<256xf32, {WG}>
-        memref.store %r, %out[%bid] : memref<?xf32>
-      }}
-"""
-
-
-def tree_sums(x: np.ndarray) -> np.ndarray:
-    """Per row of 256, the kernel's tree of f32 additions."""
-    t = x.reshape(-1, 256).copy()
-    s = 128
-    while s >= 1:
-        t[:, :s] = t[:, :s] + t[:, s:2 * s]
-        s //= 2
-    return t[:, 0]
-
-
 @pytest.mark.parametrize("blocks, max_lanes", [(1, None), (3, None), (64, None), (4096, None),
                                                (37, 256 * 5), (40, 256 * 7)])
 def test_block_reduction(layout, blocks, max_lanes):
     x = np.random.default_rng(blocks).standard_normal(blocks * 256).astype(np.float32)
     out = np.zeros(blocks, np.float32)
     kw = {"max_lanes": max_lanes} if max_lanes else {}
-    launch(REDUCE, "%in: memref<?xf32>, %out: memref<?xf32>", (blocks,), (256,), [x, out],
-           f"workgroup(%sh: memref<256xf32, {WG}>)", **kw)
+    launch(block_reduce_body(), PARAMS, (blocks,), (256,), [x, out], ATTRS, **kw)
     np.testing.assert_array_equal(out, tree_sums(x))
     if blocks > 1 and not max_lanes:
         check_layout(layout, layout.interleaved)
