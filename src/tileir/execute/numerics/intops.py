@@ -79,7 +79,7 @@ def divi(lhs: ArrayLike, rhs: ArrayLike, elem: str, signed: bool,
     pair = _scalar_pair(lhs, rhs, elem, signed)
     if pair is not None:            # (one element each: Python ints, ~5x fewer steps)
         (a, b), shape = pair
-        return _wrap_int(_divide(a, b, signed, rounding, elem), shape, elem)
+        return _wrap_int(_divide(a, b, signed, rounding), shape, elem)
     if signed:
         a, b = to_signed(lhs, elem), to_signed(rhs, elem)
         zero = b == 0
@@ -142,7 +142,7 @@ def _scalar_pair(lhs: ArrayLike, rhs: ArrayLike, elem: str, signed: bool):
     return (a, b), sa if sa == sb else np.broadcast_shapes(sa, sb)
 
 
-def _divide(a: int, b: int, signed: bool, rounding: str, elem: str) -> int:
+def _divide(a: int, b: int, signed: bool, rounding: str) -> int:
     """The quotient of :func:`divi` on Python ints (before wrapping to the width)."""
     if b == 0:
         return -1                   # (all ones, either reading)

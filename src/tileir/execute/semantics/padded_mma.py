@@ -344,10 +344,10 @@ def _lane_grid(la: np.ndarray, lb: np.ndarray, na: int, nb: int) -> Optional[tup
 def _blocks(parts: np.ndarray, which: np.ndarray) -> np.ndarray:
     """``parts[which]`` (``which`` sorted, distinct): ``parts`` itself or a slice of it (views)
     when ``which`` is a run of consecutive blocks, else a copy."""
-    first, last = int(which[0]), int(which[-1])
-    if last - first + 1 == which.size:
-        return parts if which.size == parts.shape[0] else parts[first:last + 1]
-    return parts[which]
+    run = _run_of(which)
+    if run is None:
+        return parts[which]
+    return parts if which.size == parts.shape[0] else parts[run]
 
 
 def _buffer(scratch: threading.local, which: int, shape: tuple) -> np.ndarray:
@@ -487,24 +487,22 @@ def shared_tiles_product(in_elem: str, other_f32: Callable) -> Callable:
         for g in range(distinct.size):
             sel = order[bounds[g]:bounds[g + 1]]
             run = _run_of(sel)
-            xs = x[run] if run is not None else x[sel]
+            lanes_g = sel if run is None else run       # (a slice reads and writes in place)
+            xs = x[lanes_g]
             if side == 1:       # each lane's (m, k) rows times the shared (k, n) tile
                 q = np.matmul(xs.reshape(-1, xs.shape[-1]), tiles[g]).reshape(-1, m, n)
             else:               # the shared (m, k) tile times each lane's (k, n) columns
                 k = xs.shape[-2]
                 cols = xs.transpose(1, 0, 2).reshape(k, -1)
                 q = np.matmul(tiles[g], cols).reshape(m, -1, n).transpose(1, 0, 2)
-            if run is not None:
-                p[run] = q
-            else:
-                p[sel] = q
+            p[lanes_g] = q
         np.add(p, acc, out=p, dtype=_F32)
         return fast.canon_nan(p)
     return product
 
 
 def _run_of(sel: np.ndarray) -> Optional[slice]:
-    """``sel`` (sorted lane indices) as a slice when it is a run of consecutive lanes."""
+    """``sel`` (sorted, distinct indices) as a slice when it is a run of consecutive ones."""
     first, last = int(sel[0]), int(sel[-1])
     return slice(first, last + 1) if last - first + 1 == sel.size else None
 
