@@ -15,10 +15,12 @@ from tileir.execute.semantics import floating_point, padded_mma
 T = 16          # tile extent (M = N = K)
 
 
-def shared_kernel(side: int) -> str:
+def shared_kernel(side: int, via_f32: bool = False) -> str:
     """Tile block (bx, by): D[by, bx] = X @ Y where the operand ``side`` (0: lhs, 1: rhs) is
     the shared tile S[by], loaded right before the mmaf (an absorbable chain), and the other
-    is -P[by, bx] (computed: a negf stands between its load and the mmaf)."""
+    is -P[by, bx] (computed: a negf stands between its load and the mmaf; ``via_f32``: the
+    negation in f32 times a scale, converted back to f16 by an ftof, as attention's
+    probabilities are)."""
     tv3 = f"tensor_view<?x{T}x{T}xf16, strides=[{T * T},{T},1]>"
     tv4 = f"tensor_view<?x?x{T}x{T}xf16, strides=[?,{T * T},{T},1]>"
     dv4 = f"tensor_view<?x?x{T}x{T}xf32, strides=[?,{T * T},{T},1]>"
@@ -27,6 +29,12 @@ def shared_kernel(side: int) -> str:
     d_pv = f"partition_view<tile=(1x1x{T}x{T}), {dv4}>"
     tile = f"tile<{T}x{T}xf16>"
     operands = "%own, %sh" if side == 1 else "%sh, %own"
+    own = f"%own = negf %x2 : {tile}"
+    if via_f32:
+        t32 = f"tile<{T}x{T}xf32>"
+        own = (f"%x32 = ftof %x2 : {tile} -> {t32}\n    %sc = constant <f32: 1.0009765625> : {t32}"
+               f"\n    %m32 = mulf %x32, %sc rounding<nearest_even> : {t32}"
+               f"\n    %n32 = negf %m32 : {t32}\n    %own = ftof %n32 : {t32} -> {tile}")
     return f"""
 cuda_tile.module @m {{
   entry @k(%s: tile<ptr<f16>>, %p: tile<ptr<f16>>, %d: tile<ptr<f32>>, %h: tile<i32>, %g: tile<i32>, %st: tile<i32>) {{
@@ -41,7 +49,7 @@ cuda_tile.module @m {{
     %acc = constant <f32: 0.000000e+00> : tile<{T}x{T}xf32>
     %x, %t0 = load_view_tko weak %pp[%by, %bx, %c0, %c0] : {p_pv}, tile<i32> -> tile<1x1x{T}x{T}xf16>, token
     %x2 = reshape %x : tile<1x1x{T}x{T}xf16> -> {tile}
-    %own = negf %x2 : {tile}
+    {own}
     %y, %t1 = load_view_tko weak %ps[%by, %c0, %c0] : {s_pv}, tile<i32> -> tile<1x{T}x{T}xf16>, token
     %sh = reshape %y : tile<1x{T}x{T}xf16> -> {tile}
     %r = mmaf {operands}, %acc : {tile}, {tile}, tile<{T}x{T}xf32>
@@ -82,8 +90,8 @@ def count_shared(monkeypatch):
     def counting(*args):
         product = original(*args)
 
-        def run(*a):
-            res = product(*a)
+        def run(*a, **kw):
+            res = product(*a, **kw)
             calls["done" if res is not None else "none"] += 1
             return res
         return run
@@ -91,10 +99,10 @@ def count_shared(monkeypatch):
     return calls
 
 
-def _launch(side: int, s, p, **kw) -> np.ndarray:
+def _launch(side: int, s, p, via_f32: bool = False, **kw) -> np.ndarray:
     h, g = p.shape[:2]
     d = np.zeros((h, g, T, T), np.float32)
-    k = tileir.compile(tileir.parse(shared_kernel(side)), "k")
+    k = tileir.compile(tileir.parse(shared_kernel(side, via_f32)), "k")
     k.launch((g, h), [s, p, d, h, g, g * T * T], **kw)
     return d
 
@@ -117,7 +125,7 @@ def test_shared_tiles_same_as_per_lane_products(side, monkeypatch):
     s, p = _inputs(2, 6, seed=1)
     fast = _launch(side, s, p, mma="fast")
     one_by_one = _launch(side, s, p, mma="fast", batch=False)
-    monkeypatch.setattr(padded_mma, "shared_tiles_product", lambda *a: (lambda *b: None))
+    monkeypatch.setattr(padded_mma, "shared_tiles_product", lambda *a: (lambda *b, **kw: None))
     per_lane = _launch(side, s, p, mma="fast")
     bound = _bound(side, s, p)
     for other in (one_by_one, per_lane):
@@ -207,3 +215,74 @@ def test_loop_invariant_operand_converted_once_per_launch(monkeypatch):
     shapes.clear()
     launch(a * np.float16(2))           # a new launch with other values: converted again
     assert len(shapes) == 1 + trips
+
+
+@pytest.mark.parametrize("side", [0, 1])
+def test_shared_tiles_f16_operand_rounded_in_f32(side, count_shared, monkeypatch):
+    """The other operand converted to f16 by an ftof right before the mmaf (its only use): the
+    shared product takes the f32 values rounded to f16 precision instead (the ftof is
+    absorbed), bit for bit what converting there and back gives; exact mode and the per-lane
+    path (the ftof replayed) unchanged."""
+    s, p = _inputs(2, 6, seed=3)
+    p[0, 0, :4, :4] = np.array([65504, -65504, 6.0e-8, -6.0e-8], np.float16)   # (scaled: inf, tiny)
+    p[1, 2, 5, :3] = np.array([np.inf, -np.inf, 0.0], np.float16)
+    p[1, 3, 7, 1] = np.float16(-0.0)
+    from tileir.execute.semantics import fast
+    rounded = []
+    original = fast.f32_rounded_to_f16
+    monkeypatch.setattr(fast, "f32_rounded_to_f16", lambda x: rounded.append(1) or original(x))
+    fused = _launch(side, s, p, via_f32=True, mma="fast")
+    assert count_shared["done"] == 1 and rounded == [1]
+    monkeypatch.setattr(padded_mma, "rounded_f16_operand", lambda op, side: None)
+    converted = _launch(side, s, p, via_f32=True, mma="fast")
+    assert count_shared["done"] == 2
+    np.testing.assert_array_equal(fused.view(np.uint32), converted.view(np.uint32))
+    monkeypatch.undo()
+    exact = _launch(side, s, p, via_f32=True, mma="exact")
+    one_by_one = _launch(side, s, p, via_f32=True, mma="fast", batch=False)
+    with np.errstate(all="ignore"):
+        own = -(p.astype(np.float32) * np.float32(1.0009765625)).astype(np.float16)
+        sh = s.astype(np.float64)[:, None]
+        want = own.astype(np.float64) @ sh if side == 1 else sh @ own.astype(np.float64)
+    finite = np.isfinite(want)
+    assert np.array_equal(np.isnan(exact), np.isnan(want))
+    assert np.array_equal(exact[finite], want[finite].astype(np.float32))   # (K = 16: exact)
+    mag = np.abs(own.astype(np.float64))
+    bound = (mag @ np.abs(sh) if side == 1 else np.abs(sh) @ mag) * (T + 1) * 2.0 ** -24
+    for other in (fused, one_by_one):
+        assert np.array_equal(np.isnan(other), np.isnan(want))
+        assert np.all(np.abs(other[finite] - want[finite]) <= bound[finite])
+
+
+def test_f32_rounded_to_f16_equals_conversion_there_and_back():
+    """f32_rounded_to_f16 against the f16 conversion and back, for the f32 patterns around
+    every f16 rounding boundary (all exponents, ties, the subnormal and overflow edges) and
+    random ones; exhaustive over all 2^32 patterns with TILEIR_EXHAUSTIVE=1 (~2 min)."""
+    import os
+    from tileir.execute.semantics import fast
+    f16_as_f32 = floating_point._F16_AS_F32
+
+    def check(bits: np.ndarray) -> None:
+        x = bits.view(np.float32)
+        with np.errstate(all="ignore"):
+            got = fast.f32_rounded_to_f16(x)
+            want = f16_as_f32[fast.f32_to_f16_nearest_even(x).view(np.uint16)]
+        nan = np.isnan(want)
+        assert np.array_equal(np.isnan(got), nan)
+        np.testing.assert_array_equal(got.view(np.uint32)[~nan], want.view(np.uint32)[~nan])
+
+    if os.environ.get("TILEIR_EXHAUSTIVE") == "1":
+        for start in range(0, 1 << 32, 1 << 24):
+            check(np.arange(start, start + (1 << 24), dtype=np.uint64).astype(np.uint32))
+        return
+    # every f32 exponent and sign with the 14 low mantissa bits around the f16 rounding point
+    # (0x1000: the tie) and a few high mantissa patterns
+    high = np.arange(0, 1 << 9, dtype=np.uint32) << np.uint32(23)
+    low = np.array([0, 1, 0xFFF, 0x1000, 0x1001, 0x1FFF, 0x2000, 0x2FFF, 0x3000, 0x3001,
+                    0x7FE000, 0x7FEFFF, 0x7FF000, 0x7FF001, 0x7FFFFF], np.uint32)
+    mid = np.array([0, 0x2000, 0x400000, 0x7FC000], np.uint32)
+    grid = (high[:, None, None] | mid[None, :, None] | low[None, None, :]).reshape(-1)
+    rng = np.random.default_rng(7)
+    check(np.concatenate([grid, rng.integers(0, 1 << 32, 1 << 20, dtype=np.uint64)
+                          .astype(np.uint32)]))
+    check(grid[:1000].reshape(10, 100)[:, ::3])        # (strided input)

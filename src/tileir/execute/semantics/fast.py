@@ -19,7 +19,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
-from ..buffers import MIN_BYTES, fresh
+from ..buffers import MIN_BYTES, fresh, recycle
 
 __all__ = ["canon_nan", "float_binary", "native_ufunc", "float_sqrt", "float_maxmin", "float_cmp",
            "float_maxmin_rows", "sign_op", "rounding_op", "widen_float", "narrow_float", "NATIVE_FLOATS"]
@@ -292,6 +292,56 @@ def f32_to_f16_nearest_even(a: np.ndarray) -> np.ndarray:
     half = fresh(out.shape, F16) if out.nbytes >= 2 * MIN_BYTES else np.empty(out.shape, F16)
     np.copyto(half.view(np.uint16), out, casting="unsafe")
     return half if half.shape == np.shape(a) else half.reshape(np.shape(a))
+
+
+#: f32 patterns: the sign bit, the exponent field, 2**-14's exponent (the smallest f16 normal)
+#: and 13 added to an exponent field (the f16 mantissa's last place is 2**13 ulps of f32)
+_F32_SIGN = np.uint32(0x80000000)
+_F16_MIN_EXP = np.uint32(0x38800000)
+_PLUS_13 = np.uint32(13 << 23)
+_F16_LIMIT = np.float32(65520.0)        # the midpoint above 65504: it and all above round to inf
+
+
+def f32_rounded_to_f16(a: np.ndarray) -> np.ndarray:
+    """The f32 values of ``a`` rounded to f16 in nearest_even and returned as f32: for every
+    non-NaN ``x`` the bits of ``f32(f32_to_f16_nearest_even(x))``, in one float rounding
+    instead of a conversion there and back (an ``mmaf``'s f16 operand computed in f32 and
+    multiplied in f32 in the fast mode); NaN gives a NaN.
+
+    ``(x + c) - c`` with ``c = copysign(2**(e + 13), x)``, ``e`` the exponent of ``x``
+    clamped below at -14, rounds ``x`` to a multiple of ``ulp(c) = 2**(e - 10)`` in the FPU's
+    nearest_even: the sum stays in ``c``'s binade, so its last significand bit is the f16
+    mantissa's last bit (ties go to the even f16 value), and the subtraction is exact.  The
+    clamp gives the f16 subnormals' spacing 2**-24 below 2**-14.  A zero sum is ``+0``: the
+    sign bit of ``x`` is put back (``-0`` and negative values that round to zero keep it).
+    Magnitudes from 65520 on round to infinity, NaN stays NaN (fixed where present)."""
+    x = np.ascontiguousarray(a, dtype=F32)
+    if x.size == 0:
+        return np.empty(np.shape(a), F32)
+    bits = x.view(_U32)
+    c, sign, out = (_scratch(x.shape, dt) for dt in (_U32, _U32, F32))
+    np.bitwise_and(bits, _F32_EXP_MASK, out=c)
+    np.maximum(c, _F16_MIN_EXP, out=c)
+    c += _PLUS_13
+    np.bitwise_and(bits, _F32_SIGN, out=sign)
+    c |= sign
+    np.add(x, c.view(F32), out=out)
+    out -= c.view(F32)
+    out.view(_U32)[...] |= sign
+    recycle(c)
+    recycle(sign)
+    hi, lo = np.maximum.reduce(x, axis=None), np.minimum.reduce(x, axis=None)
+    if not (-_F16_LIMIT < lo and hi < _F16_LIMIT):      # (also true for a NaN anywhere)
+        big = np.abs(x) >= _F16_LIMIT
+        out[big] = np.copysign(np.float32(np.inf), x[big])
+        out[np.isnan(x)] = np.float32(np.nan)
+    return out if out.shape == np.shape(a) else out.reshape(np.shape(a))
+
+
+def _scratch(shape: tuple, dtype: np.dtype) -> np.ndarray:
+    """An uninitialised array: from the buffer pool when it is large enough to be pooled."""
+    return fresh(shape, dtype) if int(np.prod(shape)) * dtype.itemsize >= MIN_BYTES \
+        else np.empty(shape, dtype)
 
 
 def _blend(out: np.ndarray, other: np.ndarray, mag: np.ndarray, limit: np.uint32) -> None:

@@ -42,6 +42,7 @@ from ...ir.core import Operation, OpResult, Value
 from ..buffers import fresh
 from ..plan import ABSORBERS
 from . import fast
+from ._common import rounding_keyword
 from .views import _Access, window_parts
 
 _LOAD = "cuda_tile.load_view_tko"
@@ -127,6 +128,21 @@ def mmaf_half_chain(op: Operation) -> Optional[tuple[int, list[Operation]]]:
     return None
 
 
+def rounded_f16_operand(op: Operation, side: int) -> Optional[Operation]:
+    """The ``ftof`` f32 -> f16 (nearest_even) in the ``mmaf``'s block whose result is operand
+    ``side`` of the f16 ``mmaf`` ``op`` and nothing else (an attention kernel's
+    probabilities, computed in f32, as the lhs of ``P @ V``), or None.  Fast mode multiplies
+    it in f32: the f32 values rounded to f16 precision
+    (:func:`~.fast.f32_rounded_to_f16`) serve without the conversion there and back."""
+    v = op.operands[side]
+    conv = v.owner if isinstance(v, OpResult) else None
+    if conv is None or conv.name != _FTOF or conv.parent is not op.parent or \
+            len(v.uses) != 1 or conv.operands[0].type.element.name != "f32" or \
+            v.type.element.name != "f16" or op.operands[1 - side].type.element.name != "f16":
+        return None
+    return conv if rounding_keyword(conv) == "nearest_even" else None
+
+
 def _absorbed_ops(entry: Operation):
     for op in entry.walk():
         chains = mmaf_chains(op)
@@ -135,6 +151,9 @@ def _absorbed_ops(entry: Operation):
         half = mmaf_half_chain(op)
         if half is not None:
             yield from half[1]
+            conv = rounded_f16_operand(op, 1 - half[0])
+            if conv is not None:
+                yield conv
 
 
 ABSORBERS.append(_absorbed_ops)
@@ -425,14 +444,18 @@ def _fuse_half(op: Operation, cc, half: tuple, mma: Callable, shared: Optional[C
     once each when lanes share them; otherwise the absorbed ops run where the ``mmaf`` stands
     (nothing between them and it touches memory or may fail) and ``mma`` multiplies."""
     side, chain = half
-    if any(o not in cc.absorbed for o in chain):
+    conv = rounded_f16_operand(op, 1 - side)
+    absorbed = chain if conv is None else chain + [conv]
+    if any(o not in cc.absorbed for o in absorbed):
         return None
     operand = _Operand(chain, cc)
     block_ops = list(op.parent.ops)
-    replay = [cc.absorbed[o] for o in sorted(chain, key=block_ops.index)]
+    replay = [cc.absorbed[o] for o in sorted(absorbed, key=block_ops.index)]
     replay = [f for f in replay if f is not None]
     slots = cc.slots_of(op.operands)
-    other_slot, c_slot = slots[1 - side], slots[2]
+    c_slot = slots[2]
+    # the other operand; or, where an absorbed ftof made it, the f32 values it converts
+    other_slot = slots[1 - side] if conv is None else cc.slot(conv.operands[0])
     out = cc.slot(op.results[0])
     rt = cc.rt
 
@@ -441,7 +464,8 @@ def _fuse_half(op: Operation, cc, half: tuple, mma: Callable, shared: Optional[C
         if shared is not None and rt.lanes > 1:     # (one block: nothing to share)
             w = operand.window(r)
             if w is not None:
-                res = shared(side, r[other_slot], operand, w, r[c_slot])
+                res = shared(side, r[other_slot], operand, w, r[c_slot],
+                             rounded=conv is not None)
         if res is None:
             for f in replay:
                 f(r)
@@ -459,10 +483,12 @@ def shared_tiles_product(in_elem: str, other_f32: Callable) -> Callable:
     :func:`~.floating_point.mmaf_fast` does (the sums are f32 in BLAS's order either way);
     None where lanes share no tile, tiles are cut by the view's edge or shapes are not 2-D.
     ``other_f32(side, x)`` converts the other operand ``x`` (operand ``side`` of the ``mmaf``:
-    a :class:`~.floating_point._RememberedOperand`)."""
+    a :class:`~.floating_point._RememberedOperand`); with ``rounded``, ``other`` holds the f32
+    values that an absorbed ``ftof`` would convert to f16 (:func:`rounded_f16_operand`)."""
     from .floating_point import fast_operand
 
-    def product(side: int, other: np.ndarray, operand: "_Operand", window, acc: np.ndarray):
+    def product(side: int, other: np.ndarray, operand: "_Operand", window, acc: np.ndarray,
+                rounded: bool = False):
         win, starts, extent = window
         lanes = max(starts.size, other.shape[0], acc.shape[0])
         if lanes < 2 or starts.size not in (1, lanes) or len(operand.tile) != 2 or \
@@ -479,7 +505,8 @@ def shared_tiles_product(in_elem: str, other_f32: Callable) -> Callable:
             return None
         kind = "f32" if operand.converted_to == in_elem else in_elem
         tiles = fast_operand(tiles, kind)
-        x = np.broadcast_to(other_f32(1 - side, other), (lanes,) + other.shape[1:])
+        x32 = fast.f32_rounded_to_f16(other) if rounded else other_f32(1 - side, other)
+        x = np.broadcast_to(x32, (lanes,) + other.shape[1:])
         m, n = acc.shape[-2:]
         p = fresh((lanes, m, n), _F32)
         order = np.argsort(which, kind="stable")
