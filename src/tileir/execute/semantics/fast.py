@@ -230,7 +230,7 @@ def _round_low_bits(bits: np.ndarray, drop: int, rounding: str) -> np.ndarray:
     if rounding in ("nearest_even", "nearest_away", "zero"):
         # finite magnitudes never carry into the sign bit (0x7F7FFFFF + step < 0x80000000)
         if rounding == "nearest_even":
-            out = bits >> np.uint32(drop)
+            out = np.right_shift(bits, np.uint32(drop), out=_scratch(bits.shape, _U32))
             out &= np.uint32(1)
             out += np.uint32((1 << (drop - 1)) - 1)
             out += bits
@@ -359,11 +359,10 @@ def f32_to_tf32(rounding: str):
     """f32 -> tf32 (f32 storage with 10 mantissa bits) in any rounding mode, by bit arithmetic;
     NaN gives the canonical tf32 NaN ``0x7FFFE000``."""
     def convert(a):
-        bits = np.ascontiguousarray(a, dtype=F32).view(_U32)
-        out = _round_low_bits(bits, 13, rounding)
-        nan = np.isnan(a)
-        if nan.any():
-            out[nan] = np.uint32(0x7FFFE000)
+        x = a if a.dtype == F32 else np.asarray(a, dtype=F32)
+        out = _round_low_bits(x.view(_U32), 13, rounding)
+        if x.size and np.isnan(np.maximum.reduce(x, axis=None)):    # (one pass: no mask)
+            out[np.isnan(x)] = np.uint32(0x7FFFE000)
         return out.view(F32)
     return convert
 

@@ -170,6 +170,11 @@ class _Operand:
         self.view_ok = view in cc.read_only
         self.rt = cc.rt
         self.steps = [_transform(t, cc) for t in chain[1:]]
+        #: the steps that only move elements (reshapes, permutes), and the float conversions
+        #: (elementwise: they may run after the moves, e.g. on the lanes' tiles laid side by
+        #: side as one matrix, see :meth:`convert`)
+        self.moves = [f for t, f in zip(chain[1:], self.steps) if t.name != _FTOF]
+        self.conversions = [cc.absorbed[t].elementwise_fn for t in chain[1:] if t.name == _FTOF]
         self.tile = tuple(chain[-1].results[0].type.shape)
         #: the element type an ftof at the chain's end converted to (its values are exact
         #: in that type already)
@@ -180,13 +185,21 @@ class _Operand:
         """``(window, starts, extent)`` of the load (see ``_Access.uniform_window``)."""
         return self.access.loaded_window(r, span)
 
-    def parts(self, window, starts, extent, zero_copy_ok: bool = True):
-        """The transformed in-bounds parts of the lanes (or of ``starts``) and their extent."""
+    def parts(self, window, starts, extent, zero_copy_ok: bool = True, convert: bool = True):
+        """The transformed in-bounds parts of the lanes (or of ``starts``) and their extent;
+        without ``convert``, the float conversions are left to :meth:`convert`."""
         zero_copy = zero_copy_ok and self.view_ok and self.rt.zero_copy
         part = window_parts(window, starts, zero_copy)
-        for step in self.steps:
+        for step in self.steps if convert else self.moves:
             part, extent = step(part, extent)
         return part, extent
+
+    def convert(self, part: np.ndarray) -> np.ndarray:
+        """The chain's float conversions applied to ``part`` (from :meth:`parts` without
+        ``convert``, possibly rearranged since)."""
+        for fn in self.conversions:
+            part = fn(part)
+        return part
 
 
 def _load_dims(chain: list[Operation]) -> list:
@@ -300,9 +313,10 @@ def lane_factored(in_elem: str) -> Callable:
         ub, ib = np.unique(starts_b, return_inverse=True)
         if ua.size == lanes and ub.size == lanes:
             return None
-        # (views of memory where nothing aliases them: read only inside compute, below)
-        a, a_ext = lhs.parts(win_a, ua, ext_a)
-        b, b_ext = rhs.parts(win_b, ub, ext_b)
+        # (views of memory where nothing aliases them: read only inside compute, below;
+        # float conversions wait until the blocks are laid out as one matrix)
+        a, a_ext = lhs.parts(win_a, ua, ext_a, convert=False)
+        b, b_ext = rhs.parts(win_b, ub, ext_b, convert=False)
         ia = np.broadcast_to(ia.reshape(-1), (lanes,))
         ib = np.broadcast_to(ib.reshape(-1), (lanes,))
         kind_a = "f32" if lhs.converted_to == in_elem else in_elem
@@ -319,8 +333,10 @@ def lane_factored(in_elem: str) -> Callable:
                     # the blocks side by side (a view when they are adjacent in memory),
                     # converted to f32 as one matrix each
                     rows, cols = _blocks(a, ga), _blocks(b, gb)
-                    # (the conversion also lays the column blocks side by side)
+                    # (the conversions also lay the column blocks side by side; a tiled
+                    # matmul's blocks side by side are the matrix itself, a view)
                     cols = cols.transpose(1, 0, 2)
+                    rows, cols = lhs.convert(rows), rhs.convert(cols)
                     lhs_m = fast_operand(rows, kind_a, _buffer(scratch, 0, rows.shape))
                     rhs_m = fast_operand(cols, kind_b, _buffer(scratch, 1, cols.shape))
                     q = np.matmul(lhs_m.reshape(ga.size * m1, k1),
@@ -334,7 +350,8 @@ def lane_factored(in_elem: str) -> Callable:
                     p[sel] = q4[la, :, lb, :]
                 else:
                     if per_lane is None:
-                        per_lane = fast_operand(a, kind_a), fast_operand(b, kind_b)
+                        per_lane = (fast_operand(lhs.convert(a), kind_a),
+                                    fast_operand(rhs.convert(b), kind_b))
                     p[sel] = np.matmul(per_lane[0][ia[sel]], per_lane[1][ib[sel]])
             p += acc_part       # (acc is f32: rounded as mmaf_fast's f32 add)
             return fast.canon_nan(p)
