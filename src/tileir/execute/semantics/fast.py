@@ -16,6 +16,8 @@ IEEE-754 correct:
 
 from __future__ import annotations
 
+from typing import Optional
+
 import ml_dtypes
 import numpy as np
 
@@ -492,7 +494,9 @@ def fma_f32():
         rows = _FMA_CHUNK // row
         a, b, c = (np.broadcast_to(x, shape) for x in (a, b, c))
         out = fresh(shape, F32)
-        tmp = np.empty((min(rows, shape[0]),) + shape[1:], F64)
+        chunk = (min(rows, shape[0]),) + shape[1:]
+        tmp = np.empty(chunk, F64)
+        work = (np.empty(chunk, np.uint64), np.empty(chunk, bool), np.empty(chunk, F32))
         for i in range(0, shape[0], rows):
             j = min(shape[0], i + rows)
             s = tmp[:j - i]
@@ -500,19 +504,26 @@ def fma_f32():
             np.add(s, c[i:j], out=s)
             r = out[i:j]
             np.copyto(r, s, casting="same_kind")
-            _fma_redo(a[i:j], b[i:j], c[i:j], s, r)
+            _fma_redo(a[i:j], b[i:j], c[i:j], s, r, tuple(w[:j - i] for w in work))
         return canon_nan(out)
     return run
 
 
-def _fma_redo(a, b, c, s, r) -> None:
+def _fma_redo(a, b, c, s, r, work: Optional[tuple] = None) -> None:
     """Redo, in ``r`` (``s`` = f64 ``a * b + c`` rounded to f32), the elements whose f64 sum
-    ``s`` is an f32 midpoint or tiny (the rare double-rounding cases) by the exact method."""
-    low = s.view(np.uint64) & np.uint64(0x1FFFFFFF)
-    redo = low == np.uint64(0x10000000)        # an f32 midpoint (or a NaN payload)
-    tiny = np.abs(r) <= _F32_MIN_NORMAL32      # (|s| below the smallest normal, or near it)
-    tiny &= s != 0
-    redo |= tiny
+    ``s`` is an f32 midpoint or tiny (the rare double-rounding cases) by the exact method.
+    ``work``: ``(uint64, bool, f32)`` arrays of ``r``'s shape to compute the tests in.
+
+    The midpoint test is two passes over the bits of ``s``; the tiny test runs only where
+    the smallest ``|r|`` (NaN ignored) says some element may be tiny."""
+    low, mid, mag = work if work is not None else (None, None, None)
+    low = np.bitwise_and(s.view(np.uint64), np.uint64(0x1FFFFFFF), out=low)
+    redo = np.equal(low, np.uint64(0x10000000), out=mid)     # an f32 midpoint (or NaN payload)
+    mag = np.abs(r, out=mag)
+    if mag.size and np.fmin.reduce(mag, axis=None) <= _F32_MIN_NORMAL32:
+        tiny = mag <= _F32_MIN_NORMAL32     # (|s| below the smallest normal, or near it)
+        tiny &= s != 0
+        redo |= tiny
     if redo.any():
         at = np.nonzero(redo)
         shape = r.shape
