@@ -270,3 +270,22 @@ def test_fast_mmaf_operand_conversion_into_a_buffer_exhaustive(elem):
     got = fast_operand(x, elem, out)
     assert got is out
     assert same_bits(got, x.astype(np.float32))
+
+
+def test_select_uniform_condition_returns_the_operand_bits():
+    """select with a condition true (false) everywhere gives that operand itself when it has
+    the result's shape; every other case is np.where, bit for bit (NaN payloads, -0)."""
+    from tileir.execute.semantics.core import _select
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((4, 1, 8)).astype(np.float32)
+    a.view(np.uint32)[0, 0, :2] = [0x7FC00123, 0x80000000]          # a NaN payload, -0
+    b = np.zeros((1, 1, 8), np.float32)
+    for cond in (np.ones((1, 1, 8), bool), np.zeros((1, 1, 8), bool),
+                 rng.random((4, 1, 8)) < 0.5, np.ones((4, 1, 8), bool)):
+        for x, y in ((a, b), (b, a)):
+            got = _select(cond, x, y)
+            want = np.where(cond, x, y)
+            assert got.shape == want.shape
+            np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+    assert _select(np.ones((1, 1, 8), bool), a, b) is a
+    assert _select(np.zeros((1, 1, 8), bool), b, a) is a

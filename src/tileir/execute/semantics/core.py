@@ -91,7 +91,19 @@ def _lower_cat(op, cc):
 
 @lowering("select", fold=True)
 def _lower_select(op, cc):
-    return elementwise(op, cc, np.where)
+    return elementwise(op, cc, _select)
+
+
+def _select(cond: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``np.where(cond, a, b)``, but ``a`` (``b``) itself where the condition is true (false)
+    everywhere and that operand already has the result's shape: no pass over the values
+    (a bounds mask that is all true, as in a kernel's full tiles)."""
+    if cond.all():
+        if a.shape == np.broadcast_shapes(cond.shape, a.shape, b.shape):
+            return a
+    elif not cond.any() and b.shape == np.broadcast_shapes(cond.shape, a.shape, b.shape):
+        return b
+    return np.where(cond, a, b)
 
 
 @lowering("extract", fold=True)
