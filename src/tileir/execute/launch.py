@@ -170,15 +170,16 @@ class _Binding:
 
 
 def _map_array(memory: Memory, binding: _Binding, arr: np.ndarray, name: str):
-    if arr.flags.c_contiguous or arr.flags.f_contiguous:
-        data = np.ravel(arr, order="K")
+    flags = arr.flags
+    if flags.c_contiguous or flags.f_contiguous:
+        data = arr.reshape(-1) if flags.c_contiguous else np.ravel(arr, order="K")
         src = arr
     else:
         data = np.ascontiguousarray(arr).reshape(-1)
         src = None
-        if arr.flags.writeable:
+        if flags.writeable:
             binding.writebacks.append((arr, data))
-    key = (data.ctypes.data, data.nbytes)
+    key = (data.__array_interface__["data"][0], data.nbytes)
     if src is not None and key in binding.by_region:
         return binding.by_region[key]
     u8 = data.view(np.uint8)
@@ -252,18 +253,26 @@ class _Param:
         else:
             raise UnsupportedError(f"parameter #{index} has type {t}, which a launch cannot "
                                    "bind")
+        #: how diagnostics name the argument
+        self.what = f"argument #{index} ({t.short})"
+        #: the array dtypes accepted (memoised by :meth:`bind`)
+        self.dtypes_ok: set = set()
 
     def describe(self) -> str:
         return self.type.short
 
     def bind(self, value: Any, memory: Memory, binding: _Binding):
-        what = f"argument #{self.index} ({self.type.short})"
+        what = self.what
         if self.kind == "scalar":
             return _bind_scalar(value, self.type, what)
         if self.kind == "token":
             return None
-        arr = _as_array(value, what)
-        if not _dtype_ok(arr.dtype, self.elem):
+        arr = value if type(value) is np.ndarray else _as_array(value, what)
+        if arr.dtype in self.dtypes_ok:
+            pass
+        elif _dtype_ok(arr.dtype, self.elem):
+            self.dtypes_ok.add(arr.dtype)
+        else:
             raise ArgumentError(f"{what}: expected an array of dtype {_describe_dtype(self.elem)}"
                                 f", got {arr.dtype}")
         if self.kind == "tile":
@@ -462,7 +471,7 @@ class Kernel:
             rt.memory = memory
             rt.kernel = self.name           # rt is per thread: set in the launching one
             rt.grid = grid
-            rt.grid_values = tuple(np.array([g], dtype=np.int32) for g in grid)
+            rt.grid_values = _grid_values(grid)
             rt.stdout = stdout
             rt.check_assumptions = bool(check_assumptions)
             rt.max_loop_iterations = max_loop_iterations
@@ -765,6 +774,23 @@ def _lane_bytes(entry: Operation) -> int:
         if op.name in ("cuda_tile.mmaf", "cuda_tile.mmaf_scaled"):
             total += 8 * sum(o.type.numel for o in list(op.operands[:2]) + list(op.results))
     return total
+
+
+def _grid_values(grid: tuple) -> tuple:
+    """The grid's extents as the one-lane i32 arrays ``get_num_tile_blocks`` returns
+    (read-only, kept per grid)."""
+    values = _GRID_VALUES.get(grid)
+    if values is None:
+        values = tuple(np.array([g], dtype=np.int32) for g in grid)
+        for v in values:
+            v.flags.writeable = False
+        if len(_GRID_VALUES) > 256:
+            _GRID_VALUES.clear()
+        _GRID_VALUES[grid] = values
+    return values
+
+
+_GRID_VALUES: dict = {}
 
 
 def normalize_grid(grid) -> tuple[int, int, int]:
