@@ -27,6 +27,7 @@ the general path then reports a fault with the op, iteration and thread it names
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -41,8 +42,9 @@ __all__ = ["ENABLED", "STATS", "LoopBatch", "analyze", "IvAff"]
 
 #: batch eligible loops (False: every loop takes the general path)
 ENABLED = True
-#: ``{"batched": loops run batched, "fallback": eligible loops that took the general path}``
-STATS = {"batched": 0, "fallback": 0}
+#: ``{"batched": loops run batched, "fallback": eligible loops that took the general path,
+#: "permuted": ufunc plans run in the operands' memory order (:func:`_run_permuted`)}``
+STATS = {"batched": 0, "fallback": 0, "permuted": 0}
 #: most elements one batched array may hold (iterations x lanes); longer loops run in chunks
 MAX_BATCH_ELEMENTS = 1 << 21
 
@@ -257,7 +259,19 @@ def _run_ufuncs(plan: list, iter_args, yields, batched: dict, fixed, n: int,
     """Run a ufunc plan (:func:`_ufunc_plan`) for ``n`` iterations: the same ufunc calls the
     ops' steps make, without their per-call overhead, and into arrays this loop made that
     nothing reads any more (an operand used only by the op, or what the same op made in an
-    earlier iteration, now dead) instead of new ones."""
+    earlier iteration, now dead) instead of new ones.  Where the batched operands' memory
+    order differs from the lane order, the ufuncs run on axis-permuted views of everything
+    (:func:`_run_permuted`)."""
+    if PERMUTE:
+        perm = _memory_order(plan, batched, values, yields)
+        if perm is not None:
+            try:
+                out = _run_permuted(plan, iter_args, yields, batched, fixed, n, values, perm)
+            except _NotPermutable:      # (nothing was written: run it in the lane order)
+                pass
+            else:
+                STATS["permuted"] += 1
+                return out
     owned: dict = {}            # id -> array made here (held: ids stay unique)
     spare: dict = {}            # plan position -> a dead array that position made
     with np.errstate(all="ignore"):
@@ -294,6 +308,136 @@ def _run_ufuncs(plan: list, iter_args, yields, batched: dict, fixed, n: int,
                     taken.add(id(r))
             owned = {i: r for i, r in owned.items() if i in taken}
     return values
+
+
+#: run ufunc plans on operands permuted into their memory order (False: lane order)
+PERMUTE = True
+#: ufuncs whose results do not depend on the order NumPy visits the elements in (correctly
+#: rounded IEEE operations, elementwise): the plans :func:`_run_permuted` runs
+_ORDER_FREE = frozenset({np.add, np.subtract, np.multiply, np.divide})
+
+
+def _memory_order(plan: list, batched: dict, values: list, yields) -> Optional[tuple]:
+    """The order of the lane axes (outermost first) in which the batched operands of
+    ``plan`` lie in memory, when it is not the lane order and every operand is a plain lane
+    array (no vector axes) of an order-free ufunc; else None.  Axes are ranked by the sum
+    of their byte strides over the batched operands (axes of extent 1 first, as they are);
+    e.g. the tiles of workgroup memory stored interleaved (:mod:`.layout`) vary fastest
+    along the block axes, which the lane order puts outermost."""
+    weight = [0] * ROOT_NDIM
+    ops = set()
+    made = set()
+    dtype = plan[0][1]
+    if dtype.kind != "f" or dtype.itemsize < 4:
+        return None
+    for ufunc, dt, operands, result, _ in plan:
+        if ufunc not in _ORDER_FREE or dt != dtype:
+            return None
+        ops.update(operands)
+        made.add(result)
+    for v in yields:
+        x = batched.get(v)
+        if v not in made and (type(x) is not np.ndarray or x.ndim != ROOT_NDIM + 1):
+            return None
+    seen = False
+    for v in ops:
+        x = batched.get(v)
+        if x is None:
+            continue
+        if type(x) is not np.ndarray or x.ndim != ROOT_NDIM + 1 or x.dtype != dtype:
+            return None
+        seen = True
+        for d in range(ROOT_NDIM):
+            if x.shape[d + 1] > 1:
+                weight[d] += abs(x.strides[d + 1])
+    if not seen:
+        return None
+    for x in values:
+        if type(x) is not np.ndarray or x.ndim != ROOT_NDIM or x.dtype != dtype:
+            return None
+    units = [d for d in range(ROOT_NDIM) if weight[d] == 0]
+    rest = sorted((d for d in range(ROOT_NDIM) if weight[d]), key=lambda d: -weight[d])
+    perm = tuple(units + rest)
+    if perm == tuple(range(ROOT_NDIM)) or tuple(rest) == tuple(sorted(rest)):
+        return None
+    return perm
+
+
+def _run_permuted(plan: list, iter_args, yields, batched: dict, fixed, n: int, values: list,
+                  perm: tuple) -> list:
+    """:func:`_run_ufuncs` on views of every operand with the lane axes in the order
+    ``perm``, the results C-contiguous in that order (NumPy's loops then run along the
+    operands' densest axis), the yielded values transposed back into the lane order.  The
+    ufuncs are elementwise and order-free (:data:`_ORDER_FREE`): every element is the same
+    operation on the same operands, so the bits are those of the lane order.  The values
+    live in numbered slots (the carried values, then the ops' results) and every operand's
+    source is resolved once, before the loop.  Arrays are reused as in :func:`_run_ufuncs`:
+    an operand this loop made that nothing else reads, or what the op made in the previous
+    iteration, now dead."""
+    if n <= 0:
+        return values
+    inverse = tuple(int(d) for d in np.argsort(perm))
+    dtype = plan[0][1]
+    axes7 = (0,) + tuple(d + 1 for d in perm)
+    slot = {v: i for i, v in enumerate(iter_args)}
+    for _, _, _, result, _ in plan:
+        slot.setdefault(result, len(slot))
+    n_carried = len(iter_args)
+
+    def source(v: Value) -> tuple:
+        """``(0, slot)``, ``(1, batched array)`` (indexed by the iteration) or ``(2, array)``"""
+        if v in slot:
+            return 0, slot[v]
+        x = batched.get(v)
+        if x is not None:
+            if type(x) is not np.ndarray or x.ndim != ROOT_NDIM + 1:
+                raise _NotPermutable
+            return 1, x.transpose(axes7)
+        x = fixed(v)
+        if type(x) is not np.ndarray or x.ndim != ROOT_NDIM or x.dtype != dtype:
+            raise _NotPermutable
+        return 2, x.transpose(perm)
+    ops = []
+    for ufunc, _, operands, result, reuse in plan:
+        (ka, pa), (kb, pb) = source(operands[0]), source(operands[1])
+        ops.append((ufunc, ka, pa, kb, pb, slot[result], reuse))
+    outs = [source(v) for v in yields]
+    cur: list = [x.transpose(perm) for x in values] + [None] * (len(slot) - n_carried)
+    owned: dict = {}            # id -> array made here
+    spare: list = [None] * len(ops)     # per op: a dead array it made
+    with np.errstate(all="ignore"):
+        for j in range(n):
+            carried = cur[:n_carried]
+            shared = n_carried > 1 and len({id(x) for x in carried}) < n_carried
+            made = []
+            for k, (ufunc, ka, pa, kb, pb, out, reuse) in enumerate(ops):
+                a = cur[pa] if ka == 0 else pa[j] if ka == 1 else pa
+                b = cur[pb] if kb == 0 else pb[j] if kb == 1 else pb
+                sa, sb = a.shape, b.shape
+                shape = sa if sa == sb else _broadcast(sa, sb)
+                dst = (a, b)[reuse] if reuse >= 0 else None
+                if dst is None or id(dst) not in owned or dst.shape != shape or \
+                        (shared and _shared(dst, carried)):
+                    dst = spare[k]
+                    spare[k] = None
+                    if dst is None or dst.shape != shape:
+                        dst = np.empty(shape, dtype)
+                        owned[id(dst)] = dst
+                cur[out] = ufunc(a, b, out=dst)
+                made.append(dst)
+            nxt = [cur[p] if kind == 0 else p[j] if kind == 1 else p for kind, p in outs]
+            cur[:n_carried] = nxt
+            taken = {id(x) for x in nxt}
+            for k, r in enumerate(made):
+                if id(r) not in taken:
+                    spare[k] = r
+                    taken.add(id(r))
+            owned = {i: r for i, r in owned.items() if i in taken}
+    return [x.transpose(inverse) for x in cur[:n_carried]]
+
+
+class _NotPermutable(Exception):
+    """An operand of a permuted ufunc plan turned out not to be a plain lane array."""
 
 
 def _broadcast(sa: tuple, sb: tuple) -> tuple:
@@ -373,15 +517,18 @@ def batched_load(ex: Any, space: BoxSpace, op: Operation, ref: Any, indices: Seq
     iteration axis, when every index is affine in the induction variable and the ids and
     every iteration's access is in bounds (checked at the first and last iteration: the
     indices are affine, so the iterations between lie between them); else None."""
-    from .ops.memref_access import check_host_access
-    from .values import storage
     if not isinstance(ref, MemRef):
         return None
     buf = ref.buffer
-    dtype = storage(op.results[0].type)
+    dtype = _LOAD_DTYPES.get(op)
+    if dtype is None:
+        from .values import storage
+        dtype = _LOAD_DTYPES[op] = storage(op.results[0].type)
     if buf.data.dtype != dtype or buf.freed:
         return None
-    check_host_access(ex, ref, op)
+    check_host_access = getattr(ex, "check_host_access", None)
+    if check_host_access is not None:       # (what ``ops.memref_access`` checks)
+        check_host_access(ref, op)
     idx = [_as_ivaff(i) for i in indices]
     if any(i is None for i in idx):
         return None
@@ -395,6 +542,9 @@ def batched_load(ex: Any, space: BoxSpace, op: Operation, ref: Any, indices: Seq
     per = delta // (n - 1) if n > 1 else 0
     return _blocks_inner(_iteration_view(space, buf.data, first, per, n))
 
+
+#: the storage dtype of a load's result, per op
+_LOAD_DTYPES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 #: memory order of a batched array: iterations, thread axes (z, y, x), then block axes
 _BLOCKS_INNER = (0, 4, 5, 6, 1, 2, 3)
@@ -440,8 +590,14 @@ def _iteration_view(space: BoxSpace, data: np.ndarray, addr: Aff, per: int,
             strides.append(0)
     # (bounds were checked at the first and last iteration: every element read is in ``data``;
     # a negative stride reads below ``data[base]``, still inside the buffer)
-    return np.lib.stride_tricks.as_strided(data[base:], shape=tuple(shape),
-                                           strides=tuple(strides), writeable=False)
+    try:
+        out = np.ndarray(tuple(shape), data.dtype, buffer=data, offset=base * item,
+                         strides=tuple(strides))
+    except (TypeError, ValueError):     # a buffer NumPy will not wrap
+        return np.lib.stride_tricks.as_strided(data[base:], shape=tuple(shape),
+                                               strides=tuple(strides), writeable=False)
+    out.flags.writeable = False
+    return out
 
 
 def analyze(op: Operation, compiler: Any) -> Optional[LoopBatch]:

@@ -95,17 +95,32 @@ class Aff:
     # -- arithmetic that stays affine ------------------------------------------------------------
 
     def plus(self, other: "Aff | int") -> "Aff":
+        if type(other) is Aff:
+            return _aff(self.const + other.const,
+                        tuple([a + b for a, b in zip(self.coef, other.coef)]), self.dtype)
         if isinstance(other, Aff):
             return Aff(self.const + other.const,
                        tuple([a + b for a, b in zip(self.coef, other.coef)]), self.dtype)
-        return Aff(self.const + int(other), self.coef, self.dtype)
+        return _aff(self.const + int(other), self.coef, self.dtype)
 
     def times(self, k: int) -> "Aff":
         k = int(k)
-        return Aff(self.const * k, tuple([c * k for c in self.coef]), self.dtype)
+        return _aff(self.const * k, tuple([c * k for c in self.coef]), self.dtype)
 
     def cast(self, dtype: np.dtype) -> "Aff":
-        return Aff(self.const, self.coef, dtype)
+        if dtype is self.dtype:
+            return self if type(self) is Aff else _aff(self.const, self.coef, dtype)
+        return _aff(self.const, self.coef, dtype if type(dtype) is np.dtype else np.dtype(dtype))
+
+
+def _aff(const: int, coef: tuple, dtype: np.dtype) -> Aff:
+    """An :class:`Aff` from fields already in their types (an int, a tuple of ints, a NumPy
+    dtype): the constructor without its conversions, for the hot paths."""
+    a = object.__new__(Aff)
+    a.const = const
+    a.coef = coef
+    a.dtype = dtype
+    return a
 
 
 def is_uniform(value: Any, ndim: int) -> bool:

@@ -122,6 +122,9 @@ class MemRef:
         return len(self.sizes)
 
     def enter_space(self, space: Space) -> "MemRef":
+        if type(space) is BoxSpace and _box_fields(self):
+            return self         # (a box space takes ints and Affs as they are)
+
         def conv(x):
             return space.enter(x) if isinstance(x, (np.ndarray, Aff)) else x
         return MemRef(self.buffer, conv(self.offset), [conv(s) for s in self.sizes],
@@ -158,6 +161,20 @@ class MemRef:
             raise ValueError("memref descriptor reaches outside its buffer")
         return np.lib.stride_tricks.as_strided(data[off:], shape=sizes,
                                                strides=[s * item for s in strides])
+
+
+def _box_fields(ref: MemRef) -> bool:
+    """Whether every field of ``ref`` is an int or an :class:`Aff` (values a box space takes
+    as they are: entering one leaves the descriptor unchanged)."""
+    if type(ref.offset) not in (int, Aff):
+        return False
+    for x in ref.sizes:
+        if type(x) not in (int, Aff):
+            return False
+    for x in ref.strides:
+        if type(x) not in (int, Aff):
+            return False
+    return True
 
 
 def _scalar(x: Any) -> Optional[int]:
@@ -278,11 +295,19 @@ def _affine_address(space: BoxSpace, ref: MemRef, indices: Sequence[Any]) -> Opt
             for d, c in enumerate(i.coef):
                 if c:
                     coef[d] += c * st
-    addr = Aff(const, tuple(coef), _INDEX)
-    lo, hi = addr.value_range(space)
+    lo = hi = const
+    for c, l0, m in zip(coef, lo_box, shape):
+        if c:
+            a, b = c * l0, c * (l0 + m - 1)
+            if a < b:
+                lo += a
+                hi += b
+            else:
+                lo += b
+                hi += a
     if lo < 0 or hi >= ref.buffer.size:
         return None
-    return addr
+    return Aff(const, tuple(coef), _INDEX)
 
 
 _INDEX = np.dtype(np.int64)
@@ -307,26 +332,47 @@ def _check_index(space: Space, i: Any, n: Any, k: int, indices: Sequence[Any]) -
                           lane, idx)
 
 
+#: ``(coef, lo, shape, itemsize)`` -> ``(view shape, byte strides, element offset of the
+#: box's first lane)`` of :func:`_view` (a handful of entries per kernel; cleared when large)
+_VIEW_GEOMETRY: dict = {}
+
+
+def _view_geometry(coef: tuple, lo: tuple, shape: tuple, item: int) -> tuple:
+    key = (coef, lo, shape, item)
+    try:
+        hit = _VIEW_GEOMETRY.get(key)
+    except TypeError:       # (a box given as lists: not memoised)
+        hit = key = None
+    if hit is None:
+        base = 0
+        vshape = []
+        strides = []
+        for c, l0, n in zip(coef, lo, shape):
+            base += c * l0
+            if c and n > 1:
+                vshape.append(n)
+                strides.append(c * item)
+            else:           # (stride 0 on unit axes: NumPy then sees fewer overlaps)
+                vshape.append(1)
+                strides.append(0)
+        hit = (tuple(vshape), tuple(strides), base)
+        if key is not None:
+            if len(_VIEW_GEOMETRY) > 4096:
+                _VIEW_GEOMETRY.clear()
+            _VIEW_GEOMETRY[key] = hit
+    return hit
+
+
 def _view(space: BoxSpace, data: np.ndarray, addr: Aff) -> np.ndarray:
     """The elements ``addr`` names, as a strided view of ``data`` (already bounds-checked)."""
     item = data.itemsize
-    base = addr.const
-    shape = []
-    strides = []
-    for c, l0, n in zip(addr.coef, space.lo, space.shape):
-        base += c * l0
-        if c and n > 1:
-            shape.append(n)
-            strides.append(c * item)
-        else:               # (stride 0 on unit axes: NumPy then sees fewer overlaps)
-            shape.append(1)
-            strides.append(0)
+    shape, strides, base = _view_geometry(addr.coef, space.lo, space.shape, item)
+    base += addr.const
     try:
-        return np.ndarray(tuple(shape), data.dtype, buffer=data, offset=base * item,
-                          strides=tuple(strides))
+        return np.ndarray(shape, data.dtype, buffer=data, offset=base * item,
+                          strides=strides)
     except (TypeError, ValueError):  # a buffer NumPy will not wrap: take the general route
-        return np.lib.stride_tricks.as_strided(data[base:], shape=tuple(shape),
-                                               strides=tuple(strides))
+        return np.lib.stride_tricks.as_strided(data[base:], shape=shape, strides=strides)
 
 
 def load(space: Space, buffer: Buffer, addr: Any, readonly: bool = False) -> np.ndarray:
@@ -418,15 +464,12 @@ def store_computed(space: Space, buffer: "Buffer", addr: Any, fn, args, dtype) -
     if not isinstance(addr, Aff):
         return False
     view = _view(space, buffer.raw, addr)
-    if any(c == 0 and d < view.ndim and view.shape[d] > 1 for d, c in enumerate(addr.coef)):
+    vshape = view.shape
+    if any(c == 0 and m > 1 for c, m in zip(addr.coef, vshape)):
         return False
-    if any(getattr(a, "dtype", None) != dtype for a in args):
-        return False
-    try:
-        if np.broadcast_shapes(view.shape, *(np.shape(a) for a in args)) != view.shape:
+    for a in args:
+        if getattr(a, "dtype", None) != dtype or not _fits_into(np.shape(a), vshape):
             return False
-    except ValueError:
-        return False
     write_target(space, buffer, logical)     # (zero-fills first unless this covers it all)
     outer = _short_rows_outer(view, args)
     if outer is not None:
@@ -434,6 +477,17 @@ def store_computed(space: Space, buffer: "Buffer", addr: Any, fn, args, dtype) -
            out=view.transpose(outer), order="C")
     else:
         fn(*args, out=view)
+    return True
+
+
+def _fits_into(shape: tuple, target: tuple) -> bool:
+    """Whether an array of ``shape`` broadcasts to ``target`` without growing it."""
+    k = len(target) - len(shape)
+    if k < 0:
+        return False
+    for m, t in zip(shape, target[k:]):
+        if m != t and m != 1:
+            return False
     return True
 
 
