@@ -151,9 +151,10 @@ def test_shared_load_out_of_bounds_reported_by_the_load():
     assert "load_view_tko" in str(err.value)
 
 
-def loop_kernel(trips: int) -> str:
+def loop_kernel(trips: int, causal: bool = False) -> str:
     """One tile block per row band b: D[b] = sum over j < trips of A[b] @ B[j], A[b] loaded
-    before the loop (loop-invariant), B[j] inside it."""
+    before the loop (loop-invariant), B[j] inside it (``causal``: j <= b instead, a trip
+    count per block: the loop's lanes finish at different iterations)."""
     tv = f"tensor_view<?x{T}x{T}xf16, strides=[{T * T},{T},1]>"
     dv = f"tensor_view<?x{T}x{T}xf32, strides=[{T * T},{T},1]>"
     pv = f"partition_view<tile=(1x{T}x{T}), {tv}>"
@@ -172,7 +173,7 @@ cuda_tile.module @m {{
     %bx, %by, %bz = get_tile_block_id : tile<i32>
     %c0 = constant <i32: 0> : tile<i32>
     %c1 = constant <i32: 1> : tile<i32>
-    %ct = constant <i32: {trips}> : tile<i32>
+    {"%ct = addi %bx, %c1 : tile<i32>" if causal else f"%ct = constant <i32: {trips}> : tile<i32>"}
     %zero = constant <f32: 0.000000e+00> : {acc}
     %x, %t0 = load_view_tko weak %pa[%bx, %c0, %c0] : {pv}, tile<i32> -> tile<1x{T}x{T}xf16>, token
     %xa = reshape %x : tile<1x{T}x{T}xf16> -> {tile}
@@ -286,3 +287,40 @@ def test_f32_rounded_to_f16_equals_conversion_there_and_back():
     check(np.concatenate([grid, rng.integers(0, 1 << 32, 1 << 20, dtype=np.uint64)
                           .astype(np.uint32)]))
     check(grid[:1000].reshape(10, 100)[:, ::3])        # (strided input)
+
+
+def test_loop_invariant_operand_followed_through_finishing_lanes(monkeypatch):
+    """Trip count per block (block b runs b + 1 iterations, as a causal attention kernel's
+    query blocks do): the loop compacts its lanes as blocks finish, and the converted
+    loop-invariant operand is compacted alike instead of converted again; the same bits as
+    converting it every iteration."""
+    from tileir.execute import lanes
+    n = 5
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((n, T, T)).astype(np.float16)
+    b = rng.standard_normal((n, T, T)).astype(np.float16)
+    shapes = []
+    original = floating_point.fast_operand
+    monkeypatch.setattr(floating_point, "fast_operand",
+                        lambda x, *r, **kw: shapes.append(x.shape) or original(x, *r, **kw))
+    k = tileir.compile(tileir.parse(loop_kernel(0, causal=True)), "k")
+
+    def launch():
+        d = np.zeros((n, T, T), np.float32)
+        k.launch((n,), [a, b, d, n], mma="fast")
+        return d
+    d = launch()
+    lhs = [sh for sh in shapes if len(sh) == 3 and sh[1:] == (T, T) and sh[0] > 1]
+    assert lhs == [(n, T, T)], shapes           # the lhs of all lanes, converted once
+    for i in range(n):
+        want = sum((-a[i].astype(np.float64)) @ b[j].astype(np.float64) for j in range(i + 1))
+        bound = ((i + 1) * T + 1) * 2.0 ** -24 * sum(
+            np.abs(a[i].astype(np.float64)) @ np.abs(b[j].astype(np.float64))
+            for j in range(i + 1))
+        assert np.all(np.abs(d[i] - want) <= bound)
+    shapes.clear()
+    monkeypatch.setattr(floating_point, "taken_from", lambda x: None)
+    again = launch()
+    assert len([sh for sh in shapes if len(sh) == 3 and sh[0] > 1]) > 1   # converted anew
+    np.testing.assert_array_equal(d.view(np.uint32), again.view(np.uint32))
+    assert lanes.taken_from(np.zeros(3)) is None

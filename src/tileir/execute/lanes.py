@@ -20,13 +20,16 @@ Signals (see :mod:`.plan`) gain two kinds for this:
 
 from __future__ import annotations
 
+import weakref
+from collections import OrderedDict
 from typing import Optional
 
 import numpy as np
 
 from .values import TensorViewValue
 
-__all__ = ["SPLIT", "FALL", "LaneState", "take", "compact", "gather", "scatter_into"]
+__all__ = ["SPLIT", "FALL", "LaneState", "take", "taken_from", "compact", "gather",
+           "scatter_into"]
 
 SPLIT, FALL = 4, 5
 
@@ -57,12 +60,34 @@ def take(v, idx: np.ndarray, n: int):
     the same for every lane, with a lane axis of 1, are shared unchanged)."""
     if isinstance(v, np.ndarray):
         if v.ndim and v.shape[0] == n and n != 1:
-            return v[idx]
+            taken = v[idx]
+            _TAKEN[id(taken)] = (weakref.ref(taken), weakref.ref(v), idx)
+            if len(_TAKEN) > _TAKEN_MAX:
+                _TAKEN.popitem(last=False)
+            return taken
         return v
     if isinstance(v, TensorViewValue) and v.lanes == n and n != 1:
         return TensorViewValue(take(v.base, idx, n), take(v.shape, idx, n),
                                take(v.strides, idx, n))
     return v
+
+
+def taken_from(a: np.ndarray) -> Optional[tuple]:
+    """``(source, idx)`` when the array ``a`` is ``source[idx]``, the lanes of a register that
+    :func:`take` compacted (recently, and ``source`` is still alive), else None: a cache keyed
+    on a register's array can follow it through compaction (a loop-invariant operand of a
+    loop whose lanes finish at different iterations)."""
+    entry = _TAKEN.get(id(a))
+    if entry is None or entry[0]() is not a:
+        return None
+    source = entry[1]()
+    return None if source is None else (source, entry[2])
+
+
+#: id(taken array) -> (weak reference to it, weak reference to its source, lane indices), for
+#: the last :data:`_TAKEN_MAX` arrays :func:`take` made (see :func:`taken_from`)
+_TAKEN: "OrderedDict[int, tuple]" = OrderedDict()
+_TAKEN_MAX = 256
 
 
 def compact(regs: list, idx: np.ndarray, n: int, slots: Optional[tuple] = None) -> list:

@@ -18,6 +18,7 @@ import numpy as np
 from .. import numerics as N
 from ..plan import lowering
 from ..buffers import fresh
+from ..lanes import taken_from
 from ..values import Deferred
 from . import fast, padded_mma
 from ._common import elementwise, element_name, enum_keyword, rounding_keyword
@@ -369,7 +370,9 @@ class _RememberedOperand:
     """:func:`fast_operand` of one ``mmaf`` operand that remembers the array it converted
     last (per thread, within one launch): a loop-invariant operand (an attention kernel's
     query tile, multiplied in every iteration of its key loop) is converted once, not once
-    per iteration.
+    per iteration.  When the loop's lanes finish at different iterations (a causal attention
+    kernel's query blocks), the operand is compacted to the lanes that carry on
+    (:func:`~tileir.execute.lanes.take`); the converted array is then compacted alike.
 
     Within a launch the same array object has the same values: tile values are never written
     in place, holding the array keeps the buffer pool from reusing it
@@ -385,8 +388,15 @@ class _RememberedOperand:
     def __call__(self, x: np.ndarray) -> np.ndarray:
         seen = self.local.__dict__
         launch = self.rt.launch
-        if seen.get("source") is x and seen.get("launch") is launch:
-            return seen["f32"]
+        if seen.get("launch") is launch:
+            source = seen.get("source")
+            if source is x:
+                return seen["f32"]
+            derived = taken_from(x)
+            if derived is not None and derived[0] is source:    # (lanes that carry on)
+                f32 = seen["f32"][derived[1]]
+                seen["source"], seen["f32"] = x, f32
+                return f32
         f32 = fast_operand(x, self.in_elem)
         if f32 is not x:
             seen["source"], seen["launch"], seen["f32"] = x, launch, f32
