@@ -289,3 +289,33 @@ def test_select_uniform_condition_returns_the_operand_bits():
             np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
     assert _select(np.ones((1, 1, 8), bool), a, b) is a
     assert _select(np.zeros((1, 1, 8), bool), b, a) is a
+
+
+@pytest.mark.parametrize("elem", ["i8", "i16", "i32", "i64"])
+def test_divi_remi_of_natural_numbers_equal_the_general_path(elem, monkeypatch):
+    """divi/remi of arrays whose dividends are non-negative and divisors positive (block ids
+    and tile counts) take one NumPy step; the same results as the general path, for every
+    rounding and signedness, edges included; negative or zero operands keep the general
+    path."""
+    from tileir.execute.numerics import intops
+    dt = np.dtype("int" + elem[1:])
+    top = np.iinfo(dt).max
+    rng = np.random.default_rng(5)
+    edge = np.array([0, 1, 2, 3, 7, top, top - 1, top // 2], dt)
+    a = np.concatenate([edge, rng.integers(0, top, 300, dtype=dt)])
+    b = np.concatenate([edge[1:], np.array([top], dt), rng.integers(1, top, 300, dtype=dt)])
+    cases = [(a, b), (a, b[:1].copy()), (a[3:4].copy(), b)]
+    modes = [(True, "zero"), (True, "positive_inf"), (True, "negative_inf"),
+             (False, "zero"), (False, "positive_inf")]
+    natural = intops._natural_pair
+    assert natural(a, b, elem) is not None
+    assert natural(-a - 1, b, elem) is None and natural(a, b - 1, elem) is None
+    for x, y in cases:
+        fast = [intops.divi(x, y, elem, s, m) for s, m in modes] + \
+            [intops.remi(x, y, elem, s) for s in (True, False)]
+        monkeypatch.setattr(intops, "_natural_pair", lambda *args: None)
+        general = [intops.divi(x, y, elem, s, m) for s, m in modes] + \
+            [intops.remi(x, y, elem, s) for s in (True, False)]
+        monkeypatch.setattr(intops, "_natural_pair", natural)
+        for f, g in zip(fast, general):
+            assert f.dtype == g.dtype and np.array_equal(f, g)

@@ -80,6 +80,13 @@ def divi(lhs: ArrayLike, rhs: ArrayLike, elem: str, signed: bool,
     if pair is not None:            # (one element each: Python ints, ~5x fewer steps)
         (a, b), shape = pair
         return _wrap_int(_divide(a, b, signed, rounding), shape, elem)
+    plain = _natural_pair(lhs, rhs, elem)
+    if plain is not None:           # (no sign, zero or overflow to care about: one step)
+        a, b = plain
+        q = np.floor_divide(a, b)
+        if rounding == "positive_inf":
+            q += (a - q * b) != 0
+        return q
     if signed:
         a, b = to_signed(lhs, elem), to_signed(rhs, elem)
         zero = b == 0
@@ -114,6 +121,9 @@ def remi(lhs: ArrayLike, rhs: ArrayLike, elem: str, signed: bool) -> NDArray:
             r = abs(a) % abs(b)
             r = -r if a < 0 else r
         return _wrap_int(r, shape, elem)
+    plain = _natural_pair(lhs, rhs, elem)
+    if plain is not None:
+        return np.remainder(*plain)
     if signed:
         a, b = to_signed(lhs, elem), to_signed(rhs, elem)
         trivial = (b == 0) | (b == -1)
@@ -140,6 +150,23 @@ def _scalar_pair(lhs: ArrayLike, rhs: ArrayLike, elem: str, signed: bool):
         a, b = a & mask, b & mask
     sa, sb = np.shape(lhs), np.shape(rhs)
     return (a, b), sa if sa == sb else np.broadcast_shapes(sa, sb)
+
+
+def _natural_pair(lhs: ArrayLike, rhs: ArrayLike, elem: str):
+    """The operands as they are (arrays of ``elem``'s native storage) when every dividend is
+    non-negative and every divisor positive, read signed: then the unsigned reading is the
+    same, truncating division is NumPy's floor division, and nothing overflows (block ids
+    divided by tile counts).  None otherwise, or for other widths."""
+    dt = _NATIVE_DTYPES.get(elem)
+    if dt is None or type(lhs) is not np.ndarray or type(rhs) is not np.ndarray or \
+            lhs.dtype != dt or rhs.dtype != dt or not lhs.size or not rhs.size:
+        return None
+    if np.minimum.reduce(lhs, axis=None) < 0 or np.minimum.reduce(rhs, axis=None) <= 0:
+        return None
+    return lhs, rhs
+
+
+_NATIVE_DTYPES = {e: numpy_dtype(e) for e in _NATIVE_WIDTHS}
 
 
 def _divide(a: int, b: int, signed: bool, rounding: str) -> int:
