@@ -319,3 +319,61 @@ def test_divi_remi_of_natural_numbers_equal_the_general_path(elem, monkeypatch):
         monkeypatch.setattr(intops, "_natural_pair", natural)
         for f, g in zip(fast, general):
             assert f.dtype == g.dtype and np.array_equal(f, g)
+
+
+def grid_tiles_kernel(g0: int, deferred: bool) -> str:
+    """Tile block b reads the 8x8 tile (b % g0, b // g0) of X (a column-major grid of tiles,
+    as a swizzled matmul numbers its blocks) and writes 2*X (``deferred``: an addf right
+    before the store, computed into memory; else a negf of the negation) to the same tile
+    of Y."""
+    tv = "tensor_view<?x?xf32, strides=[?,1]>"
+    pv = f"partition_view<tile=(8x8), {tv}>"
+    body = ("%y = addf %x, %x : tile<8x8xf32>" if deferred else
+            "%m = mulf %x, %c2 : tile<8x8xf32>\n    %n = negf %m : tile<8x8xf32>\n"
+            "    %y = negf %n : tile<8x8xf32>")
+    return f"""
+cuda_tile.module @m {{
+  entry @k(%xp: tile<ptr<f32>>, %yp: tile<ptr<f32>>, %r: tile<i32>, %c: tile<i32>) {{
+    %tx = make_tensor_view %xp, shape = [%r, %c], strides = [%c, 1] : tile<i32> -> {tv}
+    %ty = make_tensor_view %yp, shape = [%r, %c], strides = [%c, 1] : tile<i32> -> {tv}
+    %px = make_partition_view %tx : {pv}
+    %py = make_partition_view %ty : {pv}
+    %b, %by, %bz = get_tile_block_id : tile<i32>
+    %g = constant <i32: {g0}> : tile<i32>
+    %c2 = constant <f32: 2.000000e+00> : tile<8x8xf32>
+    %i = remi %b, %g signed : tile<i32>
+    %j = divi %b, %g signed : tile<i32>
+    %x, %t0 = load_view_tko weak %px[%i, %j] : {pv}, tile<i32> -> tile<8x8xf32>, token
+    {body}
+    %t1 = store_view_tko weak %y, %py[%i, %j] : tile<8x8xf32>, {pv}, tile<i32> -> token
+    return
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize("deferred", [True, False])
+def test_lanes_numbering_a_grid_of_tiles_load_and_store_as_one_view(deferred, monkeypatch):
+    """Blocks that number a 2-D grid of tiles column-major (tile (b % 4, b // 4)): each index
+    is one digit of the lane number, so the lanes' tiles are one strided view of memory (a
+    lane axis per digit) for the load and the store; the same bits as one block at a time
+    and as NumPy, NaN payloads and -0 kept."""
+    import tileir
+    from tileir.execute.semantics import views
+    assert views._digit(np.arange(12, dtype=np.int64) % 4) == (0, 1, 1, 4)
+    assert views._digit(np.arange(12, dtype=np.int64) // 4) == (0, 1, 4, 3)
+    assert views._digit(np.array([0, 1, 0, 2], np.int64)) is None
+    grids = []
+    original = views.lane_rows
+    monkeypatch.setattr(views, "lane_rows", lambda v, *a: grids.append(a[1]) or original(v, *a))
+    k = tileir.compile(tileir.parse(grid_tiles_kernel(4, deferred)), "k")
+    x = np.random.default_rng(8).standard_normal((32, 24)).astype(np.float32)
+    x.view(np.uint32)[0, :3] = [0x7FC01234, 0x80000000, 0x7F800000]
+    y = np.zeros_like(x)
+    info = k.launch((12,), [x, y, 32, 24])
+    assert info.mode == "batched" and grids and grids[0] == (3, 4, 8, 8)
+    want = x * np.float32(2)
+    np.testing.assert_array_equal(y[1:], want[1:])
+    one = np.zeros_like(x)
+    k.launch((12,), [x, one, 32, 24], batch=False)
+    np.testing.assert_array_equal(y.view(np.uint32), one.view(np.uint32))

@@ -70,6 +70,30 @@ def _fact(a: np.ndarray, what, compute):
     return value
 
 
+def _digit(i: np.ndarray):
+    """``(first, step, q, m)`` when the first elements of the rows of the int64 lane array
+    ``i`` are ``first + step * ((l // q) % m)`` for lane ``l``: one digit of the lane number
+    in a mixed radix (tile blocks numbered along a 2-D grid, row- or column-major, e.g. a
+    swizzled matmul's).  An arithmetic progression is ``(first, step, 1, lanes)``, a constant
+    ``(first, 0, 1, lanes)``; None for anything else."""
+    if i.ndim != 1:
+        i = i.reshape(i.shape[0], -1)[:, 0]
+    n = i.shape[0]
+    prog = _progression(i)
+    if prog is not None:
+        return prog[0], prog[1], 1, n
+    if n > 256:
+        return None
+    vals = i.tolist()               # (a few dozen lanes: Python is quicker than NumPy here)
+    v0 = vals[0]
+    q = next(j for j, v in enumerate(vals) if v != v0)      # (not constant: not a progression)
+    dv = vals[q] - v0
+    m = next((j // q for j in range(q, n, q) if vals[j] == v0), -(-n // q))
+    if any(v != v0 + dv * ((j // q) % m) for j, v in enumerate(vals)):
+        return None
+    return v0, dv, q, m
+
+
 def _progression(i: np.ndarray):
     """``(first, step)`` when the first elements of the rows of the int64 lane array ``i``
     form an arithmetic progression (one row: step 0), else None."""
@@ -408,13 +432,16 @@ class _Access:
         return window, e0 - lo_e, full
 
     def spaced_view(self, tv, idx, lanes: int, write: bool):
-        """Every lane's whole tile as one strided array of shape ``(lanes, *tile)`` aliasing
-        memory, when the lanes share one tensor view, every lane's tile lies inside the tensor
-        and the tiles are evenly spaced: each index is an arithmetic progression over the lanes
-        (block ids and affine functions of them, the common case).  A few scalar operations
-        instead of :meth:`batched_window`'s per-lane arithmetic.  None where that does not
-        hold or the memory is not all accessible (callers then take the general path, which
-        reports any error); the result is writeable only with ``write``."""
+        """Every lane's whole tile as one strided array aliasing memory, of shape ``(lanes,
+        *tile)`` or, for lanes numbering a grid of tiles, ``(m_k, ..., m_1, *tile)`` (the lane
+        number's mixed-radix digits, most significant first; see :func:`lane_rows`), when the
+        lanes share one tensor view, every lane's tile lies inside the tensor and each index
+        is an arithmetic progression over the lanes or one digit of the lane number
+        (:func:`_digit`: block ids and affine functions of them, or a swizzled grid's row and
+        column).  A few scalar operations instead of :meth:`batched_window`'s per-lane
+        arithmetic.  None where that does not hold or the memory is not all accessible
+        (callers then take the general path, which reports any error); the result is
+        writeable only with ``write``."""
         lay = self.layout
         if tv.lanes != 1 or lay.kind == "gather" or lay.is_bool:
             return None
@@ -422,26 +449,42 @@ class _Access:
         if min(strides, default=0) < 0:
             return None
         space = lay.index_space(shape)
-        first = step = 0            # elements from the tensor's start: lane 0's tile, per lane
+        first = 0                   # elements from the tensor's start to lane 0's tile
+        axes: dict = {}             # digit place q -> [radix m, elements per digit step]
         for k, i in enumerate(idx):
-            prog = _fact(i, _progression, _progression)
-            if prog is None:
+            dig = _fact(i, _digit, _digit)
+            if dig is None:
                 return None
-            v0, dv = prog
-            vn = v0 + dv * (i.shape[0] - 1)
+            v0, dv, q, m = dig
+            vn = v0 + dv * (m - 1)
             d = lay.dim_map[k]
-            # (indices in arithmetic progression add up to one)
-            step += dv * lay.steps[k] * strides[d]
             lo, hi = min(v0, vn), max(v0, vn)
             if lo < 0 or hi >= space[k] or shape[d] - hi * lay.steps[k] < lay.tile[k]:
                 return None
             first += v0 * lay.steps[k] * strides[d]
+            if dv:
+                axis = axes.setdefault(q, [m, 0])
+                if axis[0] != m:
+                    return None
+                axis[1] += dv * lay.steps[k] * strides[d]
+        places = sorted(axes)
+        radix = 1
+        for q in places:            # the digits must make up the lane number exactly
+            if q != radix:
+                return None
+            radix *= axes[q][0]
+        if radix != lanes:
+            if places:
+                return None
+            places, axes = [1], {1: [lanes, 0]}     # (every lane the same tile)
+        counts = tuple(axes[q][0] for q in reversed(places))
+        steps = tuple(axes[q][1] for q in reversed(places))
         isz = lay.isz
-        if write and not _no_aliasing((lanes,) + lay.tile,
-                                      (step * isz,) + tuple(strides[d] * isz
-                                                            for d in lay.dim_map), isz):
+        tile_strides = tuple(strides[d] * isz for d in lay.dim_map)
+        if write and not _no_aliasing(counts + lay.tile,
+                                      tuple(st * isz for st in steps) + tile_strides, isz):
             return None         # tiles that overlap: lane order decides, one at a time
-        out = self.tiles(tv.base0, strides, first, step, lanes, lay.tile, write)
+        out = self.lane_tiles(tv.base0, strides, first, steps, counts, lay.tile, write)
         if out is not None and not write:
             out.flags.writeable = False
         return out
@@ -459,18 +502,30 @@ class _Access:
         extent ``extent`` of the tile that starts ``first + j * step`` elements into the tensor
         view (``strides``, at address ``base``); None where that memory is not all
         accessible."""
+        return self.lane_tiles(base, strides, first, (step,), (count,), extent, write)
+
+    def lane_tiles(self, base: int, strides: tuple, first: int, steps: tuple, counts: tuple,
+                   extent: tuple, write: bool):
+        """:meth:`tiles` over several lane axes: shape ``counts + extent``, the tile at lane
+        position ``(j_1, ..., j_k)`` starting ``first + sum(j * step)`` elements in."""
         lay = self.layout
         isz = lay.isz
         bs = tuple(strides[d] * isz for d in lay.dim_map)
-        last = first + step * (count - 1)
-        lo = base + min(first, last) * isz
-        hi = base + max(first, last) * isz + sum((t - 1) * b for t, b in zip(extent, bs)) + isz
+        lo = hi = base + first * isz
+        for n, st in zip(counts, steps):
+            span = (n - 1) * st * isz
+            if span < 0:
+                lo += span
+            else:
+                hi += span
+        hi += sum((t - 1) * b for t, b in zip(extent, bs)) + isz
         try:
             buf = self.rt.memory.region(lo, hi, isz, write)
         except Fault:
             return None
-        return np.ndarray((count,) + tuple(extent), dtype=lay.load_dtype, buffer=buf.data,
-                          offset=base + first * isz - buf.base, strides=(step * isz,) + bs)
+        return np.ndarray(tuple(counts) + tuple(extent), dtype=lay.load_dtype, buffer=buf.data,
+                          offset=base + first * isz - buf.base,
+                          strides=tuple(st * isz for st in steps) + bs)
 
     def uniform_window(self, tv, idx, write: bool, span=None):
         """Vectorised addressing of a partition/strided tile for lanes that share one tensor
@@ -584,9 +639,19 @@ def _compute_into(acc: "_Access", tv, idx, lanes: int, value: Deferred) -> bool:
         out = _evenly_spaced(*win[:2], writeable=True)
     if out is None or not _no_aliasing(out.shape, out.strides, lay.isz):
         return False            # tiles that overlap: the ordinary path's lane order decides
-    value.fn(*value.args, out=out)
+    args = value.args
+    if out.ndim > 1 + len(lay.tile):        # (lanes as a grid of tiles)
+        args = [lane_rows(a, lanes, out.shape, lay.tile) for a in args]
+    value.fn(*args, out=out)
     value.finish(out)
     return True
+
+
+def lane_rows(v, lanes: int, shape: tuple, tile: tuple) -> np.ndarray:
+    """The lane value ``v`` (broadcastable to ``(lanes, *tile)``) laid out as ``shape``: the
+    lane axis split into the lane number's mixed-radix digits, most significant first, as
+    :meth:`_Access.spaced_view` returns a grid of tiles (a view)."""
+    return np.broadcast_to(v, (lanes,) + tuple(tile)).reshape(shape)
 
 
 def _no_aliasing(shape: tuple, strides: tuple, itemsize: int) -> bool:
@@ -677,6 +742,8 @@ def _lower_load_view(op, cc):
         if lanes == 1:
             r[out] = load_lane(tv, idx, 0, 1)[None]
         elif (res := acc.spaced_view(tv, idx, lanes, False)) is not None:
+            if res.ndim > 1 + len(tile):        # (a grid of tiles: one lane axis again)
+                res = res.reshape((lanes,) + tile)
             r[out] = res if view_ok and rt.zero_copy else np.array(res)
         elif tv.lanes == 1 and lay.kind != "gather" and \
                 (win := acc.batched_window(tv, idx, lanes, False)) is not None:
@@ -781,7 +848,7 @@ def _lower_store_view(op, cc):
             v = v.value()
         lanes = max(lanes, v.shape[0])
         if lanes > 1 and (dst := acc.spaced_view(tv, idx, lanes, True)) is not None:
-            dst[...] = v
+            dst[...] = v if dst.ndim == v.ndim else lane_rows(v, lanes, dst.shape, tile)
         elif lanes > 1 and tv.lanes == 1 and lay.kind != "gather" and \
                 (win := acc.batched_window(tv, idx, lanes, True)) is not None:
             window, starts, full = win
