@@ -294,6 +294,28 @@ def test_signature_follows_the_jit_specialisation_rules():
     assert sig.calling_convention.code == "t2"
 
 
+def test_array_specs_remembered_per_layout_give_the_same_signature():
+    """An array's spec is worked out once per dtype, shape, strides and annotation: asking
+    again (a second launch) gives the same signature, with the extent-1 dimension's stride
+    seen as 0 both times; another layout gets its own spec."""
+    from tileir.frontends.cutile import _params
+    a = np.zeros((32, 48), dtype=np.float16)
+    b = np.zeros((1, 50), dtype=np.float32)
+    c = np.zeros((7, 16), dtype=np.float32)[:, ::2]
+    _params._SPECS.clear()
+    first = tc.signature(K.vec_add_kernel_2d, (a, b, c, 16, 16))
+    held = len(_params._SPECS)
+    again = tc.signature(K.vec_add_kernel_2d, (a.copy(), b.copy(), c, 16, 16))
+    assert len(_params._SPECS) == held >= 3
+    assert [p.__dict__ if hasattr(p, "__dict__") else p for p in again.parameters] == \
+        [p.__dict__ if hasattr(p, "__dict__") else p for p in first.parameters]
+    spec, payload = _params.classify(_params.parameter_nodes(K.vec_add_kernel_2d, ct)[1][1], b,
+                                     "b")
+    assert payload.strides == (0, 1) and spec.shape_constant == (1, None)
+    other = tc.signature(K.vec_add_kernel_2d, (a[:16], b, c, 16, 16))
+    assert len(_params._SPECS) == held + 1 and other.parameters[0].shape_divisible_by == (16, 16)
+
+
 # ------------------------------------------------------------------------------ cache
 
 def test_cache_reuses_bytecode_and_plan(rng):

@@ -471,6 +471,27 @@ def _array_dtype(arr: np.ndarray, where: str) -> str:
 
 
 def _array_spec(arr: np.ndarray, prep: PreparedArray, ann, where: str) -> ArraySpec:
+    """The :class:`ArraySpec` of a prepared array argument (``prep.strides`` adjusted as the
+    kernel sees them), remembered per dtype, shape, strides and annotation: a kernel launched
+    again with arrays of the same layout does not work it out again."""
+    key = (arr.dtype, prep.shape, prep.strides, id(ann))
+    hit = _SPECS.get(key)
+    if hit is not None and hit[0] is ann:
+        prep.strides = hit[2]
+        return hit[1]
+    spec = _work_out_array_spec(arr, prep, ann, where)
+    if len(_SPECS) >= 1024:
+        _SPECS.clear()
+    _SPECS[key] = (ann, spec, prep.strides)
+    return spec
+
+
+#: (dtype, shape, strides, id(annotation)) -> (annotation, spec, strides as the kernel sees
+#: them), see _array_spec
+_SPECS: dict = {}
+
+
+def _work_out_array_spec(arr: np.ndarray, prep: PreparedArray, ann, where: str) -> ArraySpec:
     dtype = _array_dtype(arr, where)
     ndim = arr.ndim
     index64 = bool(ann is not None and getattr(ann, "index_dtype", None) is not None
