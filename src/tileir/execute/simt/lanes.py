@@ -49,7 +49,7 @@ class Aff:
     def __init__(self, const: int, coef: Sequence[int], dtype: np.dtype) -> None:
         self.const = int(const)
         self.coef = coef if type(coef) is tuple else tuple(int(c) for c in coef)
-        self.dtype = dtype if type(dtype) is np.dtype else np.dtype(dtype)
+        self.dtype = dtype if isinstance(dtype, np.dtype) else np.dtype(dtype)
 
     def __repr__(self) -> str:
         return f"Aff({self.const}, {self.coef}, {self.dtype})"
@@ -110,7 +110,7 @@ class Aff:
     def cast(self, dtype: np.dtype) -> "Aff":
         if dtype is self.dtype:
             return self if type(self) is Aff else _aff(self.const, self.coef, dtype)
-        return _aff(self.const, self.coef, dtype if type(dtype) is np.dtype else np.dtype(dtype))
+        return _aff(self.const, self.coef, dtype if isinstance(dtype, np.dtype) else np.dtype(dtype))
 
 
 def _aff(const: int, coef: tuple, dtype: np.dtype) -> Aff:
