@@ -110,7 +110,8 @@ class Aff:
     def cast(self, dtype: np.dtype) -> "Aff":
         if dtype is self.dtype:
             return self if type(self) is Aff else _aff(self.const, self.coef, dtype)
-        return _aff(self.const, self.coef, dtype if isinstance(dtype, np.dtype) else np.dtype(dtype))
+        return _aff(self.const, self.coef,
+                    dtype if isinstance(dtype, np.dtype) else np.dtype(dtype))
 
 
 def _aff(const: int, coef: tuple, dtype: np.dtype) -> Aff:
