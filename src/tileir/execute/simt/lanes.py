@@ -60,18 +60,7 @@ class Aff:
 
     def value_range(self, space: "BoxSpace") -> tuple[int, int]:
         """The smallest and largest value over the lanes of ``space``."""
-        lo = hi = self.const
-        for c, l0, n in zip(self.coef, space.lo, space.shape):
-            if c:
-                a = c * l0
-                b = a + c * (n - 1)
-                if a <= b:
-                    lo += a
-                    hi += b
-                else:
-                    lo += b
-                    hi += a
-        return lo, hi
+        return affine_range(self.const, self.coef, space)
 
     def fits(self, space: "BoxSpace") -> bool:
         lo, hi = self.value_range(space)
@@ -112,6 +101,23 @@ class Aff:
             return self if type(self) is Aff else _aff(self.const, self.coef, dtype)
         return _aff(self.const, self.coef,
                     dtype if isinstance(dtype, np.dtype) else np.dtype(dtype))
+
+
+def affine_range(const: int, coef: Sequence[int], space: "BoxSpace") -> tuple[int, int]:
+    """The smallest and largest value of ``const + sum(coef[d] * x[d])`` over the lanes of
+    ``space`` (the fields of an :class:`Aff`, without making one)."""
+    lo = hi = const
+    for c, l0, n in zip(coef, space.lo, space.shape):
+        if c:
+            a = c * l0
+            b = a + c * (n - 1)
+            if a <= b:
+                lo += a
+                hi += b
+            else:
+                lo += b
+                hi += a
+    return lo, hi
 
 
 def _aff(const: int, coef: tuple, dtype: np.dtype) -> Aff:

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..errors import MemoryAccessError
 from .faults import LaneFault
-from .lanes import Aff, BoxSpace, Space, ROOT_NDIM
+from .lanes import Aff, BoxSpace, Space, ROOT_NDIM, affine_range
 from .layout import Interleaved, physical
 
 __all__ = ["Buffer", "MemRef", "element_address", "load", "store", "RaceLog"]
@@ -274,20 +274,10 @@ def _affine_address(space: BoxSpace, ref: MemRef, indices: Sequence[Any]) -> Opt
         return None
     if len(indices) != len(ref.sizes):
         return None
-    lo_box, shape = space.lo, space.shape
     for i, n, st in zip(indices, ref.sizes, ref.strides):
         if type(i) is not Aff or type(n) is not int or type(st) is not int:
             return None
-        lo = hi = i.const
-        for c, l0, m in zip(i.coef, lo_box, shape):
-            if c:
-                a, b = c * l0, c * (l0 + m - 1)
-                if a < b:
-                    lo += a
-                    hi += b
-                else:
-                    lo += b
-                    hi += a
+        lo, hi = affine_range(i.const, i.coef, space)
         if lo < 0 or hi >= n:
             return None
         const += i.const * st
@@ -295,16 +285,7 @@ def _affine_address(space: BoxSpace, ref: MemRef, indices: Sequence[Any]) -> Opt
             for d, c in enumerate(i.coef):
                 if c:
                     coef[d] += c * st
-    lo = hi = const
-    for c, l0, m in zip(coef, lo_box, shape):
-        if c:
-            a, b = c * l0, c * (l0 + m - 1)
-            if a < b:
-                lo += a
-                hi += b
-            else:
-                lo += b
-                hi += a
+    lo, hi = affine_range(const, coef, space)
     if lo < 0 or hi >= ref.buffer.size:
         return None
     return Aff(const, tuple(coef), _INDEX)
