@@ -192,15 +192,25 @@ cuda_tile.module @m {{
 """
 
 
-def test_loop_invariant_operand_converted_once_per_launch(monkeypatch):
-    n, trips = 4, 4
-    rng = np.random.default_rng(2)
-    a = rng.standard_normal((n, T, T)).astype(np.float16)
-    b = rng.standard_normal((n, T, T)).astype(np.float16)
-    shapes = []
+@pytest.fixture
+def conversions(monkeypatch) -> list:
+    """The shapes of the arrays fast mode converts to f32 (floating_point.fast_operand)."""
+    shapes: list = []
     original = floating_point.fast_operand
     monkeypatch.setattr(floating_point, "fast_operand",
                         lambda x, *r, **kw: shapes.append(x.shape) or original(x, *r, **kw))
+    return shapes
+
+
+def _loop_operands(n: int, seed: int):
+    rng = np.random.default_rng(seed)
+    return tuple(rng.standard_normal((n, T, T)).astype(np.float16) for _ in range(2))
+
+
+def test_loop_invariant_operand_converted_once_per_launch(conversions):
+    n, trips = 4, 4
+    a, b = _loop_operands(n, 2)
+    shapes = conversions
     k = tileir.compile(tileir.parse(loop_kernel(trips)), "k")
 
     def launch(a):
@@ -289,20 +299,15 @@ def test_f32_rounded_to_f16_equals_conversion_there_and_back():
     check(grid[:1000].reshape(10, 100)[:, ::3])        # (strided input)
 
 
-def test_loop_invariant_operand_followed_through_finishing_lanes(monkeypatch):
+def test_loop_invariant_operand_followed_through_finishing_lanes(conversions, monkeypatch):
     """Trip count per block (block b runs b + 1 iterations, as a causal attention kernel's
     query blocks do): the loop compacts its lanes as blocks finish, and the converted
     loop-invariant operand is compacted alike instead of converted again; the same bits as
     converting it every iteration."""
     from tileir.execute import lanes
     n = 5
-    rng = np.random.default_rng(4)
-    a = rng.standard_normal((n, T, T)).astype(np.float16)
-    b = rng.standard_normal((n, T, T)).astype(np.float16)
-    shapes = []
-    original = floating_point.fast_operand
-    monkeypatch.setattr(floating_point, "fast_operand",
-                        lambda x, *r, **kw: shapes.append(x.shape) or original(x, *r, **kw))
+    a, b = _loop_operands(n, 4)
+    shapes = conversions
     k = tileir.compile(tileir.parse(loop_kernel(0, causal=True)), "k")
 
     def launch():

@@ -1,7 +1,8 @@
 """Lock-step loads and stores whose lanes' tiles are evenly spaced in memory take one strided
 view of every lane's tile (views._Access.spaced_view): the same values as one block at a time
-and as NumPy, for steps of 1, 2, 0 and -1 along either dimension of a 2-D view, and the general
-path's behaviour (errors, edge tiles, uneven spacing) where the fast path does not apply."""
+and as NumPy, for steps of 1, 2, 0 and -1 along either dimension of a 2-D view, for lanes that
+number a grid of tiles (a lane axis per digit), and the general path's behaviour (errors, edge
+tiles, uneven spacing) where the fast path does not apply."""
 
 from __future__ import annotations
 
@@ -21,9 +22,10 @@ INDEX = {
 }
 
 
-def module(body: str, names: list, tile: tuple = (4, 8)) -> str:
+def module(body: str, names: list, tile: tuple = (4, 8), value: str = "negf %x") -> str:
     """``c[names[2], names[3]] = -a[names[0], names[1]]`` on 2-D f32 partition views of tiles
-    ``tile``, after the ops ``body`` (lines) that compute the index values from ``%bx``."""
+    ``tile``, after the ops ``body`` (lines) that compute the index values from ``%bx``
+    (``value``: the op computing the stored tile from the loaded ``%x`` instead of ``negf``)."""
     tv = "tensor_view<?x?xf32, strides=[?,1]>"
     pv = f"partition_view<tile=({tile[0]}x{tile[1]}), {tv}>"
     tt = f"tile<{tile[0]}x{tile[1]}xf32>"
@@ -38,7 +40,7 @@ cuda_tile.module @m {{
     %bx, %by, %bz = get_tile_block_id : tile<i32>
     {ops}
     %x, %t0 = load_view_tko weak %pa[{names[0]}, {names[1]}] : {pv}, tile<i32>, tile<i32> -> {tt}, token
-    %y = negf %x : {tt}
+    %y = {value} : {tt}
     %t1 = store_view_tko weak %y, %pc[{names[2]}, {names[3]}] : {tt}, {pv}, tile<i32>, tile<i32> -> token
     return
   }}
@@ -254,3 +256,31 @@ def test_remembered_facts_hold_bounded_memory(monkeypatch):
     big.flags.writeable = False
     views._fact(big, "copy", lambda x: x.copy())
     assert all(entry[0] is not big for entry in views._FACTS.values())   # too big to keep
+
+
+@pytest.mark.parametrize("value", ["negf %x", "addf %x, %x"])
+def test_lanes_numbering_a_grid_of_tiles_load_and_store_as_one_view(value, monkeypatch):
+    """Blocks that number a 2-D grid of tiles column-major (tile (b % 4, b // 4), as a
+    swizzled matmul numbers its blocks): each index is one digit of the lane number, so the
+    lanes' tiles are one strided view of memory (a lane axis per digit) for the load and the
+    store (``addf``: computed straight into memory); the same bits as one block at a time and
+    as NumPy."""
+    assert views._digit(np.arange(12, dtype=np.int64) % 4) == (0, 1, 1, 4)
+    assert views._digit(np.arange(12, dtype=np.int64) // 4) == (0, 1, 4, 3)
+    assert views._digit(np.array([0, 1, 0, 2], np.int64)) is None
+    grids = []
+    original = views.lane_rows
+    monkeypatch.setattr(views, "lane_rows", lambda v, *a: grids.append(a[1]) or original(v, *a))
+    body = ["%g = constant <i32: 4> : tile<i32>", "%i = remi %bx, %g signed : tile<i32>",
+            "%j = divi %bx, %g signed : tile<i32>"]
+    k = tileir.compile(tileir.parse(module(body, ["%i", "%j", "%i", "%j"], (8, 8), value)), "k")
+    a = np.random.default_rng(8).standard_normal((32, 24)).astype(np.float32)
+    a.view(np.uint32)[0, :2] = [0x80000000, 0x7F800000]           # -0, inf
+    c = np.zeros_like(a)
+    info = k.launch((12,), [a, c, 32, 24])
+    assert info.mode == "batched" and grids and grids[0] == (3, 4, 8, 8)
+    want = -a if value == "negf %x" else a + a
+    np.testing.assert_array_equal(c.view(np.uint32), want.view(np.uint32))
+    one = np.zeros_like(a)
+    k.launch((12,), [a, one, 32, 24], batch=False)
+    np.testing.assert_array_equal(c.view(np.uint32), one.view(np.uint32))

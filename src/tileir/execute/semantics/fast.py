@@ -291,7 +291,7 @@ def f32_to_f16_nearest_even(a: np.ndarray) -> np.ndarray:
     out |= sign
     if hi > _F32_INF:
         out[mag > _F32_INF] = np.uint32(0x7FFF)
-    half = fresh(out.shape, F16) if out.nbytes >= 2 * MIN_BYTES else np.empty(out.shape, F16)
+    half = _scratch(out.shape, F16)
     np.copyto(half.view(np.uint16), out, casting="unsafe")
     return half if half.shape == np.shape(a) else half.reshape(np.shape(a))
 
