@@ -46,6 +46,7 @@ from .errors import LaunchError, OpContext, UnsupportedError
 from .aliasing import read_only_views, written_parameters
 from .buffers import MIN_BYTES, recycle
 from .lanes import FALL, SPLIT, LaneState
+from .nan_payload import unobserved_nan_values
 
 __all__ = ["Compiler", "Runtime", "YIELD", "CONTINUE", "BREAK", "RETURN", "LOWERINGS",
            "ABSORBERS", "lowering", "FOLDABLE", "storage_dtype", "element_name"]
@@ -192,6 +193,8 @@ class Compiler:
         self.read_only = read_only_views(entry)
         #: entry parameters a store or atomic may write through (None: unknown)
         self.written_params = written_parameters(entry)
+        #: values whose NaN bits nothing observes (their producers need not canonicalise)
+        self.unobserved_nans = unobserved_nan_values(entry)
         #: op -> its closure, for the ops that an absorbing lowering runs (see ABSORBERS)
         self.absorbed: dict[Operation, Optional[Callable]] = {}
         for find in ABSORBERS:
@@ -229,6 +232,11 @@ class Compiler:
                 for nested in op.walk():
                     used.extend(v for v in nested.operands if v not in inside)
         return tuple(sorted({self.slot(v) for v in used}))
+
+    def nan_observed(self, v: Value) -> bool:
+        """Whether the bits of a NaN in ``v`` may be observed (a store, bitcast, atomic...):
+        then its producer must give the canonical NaN (see :mod:`.nan_payload`)."""
+        return v not in self.unobserved_nans
 
     def set_const(self, v: Value, value: Any) -> None:
         s = self.slot(v)

@@ -10,7 +10,7 @@ from ...ir.dtypes import INT_BITS, NUMPY_DTYPES, unsigned_dtype
 from ..plan import element_name, storage_dtype
 
 __all__ = ["elementwise", "element_name", "storage_dtype", "enum_keyword", "is_signed",
-           "rounding_keyword", "scalar_int", "unsigned_view", "unsigned_reader", "INT_BITS"]
+           "nan_canonical", "rounding_keyword", "scalar_int", "unsigned_view", "unsigned_reader", "INT_BITS"]
 
 #: signed storage dtype -> the unsigned dtype of its width (i1 and i4 are not viewed)
 _UNSIGNED = {NUMPY_DTYPES[n]: unsigned_dtype(n) for n in ("i8", "i16", "i32", "i64")}
@@ -32,6 +32,13 @@ def is_signed(op, attr: str = "signedness") -> bool:
 def rounding_keyword(op, default: str = "nearest_even") -> str:
     """The keyword of the op's rounding mode, ``default`` when it has none."""
     return enum_keyword(op.attributes.get("rounding_mode"), default)
+
+
+def nan_canonical(op, cc) -> bool:
+    """Whether ``op`` must give its NaN results the canonical bits: unless nothing can
+    observe them (:meth:`~tileir.execute.plan.Compiler.nan_observed`)."""
+    observed = getattr(cc, "nan_observed", None)
+    return observed is None or observed(op.results[0])
 
 
 def unsigned_view(a: np.ndarray) -> np.ndarray:

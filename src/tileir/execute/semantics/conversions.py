@@ -13,8 +13,8 @@ import numpy as np
 from .. import numerics as N
 from ..plan import lowering
 from . import fast
-from ._common import (INT_BITS, elementwise, element_name, is_signed, rounding_keyword,
-                      storage_dtype)
+from ._common import (INT_BITS, elementwise, element_name, is_signed, nan_canonical,
+                      rounding_keyword, storage_dtype)
 
 _NATIVE_INTS = ("i8", "i16", "i32", "i64")
 _SUBBYTE = ("i1", "i4", "f4E2M1FN")
@@ -62,7 +62,7 @@ def _lower_ftof(op, cc):
     src = element_name(op.operands[0].type)
     dst = element_name(op.results[0].type)
     rounding = rounding_keyword(op)
-    fn = fast.convert_float(src, dst, rounding)
+    fn = fast.convert_float(src, dst, rounding, nan_canonical(op, cc))
     if fn is None:
         def fn(a):
             return N.ftof(a, src, dst, rounding)

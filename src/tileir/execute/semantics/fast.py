@@ -23,7 +23,8 @@ import numpy as np
 
 from ..buffers import MIN_BYTES, fresh, recycle
 
-__all__ = ["canon_nan", "float_binary", "native_ufunc", "float_sqrt", "float_maxmin", "float_cmp",
+__all__ = ["canon_nan", "nan_finisher", "float_binary", "native_ufunc", "float_sqrt",
+           "float_maxmin", "float_cmp",
            "float_maxmin_rows", "sign_op", "rounding_op", "widen_float", "narrow_float", "NATIVE_FLOATS"]
 
 F16, F32, F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
@@ -33,6 +34,17 @@ NARROW_FLOATS = {"f16": F16, "bf16": BF16}
 _BITS = {F16: (np.dtype(np.uint16), 0x7FFF, 0x8000), BF16: (np.dtype(np.uint16), 0x7FFF, 0x8000),
          F32: (np.dtype(np.uint32), 0x7FFFFFFF, 0x80000000),
          F64: (np.dtype(np.uint64), 0x7FFFFFFFFFFFFFFF, 0x8000000000000000)}
+
+
+def _as_computed(r: np.ndarray) -> np.ndarray:
+    """A result whose NaN bits nothing observes, left as NumPy computed it (see
+    :mod:`tileir.execute.nan_payload`)."""
+    return r
+
+
+def nan_finisher(canonical: bool):
+    """:func:`canon_nan` where a result's NaN bits may be observed, else the identity."""
+    return canon_nan if canonical else _as_computed
 
 
 def canon_nan(r: np.ndarray) -> np.ndarray:
@@ -60,34 +72,37 @@ def native_ufunc(name: str, elem: str):
     return _UFUNCS[name] if elem in NATIVE_FLOATS else None
 
 
-def float_binary(name: str, elem: str):
-    """Nearest-even ``addf``/``subf``/``mulf``/``divf`` without flush_to_zero, or None."""
+def float_binary(name: str, elem: str, canonical: bool = True):
+    """Nearest-even ``addf``/``subf``/``mulf``/``divf`` without flush_to_zero, or None.
+    ``canonical=False``: NaN results stay as NumPy computed them (nothing observes them)."""
     uf = _UFUNCS[name]
+    finish = nan_finisher(canonical)
     if elem in NATIVE_FLOATS:
         dt = NATIVE_FLOATS[elem]
 
         def native(a, b):
             if a.nbytes < MIN_BYTES and b.nbytes < MIN_BYTES:
-                return canon_nan(uf(a, b))
+                return finish(uf(a, b))
             shape = a.shape if a.shape == b.shape else np.broadcast_shapes(a.shape, b.shape)
-            return canon_nan(uf(a, b, out=fresh(shape, dt)))
+            return finish(uf(a, b, out=fresh(shape, dt)))
         native.ufunc = uf       # (what it applies before canonicalising NaN: see core.reduce)
         return native
     if elem in NARROW_FLOATS:
         dt = NARROW_FLOATS[elem]
 
         def narrow(a, b):
-            return canon_nan(uf(a.astype(F32), b.astype(F32)).astype(dt))
+            return finish(uf(a.astype(F32), b.astype(F32)).astype(dt))
         return narrow
     return None
 
 
-def float_sqrt(elem: str):
+def float_sqrt(elem: str, canonical: bool = True):
+    finish = nan_finisher(canonical)
     if elem in NATIVE_FLOATS:
-        return lambda a: canon_nan(np.sqrt(a))
+        return lambda a: finish(np.sqrt(a))
     if elem in NARROW_FLOATS:
         dt = NARROW_FLOATS[elem]
-        return lambda a: canon_nan(np.sqrt(a.astype(F32)).astype(dt))
+        return lambda a: finish(np.sqrt(a.astype(F32)).astype(dt))
     return None
 
 
@@ -180,26 +195,29 @@ def sign_op(negate: bool, elem: str):
     return lambda a: (a.view(u) & mask).view(dt)
 
 
-def rounding_op(fn, elem: str):
-    """ceil/floor on f32/f64 (exact) with canonical NaN."""
+def rounding_op(fn, elem: str, canonical: bool = True):
+    """ceil/floor on f32/f64 (exact) with canonical NaN (``canonical=False``: as computed)."""
     if elem not in NATIVE_FLOATS:
         return None
-    return lambda a: canon_nan(fn(a))
+    finish = nan_finisher(canonical)
+    return lambda a: finish(fn(a))
 
 
 _WIDTH = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
 _DT = {"f16": F16, "bf16": BF16, "f32": F32, "f64": F64}
 
 
-def widen_float(src: str, dst: str):
-    """Exact widening conversions between f16/bf16/f32/f64 (NaN canonicalised), or None."""
+def widen_float(src: str, dst: str, canonical: bool = True):
+    """Exact widening conversions between f16/bf16/f32/f64 (NaN canonicalised unless
+    ``canonical`` is False), or None."""
     if src not in _DT or dst not in _DT or _WIDTH[dst] <= _WIDTH[src]:
         return None
+    finish = nan_finisher(canonical)
     if src in ("f16", "bf16") and dst == "f64":
         dt = _DT[dst]
-        return lambda a: canon_nan(a.astype(F32).astype(dt))
+        return lambda a: finish(a.astype(F32).astype(dt))
     dt = _DT[dst]
-    return lambda a: canon_nan(a.astype(dt))
+    return lambda a: finish(a.astype(dt))
 
 
 def narrow_float(src: str, dst: str, rounding: str):
@@ -440,12 +458,14 @@ def _to_f8(dst: str, rounding: str):
     return convert
 
 
-def convert_float(src: str, dst: str, rounding: str):
+def convert_float(src: str, dst: str, rounding: str, canonical: bool = True):
     """A bit-exact fast ``ftof`` from ``src`` to ``dst`` in ``rounding``, or None when the
-    general routine must run.  tf32 sources are f32 storage holding tf32 values."""
+    general routine must run.  tf32 sources are f32 storage holding tf32 values.
+    ``canonical=False``: widening and nearest-even narrowing casts leave NaN results as
+    NumPy computes them (nothing observes them)."""
     if src == "tf32":
         src = "f32"
-    widen = widen_float(src, dst)
+    widen = widen_float(src, dst, canonical)
     if widen is not None:
         return widen
     if src == "f32" and dst == "tf32":
@@ -457,7 +477,8 @@ def convert_float(src: str, dst: str, rounding: str):
     if (src, dst) in (("f32", "f16"), ("f64", "f32"), ("f64", "f16")):
         if rounding == "nearest_even":
             dt = _DT[dst]
-            return lambda a: canon_nan(a.astype(dt))
+            finish = nan_finisher(canonical)
+            return lambda a: finish(a.astype(dt))
         if rounding in ("zero", "positive_inf", "negative_inf"):
             return _directed_cast(_DT[dst], rounding)
         return None
@@ -468,7 +489,7 @@ def convert_float(src: str, dst: str, rounding: str):
 
 # -- fused multiply-add ------------------------------------------------------------------------
 
-def fma_f32():
+def fma_f32(canonical: bool = True):
     """Nearest-even f32 ``a * b + c`` with one rounding, provably exact.
 
     The product of two f32 values is exact in f64 (48 significant bits), so ``s = p + c`` in
@@ -476,14 +497,17 @@ def fma_f32():
     result unless ``s`` is exactly halfway between two f32 values (the f64 rounding may have
     moved the exact sum onto the midpoint, the only case where double rounding can differ
     since 53 >= 2 * 24 + 2) or lies in the f32 subnormal range (where the midpoints sit
-    lower).  Those rare elements are redone by :func:`_fma_f32_odd`."""
+    lower).  Those rare elements are redone by :func:`_fma_f32_odd`.  ``canonical=False``
+    leaves NaN results as computed (nothing observes them)."""
+    finish = nan_finisher(canonical)
+
     def whole(a, b, c):
         p = np.multiply(a, b, dtype=F64)         # exact
         s = np.add(p, c, out=p) if p.shape == np.broadcast_shapes(p.shape, c.shape) \
             else p + c
         r = s.astype(F32)
         _fma_redo(a, b, c, s, r)
-        return canon_nan(r)
+        return finish(r)
 
     def run(a, b, c):
         shape = np.broadcast_shapes(a.shape, b.shape, c.shape)
@@ -505,7 +529,7 @@ def fma_f32():
             r = out[i:j]
             np.copyto(r, s, casting="same_kind")
             _fma_redo(a[i:j], b[i:j], c[i:j], s, r, tuple(w[:j - i] for w in work))
-        return canon_nan(out)
+        return finish(out)
     return run
 
 

@@ -21,7 +21,7 @@ from ..buffers import fresh
 from ..lanes import taken_from
 from ..values import Deferred
 from . import fast, padded_mma
-from ._common import elementwise, element_name, enum_keyword, rounding_keyword
+from ._common import elementwise, element_name, enum_keyword, nan_canonical, rounding_keyword
 
 
 def _ftz(op) -> bool:
@@ -61,7 +61,7 @@ def _lower_arith(op, cc):
         deferred = _into_store(op, cc, name, elem)
         if deferred is not None:
             return deferred
-        fn = fast.float_binary(name, elem)
+        fn = fast.float_binary(name, elem, nan_canonical(op, cc))
     if fn is None:
         impl = getattr(N, name)
 
@@ -79,7 +79,7 @@ def _lower_divf(op, cc):
         deferred = _into_store(op, cc, "divf", elem)
         if deferred is not None:
             return deferred
-        fn = fast.float_binary("divf", elem)
+        fn = fast.float_binary("divf", elem, nan_canonical(op, cc))
     if fn is None:
         def fn(a, b):
             return N.divf(a, b, elem, rounding, ftz)
@@ -91,7 +91,7 @@ def _lower_fma(op, cc):
     elem = element_name(op.results[0].type)
     rounding, ftz = rounding_keyword(op), _ftz(op)
     if elem == "f32" and rounding == "nearest_even" and not ftz:
-        return elementwise(op, cc, fast.fma_f32())
+        return elementwise(op, cc, fast.fma_f32(nan_canonical(op, cc)))
     return elementwise(op, cc, lambda a, b, c: N.fma(a, b, c, elem, rounding, ftz))
 
 
@@ -99,7 +99,8 @@ def _lower_fma(op, cc):
 def _lower_sqrt(op, cc):
     elem = element_name(op.results[0].type)
     rounding, ftz = rounding_keyword(op), _ftz(op)
-    fn = fast.float_sqrt(elem) if rounding == "nearest_even" and not ftz else None
+    fn = fast.float_sqrt(elem, nan_canonical(op, cc)) if rounding == "nearest_even" and not ftz \
+        else None
     if fn is None:
         def fn(a):
             return N.sqrt(a, elem, rounding, ftz)
@@ -123,7 +124,7 @@ def _lower_sign(op, cc):
 def _lower_round(op, cc):
     elem = element_name(op.results[0].type)
     is_ceil = op.name.endswith("ceil")
-    fn = fast.rounding_op(np.ceil if is_ceil else np.floor, elem)
+    fn = fast.rounding_op(np.ceil if is_ceil else np.floor, elem, nan_canonical(op, cc))
     if fn is None:
         impl = N.ceil if is_ceil else N.floor
 
@@ -211,7 +212,7 @@ def _constant_exponent(op, cc) -> Optional[float]:
 def _square(op, cc, elem: str):
     """``x ** 2`` for f16/bf16/f32: pow evaluates ``x * x`` exactly in f64 and rounds it once,
     which is exactly the nearest-even ``mulf(x, x)``."""
-    mul = fast.float_binary("mulf", elem)
+    mul = fast.float_binary("mulf", elem, nan_canonical(op, cc))
     src = cc.slot(op.operands[0])
     out = cc.slot(op.results[0])
 
