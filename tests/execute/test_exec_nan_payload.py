@@ -92,6 +92,18 @@ def test_unary_ops_are_blind_to_nan_bits(op):
                             [_vals(64, 3, dtype, positive=True)], [0], patterns)
 
 
+@pytest.mark.parametrize("exponent", [2, 3, 0, -1])
+def test_fpowi_is_blind_to_nan_bits(exponent):
+    n = np.full(64, exponent, np.int32)
+    line = "%r = fpowi %a0, %a1 : tile<64xf32>, tile<64xi32>"
+    _same_for_every_nan(lambda xs: run_op(line, xs, (64,), "f32"), [_vals(64, 16), n], [0],
+                        F32_NANS)
+    body = f"""%n = constant <i32: {exponent}> : tile<64xi32>
+    %r = fpowi %a0, %n : tile<64xf32>, tile<64xi32>"""     # (a constant 2: the square)
+    _same_for_every_nan(lambda xs: run_snippet(body, xs, [("%r", (64,), "f32")])[0],
+                        [_vals(64, 16)], [0], F32_NANS)
+
+
 @pytest.mark.parametrize("nan_in", [(0,), (1,), (2,), (0, 2)])
 @pytest.mark.parametrize("attr", ["", " rounding<zero>", " flush_to_zero"])
 def test_fma_is_blind_to_nan_bits(nan_in, attr):
@@ -178,7 +190,7 @@ def test_reduce_over_two_or_more_is_blind_to_nan_bits(op):
 
 def test_blind_list_is_covered_by_these_tests():
     """Every op named blind is exercised above (a new entry needs its test)."""
-    tested = set(BINARY) | set(UNARY) | {"fma", "cmpf", "ftoi", "ftof", "mmaf"}
+    tested = set(BINARY) | set(UNARY) | {"fma", "cmpf", "ftoi", "ftof", "mmaf", "fpowi"}
     assert {n.split(".", 1)[1] for n in BLIND} == tested
 
 

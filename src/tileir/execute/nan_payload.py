@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ..dialects.cuda_tile.types import TileType
 from ..ir.core import Operation, Value
 from .numerics import FLOAT_TYPES
 
@@ -30,7 +31,7 @@ _P = "cuda_tile."
 #: operand gives the canonical NaN, an unordered comparison or a fixed integer)
 BLIND = frozenset(_P + n for n in (
     "addf", "subf", "mulf", "divf", "fma", "remf", "sqrt", "rsqrt", "exp", "exp2", "log",
-    "log2", "sin", "cos", "tan", "sinh", "cosh", "tanh", "pow", "atan2", "ceil", "floor",
+    "log2", "sin", "cos", "tan", "sinh", "cosh", "tanh", "pow", "fpowi", "atan2", "ceil", "floor",
     "maxf", "minf", "cmpf", "ftoi", "ftof", "mmaf"))
 
 #: ops whose results carry an operand's bits unchanged (or with only the sign changed), so a
@@ -137,8 +138,8 @@ def _ops(entry: Operation) -> Iterable[Operation]:
 
 
 def _holds_floats(v: Value) -> bool:
-    element = getattr(v.type, "element", None)
-    return isinstance(getattr(element, "name", None), str) and element.name in FLOAT_TYPES
+    """Whether ``v`` is a tile of floats (the values that can hold a NaN)."""
+    return isinstance(v.type, TileType) and getattr(v.type.element, "name", None) in FLOAT_TYPES
 
 
 def unobserved_nan_values(entry: Operation) -> frozenset[Value]:
