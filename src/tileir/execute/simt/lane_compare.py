@@ -83,10 +83,23 @@ def split_box(pred: str, a: Any, b: Any, space: BoxSpace,
         return None
     if k is None:
         return None
-    axes = [d for d, (c, n) in enumerate(zip(aff.coef, space.shape)) if c and n > 1]
-    if len(axes) > 1:
-        return None
-    lo_v, _ = aff.value_range(space)
+    coef, shape, lo = aff.coef, space.shape, space.lo
+    d = -1                          # the one axis the value varies along, if any
+    base = aff.const                # the value where axis d is 0
+    for e in range(len(coef)):
+        c = coef[e]
+        if c:
+            if shape[e] > 1:
+                if d >= 0:
+                    return None     # (several axes: no interval)
+                d = e
+            else:
+                base += c * lo[e]
+    if d < 0:
+        lo_v = base
+    else:
+        c = coef[d]
+        lo_v = base + min(c * lo[d], c * (lo[d] + shape[d] - 1))
     if p[0] == "u":
         if k < 0 or lo_v < 0:       # (negative values read as large unsigned ones)
             return None
@@ -95,14 +108,10 @@ def split_box(pred: str, a: Any, b: Any, space: BoxSpace,
         p = p[1:]
     if p == "ne":
         return None
-    if not axes:                    # uniform over the space: all lanes agree
+    if d < 0:                       # uniform over the space: all lanes agree
         return _whole(_holds(p, lo_v, k), space)
-    d, = axes
-    c = aff.coef[d]                 # value = base + c * x_d (other axes: extent 1)
-    base = aff.const + sum(ce * le for e, (ce, le) in enumerate(zip(aff.coef, space.lo))
-                           if e != d)
-    first, last = _interval(p, k - base, c)
-    lo_d, n_d = space.lo[d], space.shape[d]
+    first, last = _interval(p, k - base, c)     # value = base + c * x_d
+    lo_d, n_d = lo[d], shape[d]
     first = lo_d if first is None else max(first, lo_d)
     last = lo_d + n_d - 1 if last is None else min(last, lo_d + n_d - 1)
     if first > last:
@@ -133,8 +142,16 @@ def _interval(p: str, r: int, c: int) -> tuple[Optional[int], Optional[int]]:
     """The integers ``x`` (an interval, None for an open end) with ``c * x  p  r``
     (``c != 0``)."""
     # the values v = c * x allowed: [vlo, vhi]
-    vlo, vhi = {"eq": (r, r), "lt": (None, r - 1), "le": (None, r),
-                "gt": (r + 1, None), "ge": (r, None)}[p]
+    if p == "lt":
+        vlo, vhi = None, r - 1
+    elif p == "le":
+        vlo, vhi = None, r
+    elif p == "gt":
+        vlo, vhi = r + 1, None
+    elif p == "ge":
+        vlo, vhi = r, None
+    else:                           # eq
+        vlo, vhi = r, r
     if c < 0:                       # c * x in [vlo, vhi]  <=>  x in [vhi / c, vlo / c]
         vlo, vhi = vhi, vlo
     first = None if vlo is None else -((-vlo) // c)     # ceil(vlo / c)

@@ -205,17 +205,25 @@ class BoxSpace(Space):
         self.shape = tuple(int(x) for x in shape)
         self.parent = parent
         self.root = parent.root if parent is not None else self
-        if parent is not None:
-            self._slices = tuple(slice(a - p, a - p + n)
-                                 for a, p, n in zip(self.lo, parent.lo, self.shape))
+        self._in_parent: Optional[tuple] = None
 
     def child(self, lo: tuple, shape: tuple) -> "BoxSpace":
         """The sub-box ``[lo, lo + shape)`` of this box as its child (``lo`` and ``shape``
         tuples of ints inside this box; no conversions, for hot paths)."""
         box = BoxSpace.__new__(BoxSpace)
         box.lo, box.shape, box.parent, box.root = lo, shape, self, self.root
-        box._slices = tuple([slice(a - p, a - p + n) for a, p, n in zip(lo, self.lo, shape)])
+        box._in_parent = None
         return box
+
+    @property
+    def _slices(self) -> tuple:
+        """This box's lanes within its parent's arrays: one slice per axis (worked out when
+        first needed; many boxes only run ops on values they were given)."""
+        sl = self._in_parent
+        if sl is None:
+            sl = self._in_parent = tuple([slice(a - p, a - p + n) for a, p, n in
+                                          zip(self.lo, self.parent.lo, self.shape)])
+        return sl
 
     def array(self, value: Any) -> np.ndarray:
         if isinstance(value, Aff):

@@ -262,9 +262,33 @@ def element_address(space: Space, ref: MemRef, indices: Sequence[Any]) -> Any:
     return total
 
 
+#: ``(offset, sizes, strides, buffer size, box, indices)`` -> :func:`_affine_address`'s
+#: answer: a kernel asks the same few questions in every launch (cleared when large)
+_ADDRESSES: dict = {}
+
+
 def _affine_address(space: BoxSpace, ref: MemRef, indices: Sequence[Any]) -> Optional[Aff]:
     """The common case, quickly: affine indices, a uniform descriptor, everything in bounds.
-    None means "take the general path" (which also produces the diagnostics)."""
+    None means "take the general path" (which also produces the diagnostics).  Answers are
+    remembered by the fields they depend on (:data:`_ADDRESSES`)."""
+    off = ref.offset
+    try:
+        key = ((off.const, off.coef) if type(off) is Aff else off, ref.sizes, ref.strides,
+               ref.buffer.size, space.lo, space.shape,
+               tuple([(i.const, i.coef) if type(i) is Aff else None for i in indices]))
+        hit = _ADDRESSES.get(key, _ADDRESSES)
+    except TypeError:           # (an unhashable field: a lane array)
+        return _compute_affine_address(space, ref, indices)
+    if hit is _ADDRESSES:
+        hit = _compute_affine_address(space, ref, indices)
+        if len(_ADDRESSES) > 4096:
+            _ADDRESSES.clear()
+        _ADDRESSES[key] = hit
+    return hit
+
+
+def _compute_affine_address(space: BoxSpace, ref: MemRef,
+                            indices: Sequence[Any]) -> Optional[Aff]:
     off = ref.offset
     if type(off) is Aff:
         const, coef = off.const, list(off.coef)
@@ -449,7 +473,8 @@ def store_computed(space: Space, buffer: "Buffer", addr: Any, fn, args, dtype) -
     if any(c == 0 and m > 1 for c, m in zip(addr.coef, vshape)):
         return False
     for a in args:
-        if getattr(a, "dtype", None) != dtype or not _fits_into(np.shape(a), vshape):
+        if getattr(a, "dtype", None) != dtype or \
+                not _fits_into(a.shape if type(a) is np.ndarray else np.shape(a), vshape):
             return False
     write_target(space, buffer, logical)     # (zero-fills first unless this covers it all)
     outer = _short_rows_outer(view, args)
@@ -480,6 +505,21 @@ def _short_rows_outer(view: np.ndarray, args: Sequence[Any]) -> Optional[tuple]:
     NumPy's own order."""
     if SHORT_ROW <= 0:
         return None
+    key = (view.shape, view.strides, tuple([getattr(a, "ndim", 0) for a in args]))
+    hit = _SHORT_ROW_ORDERS.get(key, _SHORT_ROW_ORDERS)
+    if hit is _SHORT_ROW_ORDERS:
+        hit = _short_rows_order(view, args)
+        if len(_SHORT_ROW_ORDERS) > 4096:
+            _SHORT_ROW_ORDERS.clear()
+        _SHORT_ROW_ORDERS[key] = hit
+    return hit
+
+
+#: ``(view shape, strides, operand ranks)`` -> :func:`_short_rows_outer`'s answer
+_SHORT_ROW_ORDERS: dict = {}
+
+
+def _short_rows_order(view: np.ndarray, args: Sequence[Any]) -> Optional[tuple]:
     axes = [d for d in range(view.ndim) if view.shape[d] > 1]
     if len(axes) < 2 or any(getattr(a, "ndim", 0) not in (0, view.ndim) for a in args):
         return None
