@@ -1,6 +1,6 @@
 """Fast paths of the SIMT engine's hot loops, checked bit for bit against the general paths.
 
-* :func:`tileir.execute.simt.batching._run_permuted`: a batched loop's ufunc plan run on
+* :func:`tileir.execute.simt.batching._run_plan`: a batched loop's ufunc plan run on
   operands permuted into their memory order (``batching.PERMUTE``), against the lane order
   and against the general path (``batching.ENABLED = False``);
 * the memoised view geometry, the broadcast check of ``store_computed``, the unchanged

@@ -43,7 +43,7 @@ __all__ = ["ENABLED", "STATS", "LoopBatch", "analyze", "IvAff"]
 #: batch eligible loops (False: every loop takes the general path)
 ENABLED = True
 #: ``{"batched": loops run batched, "fallback": eligible loops that took the general path,
-#: "permuted": ufunc plans run in the operands' memory order (:func:`_run_permuted`)}``
+#: "permuted": ufunc plans run in the operands' memory order (:func:`_run_plan` with a permutation)}``
 STATS = {"batched": 0, "fallback": 0, "permuted": 0}
 #: most elements one batched array may hold (iterations x lanes); longer loops run in chunks
 MAX_BATCH_ELEMENTS = 1 << 21
@@ -257,63 +257,26 @@ def _ufunc_plan(entries: list, iter_args: Sequence[Value]) -> Optional[list]:
 def _run_ufuncs(plan: list, iter_args, yields, batched: dict, fixed, n: int,
                 values: list) -> list:
     """Run a ufunc plan (:func:`_ufunc_plan`) for ``n`` iterations: the same ufunc calls the
-    ops' steps make, without their per-call overhead, and into arrays this loop made that
-    nothing reads any more (an operand used only by the op, or what the same op made in an
-    earlier iteration, now dead) instead of new ones.  Where the batched operands' memory
-    order differs from the lane order, the ufuncs run on axis-permuted views of everything
-    (:func:`_run_permuted`)."""
+    ops' steps make, without their per-call overhead (:func:`_run_plan`).  Where the batched
+    operands' memory order differs from the lane order, the ufuncs run on axis-permuted views
+    of everything (:func:`_memory_order`)."""
     if PERMUTE:
         perm = _memory_order(plan, batched, values, yields)
         if perm is not None:
             try:
-                out = _run_permuted(plan, iter_args, yields, batched, fixed, n, values, perm)
+                out = _run_plan(plan, iter_args, yields, batched, fixed, n, values, perm)
             except _NotPermutable:      # (nothing was written: run it in the lane order)
                 pass
             else:
                 STATS["permuted"] += 1
                 return out
-    owned: dict = {}            # id -> array made here (held: ids stay unique)
-    spare: dict = {}            # plan position -> a dead array that position made
-    with np.errstate(all="ignore"):
-        for j in range(n):
-            vals = dict(zip(iter_args, values))
-            made = []
-            for k, (ufunc, dtype, operands, result, reuse) in enumerate(plan):
-                a, b = (vals[v] if v in vals else batched[v][j] if v in batched else fixed(v)
-                        for v in operands)
-                sa, sb = a.shape, b.shape
-                shape = sa if sa == sb else _broadcast(sa, sb)
-                dst = (a, b)[reuse] if reuse >= 0 else None
-                if dst is None or id(dst) not in owned or dst.shape != shape or \
-                        dst.dtype != dtype or _shared(dst, values):
-                    dst = spare.pop(k, None)
-                    if dst is not None and (dst.shape != shape or dst.dtype != dtype):
-                        dst = None
-                if dst is not None:
-                    r = ufunc(a, b, out=dst)
-                else:
-                    r = ufunc(a, b)
-                    if r.dtype != dtype:
-                        r = r.astype(dtype)
-                    owned[id(r)] = r
-                vals[result] = r
-                made.append(r)
-            values = [vals[v] if v in vals else batched[v][j] if v in batched else fixed(v)
-                      for v in yields]
-            taken = {id(v) for v in values}
-            spare = {}
-            for k, r in enumerate(made):
-                if id(r) not in taken:
-                    spare[k] = r
-                    taken.add(id(r))
-            owned = {i: r for i, r in owned.items() if i in taken}
-    return values
+    return _run_plan(plan, iter_args, yields, batched, fixed, n, values, None)
 
 
 #: run ufunc plans on operands permuted into their memory order (False: lane order)
 PERMUTE = True
 #: ufuncs whose results do not depend on the order NumPy visits the elements in (correctly
-#: rounded IEEE operations, elementwise): the plans :func:`_run_permuted` runs
+#: rounded IEEE operations, elementwise): the plans :func:`_run_plan` runs permuted
 _ORDER_FREE = frozenset({np.add, np.subtract, np.multiply, np.divide})
 
 
@@ -363,26 +326,28 @@ def _memory_order(plan: list, batched: dict, values: list, yields) -> Optional[t
     return perm
 
 
-def _run_permuted(plan: list, iter_args, yields, batched: dict, fixed, n: int, values: list,
-                  perm: tuple) -> list:
-    """:func:`_run_ufuncs` on views of every operand with the lane axes in the order
-    ``perm``, the results C-contiguous in that order (NumPy's loops then run along the
-    operands' densest axis), the yielded values transposed back into the lane order.  The
-    ufuncs are elementwise and order-free (:data:`_ORDER_FREE`): every element is the same
-    operation on the same operands, so the bits are those of the lane order.  The values
-    live in numbered slots (the carried values, then the ops' results) and every operand's
-    source is resolved once, before the loop.  Arrays are reused as in :func:`_run_ufuncs`:
-    an operand this loop made that nothing else reads, or what the op made in the previous
-    iteration, now dead."""
+def _run_plan(plan: list, iter_args, yields, batched: dict, fixed, n: int, values: list,
+              perm: Optional[tuple]) -> list:
+    """Run a ufunc plan for ``n`` iterations, in the lane order (``perm`` None) or on views of
+    every operand with the lane axes in the order ``perm``: the results are then
+    C-contiguous in that order (NumPy's loops run along the operands' densest axis) and the
+    yielded values are transposed back into the lane order.  Permuted plans hold only
+    elementwise, order-free ufuncs (:data:`_ORDER_FREE`): every element is the same
+    operation on the same operands, so the bits are those of the lane order.
+
+    The values live in numbered slots (the carried values, then the ops' results) and every
+    operand's source is resolved once, before the loop.  A result goes into an array this
+    loop made that nothing reads any more -- an operand used only by the op, or what the op
+    made in the previous iteration, now dead -- instead of a new one."""
     if n <= 0:
         return values
-    inverse = tuple(int(d) for d in np.argsort(perm))
-    dtype = plan[0][1]
-    axes7 = (0,) + tuple(d + 1 for d in perm)
     slot = {v: i for i, v in enumerate(iter_args)}
     for _, _, _, result, _ in plan:
         slot.setdefault(result, len(slot))
     n_carried = len(iter_args)
+    if perm is not None:
+        dtype = plan[0][1]
+        axes7 = (0,) + tuple(d + 1 for d in perm)
 
     def source(v: Value) -> tuple:
         """``(0, slot)``, ``(1, batched array)`` (indexed by the iteration) or ``(2, array)``"""
@@ -390,38 +355,43 @@ def _run_permuted(plan: list, iter_args, yields, batched: dict, fixed, n: int, v
             return 0, slot[v]
         x = batched.get(v)
         if x is not None:
+            if perm is None:
+                return 1, x
             if type(x) is not np.ndarray or x.ndim != ROOT_NDIM + 1:
                 raise _NotPermutable
             return 1, x.transpose(axes7)
         x = fixed(v)
+        if perm is None:
+            return 2, x
         if type(x) is not np.ndarray or x.ndim != ROOT_NDIM or x.dtype != dtype:
             raise _NotPermutable
         return 2, x.transpose(perm)
     ops = []
-    for ufunc, _, operands, result, reuse in plan:
+    for ufunc, dt, operands, result, reuse in plan:
         (ka, pa), (kb, pb) = source(operands[0]), source(operands[1])
-        ops.append((ufunc, ka, pa, kb, pb, slot[result], reuse))
+        ops.append((ufunc, dt, ka, pa, kb, pb, slot[result], reuse))
     outs = [source(v) for v in yields]
-    cur: list = [x.transpose(perm) for x in values] + [None] * (len(slot) - n_carried)
-    owned: dict = {}            # id -> array made here
+    cur: list = [x.transpose(perm) for x in values] if perm is not None else list(values)
+    cur += [None] * (len(slot) - n_carried)
+    owned: dict = {}            # id -> array made here (held: ids stay unique)
     spare: list = [None] * len(ops)     # per op: a dead array it made
     with np.errstate(all="ignore"):
         for j in range(n):
             carried = cur[:n_carried]
             shared = n_carried > 1 and len({id(x) for x in carried}) < n_carried
             made = []
-            for k, (ufunc, ka, pa, kb, pb, out, reuse) in enumerate(ops):
+            for k, (ufunc, dt, ka, pa, kb, pb, out, reuse) in enumerate(ops):
                 a = cur[pa] if ka == 0 else pa[j] if ka == 1 else pa
                 b = cur[pb] if kb == 0 else pb[j] if kb == 1 else pb
                 sa, sb = a.shape, b.shape
                 shape = sa if sa == sb else _broadcast(sa, sb)
                 dst = (a, b)[reuse] if reuse >= 0 else None
                 if dst is None or id(dst) not in owned or dst.shape != shape or \
-                        (shared and _shared(dst, carried)):
+                        dst.dtype != dt or (shared and _shared(dst, carried)):
                     dst = spare[k]
                     spare[k] = None
-                    if dst is None or dst.shape != shape:
-                        dst = np.empty(shape, dtype)
+                    if dst is None or dst.shape != shape or dst.dtype != dt:
+                        dst = np.empty(shape, dt)
                         owned[id(dst)] = dst
                 cur[out] = ufunc(a, b, out=dst)
                 made.append(dst)
@@ -433,6 +403,9 @@ def _run_permuted(plan: list, iter_args, yields, batched: dict, fixed, n: int, v
                     spare[k] = r
                     taken.add(id(r))
             owned = {i: r for i, r in owned.items() if i in taken}
+    if perm is None:
+        return cur[:n_carried]
+    inverse = tuple(int(d) for d in np.argsort(perm))
     return [x.transpose(inverse) for x in cur[:n_carried]]
 
 
