@@ -18,6 +18,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
+from ...dialects.cf.syntax import case_values
 from ...ir.core import Block, Operation, Region, Value
 from ..errors import LaunchError, UndefinedBehaviorError, UnsupportedError
 from .faults import LaneFault
@@ -554,10 +555,9 @@ class Executor:
         default_n = seg[1] if seg else 0
         default_args = ex.values[1:1 + default_n]
         case_args_flat = ex.values[1 + default_n:]
-        cases = op.attributes.get("case_values")
-        case_list = [int(x) for x in (cases.values if cases is not None else [])]
+        case_list = case_values(op.attributes.get("case_values"))
         sizes_attr = op.attributes.get("case_operand_segments")
-        sizes = [int(x) for x in sizes_attr.values] if sizes_attr is not None else \
+        sizes = [int(x) for x in sizes_attr.value] if sizes_attr is not None else \
             [0] * len(case_list)
         out = []
         covered = np.zeros(flag.shape, dtype=bool)

@@ -145,7 +145,44 @@ class AllReduceOp(GpuOp):
                 yields += 1
         if not yields:
             return error("expected gpu.yield op in region")
+        return _isolation_error(self)
+
+
+def _isolation_error(op) -> Optional[Diagnostic]:
+    """IsolatedFromAbove (MLIR checks it in the verifier; the body's names are looked up in the
+    enclosing scope when parsed): a use, at any depth, of a value defined outside ``op``."""
+    inside: set[int] = set()
+
+    def collect(region):
+        for block in region.blocks:
+            inside.update(id(a) for a in block.args)
+            for inner in block.ops:
+                inside.update(id(r) for r in inner.results)
+                for sub in inner.regions:
+                    collect(sub)
+
+    def find(region):
+        for block in region.blocks:
+            for inner in block.ops:
+                for value in inner.operands:
+                    if id(value) not in inside:
+                        return inner
+                for sub in inner.regions:
+                    user = find(sub)
+                    if user is not None:
+                        return user
         return None
+
+    for region in op.regions:
+        collect(region)
+    for region in op.regions:
+        user = find(region)
+        if user is not None:
+            d = Diagnostic(ERROR, f"'{user.name}' op using value defined outside the region",
+                           user.loc)
+            d.attach_note("required by region isolation constraints", op.loc)
+            return d
+    return None
 
 
 class SubgroupReduceOp(GpuOp):

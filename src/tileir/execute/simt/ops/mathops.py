@@ -3,9 +3,9 @@
 Precision: for f16, bf16 and f32 the function is evaluated in float64 (libm, error below one f64
 ulp) and rounded once to the type, which gives the correctly rounded result except when the
 true value lies within 2**-29 relative of a rounding boundary -- within 1 ulp in all cases.  f64
-uses NumPy's libm (within 1 ulp) and the executor's double-double kernels where it has them
-(``tanh``, ``rsqrt``).  Exact operations (sqrt, fma, floor, ceil, trunc, round, roundeven, abs,
-copysign, classification) are exact for every type.
+uses NumPy's libm (within 1 ulp) and double-double kernels where it has them (``tanh``,
+``rsqrt``, ``erf``, ``erfc``).  Exact operations (sqrt, fma, floor, ceil, trunc, round,
+roundeven, abs, copysign, classification) are exact for every type.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import numpy as np
 
 from ....ir.core import Operation
 from ...numerics import convert, floatops, transcendental
+from ...numerics.ddmath import erf64
 from ..faults import ub
 from ..registry import lowering
 from ..values import numerics_name, storage
@@ -111,6 +112,10 @@ def _unary_float(name: str):
                 return [np.asarray(transcendental.tanh(args[0], "f64"))]
             return step
         fn64 = _UNARY64[name]
+        if name in ("erf", "erfc") and elem == "f64":
+            def step(ex, frame, args):
+                return [erf64(args[0], complement=name == "erfc")]
+            return step
 
         def step(ex, frame, args):
             with np.errstate(all="ignore"):
@@ -183,9 +188,22 @@ def _fpowi(op: Operation, c):
 
     def step(ex, frame, args):
         x = np.asarray(args[0]).astype(np.float64)
-        n = np.asarray(args[1]).astype(np.float64)
+        ni = np.asarray(args[1]).astype(np.int64)
+        n = ni.astype(np.float64)
         with np.errstate(all="ignore"):
-            return [round_from_f64(np.power(x, n), elem, dtype)]
+            r = np.power(x, n)
+            big = np.abs(n) >= 2.0 ** 53
+            if np.any(big):
+                # float(n) may be rounded (to an even value): x**n = |x|**q * |x|**lo with
+                # q = n with its low 11 bits cleared (exact in f64) and the sign from n's parity
+                lo = ni & 2047
+                q = (ni - lo).astype(np.float64)
+                a = np.abs(x)
+                mag = np.power(a, q) * np.power(a, lo.astype(np.float64))
+                odd = (ni & 1) == 1
+                mag = np.where(odd & np.signbit(x), -mag, mag)
+                r = np.where(big & ~np.isnan(x), mag, r)
+            return [round_from_f64(r, elem, dtype)]
     return step
 
 

@@ -156,14 +156,21 @@ def _for(op: Operation, c) -> Any:
             else np.int64
         body = region.blocks[0]
         trips = _bounds(lb, ub, st)
-        if len(trips) > 1 and box and batching.ENABLED:
+        half = 1 << (width - 1)
+        start = trips.start
+        if unsigned and len(trips) and trips[-1] >= half:
+            # iterations at or past 2**(width-1) have negative two's complement values
+            start = start - (1 << width) if start >= half else None
+        if len(trips) > 1 and box and batching.ENABLED and start is not None:
             batch = batching.analyze(op, c)
             if batch is not None:
-                out = batch.run(ex, frame, trips.start, trips.step, len(trips),
+                out = batch.run(ex, frame, start, trips.step, len(trips),
                                 np.dtype(dtype), values)
                 if out is not None:
                     return out
         for iv in trips:
+            if unsigned and iv >= half:     # back to the two's complement value of the type
+                iv -= 1 << width
             ivv = Aff(iv, (0,) * 6, dtype) if box else space.uniform(iv, dtype)
             fr = Frame(space, frame)
             vals = fr.vals
