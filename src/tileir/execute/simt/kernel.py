@@ -214,13 +214,14 @@ class KernelExecutor(Executor):
             scratch.give(arr)
         self.scratch = []
 
-    def record(self, space: Space, buffer: Buffer, addr: Any, write: bool, op: Operation) -> None:
+    def record(self, space: Space, buffer: Buffer, addr: Any, write: bool, op: Operation,
+               atomic: bool = False) -> None:
         """Log an access for ``racecheck``."""
         if self.racelog is None:
             return
         blk, thr = self.lane_ids(space)
         a = space.array(addr) if isinstance(addr, Aff) else addr
-        self.racelog.record(buffer, a, blk, thr, write, op)
+        self.racelog.record(buffer, a, blk, thr, write, op, atomic)
 
     def barrier(self, space: Space, op: Operation) -> None:
         """``gpu.barrier``: every thread of each block present must be here; racecheck epoch."""
@@ -248,17 +249,17 @@ class KernelExecutor(Executor):
         race = self.racelog.check()
         if race is None:
             return
-        buf, elem, blk, ta, op_a, wa, tb, op_b, wb = race
+        buf, elem, blk, ta, op_a, wa, aa, tb, op_b, wb, ab = race
         if buf.copy_size:       # the element within the block's (or thread's) own copy
             elem %= buf.copy_size
         kind = {(True, True): "write/write", (True, False): "write/read",
                 (False, True): "read/write"}[(wa, wb)]
         raise DataRaceError(
             f"data race ({kind}) on element {elem} of {buf.name} ({buf.space} memory) in block "
-            f"{self.block_tuple(blk)}: thread {self.thread_tuple(ta)} "
-            f"{'writes' if wa else 'reads'} it at '{op_a.name}' ({loc_text(op_a) or '?'}) and "
-            f"thread {self.thread_tuple(tb)} {'writes' if wb else 'reads'} it at "
-            f"'{op_b.name}' ({loc_text(op_b) or '?'}) with no barrier between",
+            f"{self.block_tuple(blk)}: thread {self.thread_tuple(ta)} {_access(wa, aa)} it at "
+            f"'{op_a.name}' ({loc_text(op_a) or '?'}) and thread {self.thread_tuple(tb)} "
+            f"{_access(wb, ab)} it at '{op_b.name}' ({loc_text(op_b) or '?'}) with no barrier "
+            "between",
             op=op_a.name, loc=loc_text(op_a))
 
     # -- diagnostics -------------------------------------------------------------------------
@@ -286,6 +287,10 @@ class KernelExecutor(Executor):
         gz, gy, gx, tz, ty, tx = vals
         block = (self.offset[2] + gx, self.offset[1] + gy, self.offset[0] + gz)
         return f"block ({block[0]}, {block[1]}, {block[2]}), thread ({tx}, {ty}, {tz})"
+
+
+def _access(write: bool, atomic: bool) -> str:
+    return ("writes" if write else "reads") + (" atomically" if atomic else "")
 
 
 def interleavable_cached(compiler: Compiler, value: Value) -> bool:

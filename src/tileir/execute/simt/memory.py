@@ -535,23 +535,24 @@ def _short_rows_order(view: np.ndarray, args: Sequence[Any]) -> Optional[tuple]:
 class RaceLog:
     """Accesses of one block-synchronous epoch (between two barriers), for ``racecheck``.
 
-    ``record`` takes the buffer, the element of each lane, the lane's (block, thread) linear ids
-    and whether it writes; ``check`` reports two threads of one block touching one element, at
-    least one writing, then starts a new epoch."""
+    ``record`` takes the buffer, the element of each lane, the lane's (block, thread) linear ids,
+    whether it writes and whether it is atomic; ``check`` reports two threads of one block
+    touching one element, at least one writing and not both atomically, then starts a new
+    epoch."""
 
     def __init__(self) -> None:
-        self.entries: list[tuple[int, np.ndarray, np.ndarray, np.ndarray, bool, Any]] = []
+        self.entries: list[tuple] = []
 
     def record(self, buffer: Buffer, addr: np.ndarray, block: np.ndarray, thread: np.ndarray,
-               write: bool, op: Any) -> None:
+               write: bool, op: Any, atomic: bool = False) -> None:
         a, b, t = np.broadcast_arrays(addr, block, thread)
         self.entries.append((buffer.ident, a.reshape(-1).astype(np.int64),
                              b.reshape(-1).astype(np.int64), t.reshape(-1).astype(np.int64),
-                             write, op, buffer))
+                             write, op, buffer, atomic))
 
     def check(self) -> Optional[tuple]:
         """The first race of the epoch as ``(buffer, element, block, thread_a, op_a, write_a,
-        thread_b, op_b, write_b)``, or None; clears the log."""
+        atomic_a, thread_b, op_b, write_b, atomic_b)``, or None; clears the log."""
         entries, self.entries = self.entries, []
         if not entries:
             return None
@@ -560,30 +561,45 @@ class RaceLog:
         blk = np.concatenate([e[2] for e in entries])
         thr = np.concatenate([e[3] for e in entries])
         wr = np.concatenate([np.full(e[1].size, e[4], bool) for e in entries])
+        atom = np.concatenate([np.full(e[1].size, e[7], bool) for e in entries])
         src = np.concatenate([np.full(e[1].size, k, np.int64) for k, e in enumerate(entries)])
         # global buffers are shared by all blocks but races count only within one block
         order = np.lexsort((thr, blk, addr, bufs))
-        bufs, addr, blk, thr, wr, src = (x[order] for x in (bufs, addr, blk, thr, wr, src))
+        bufs, addr, blk, thr, wr, atom, src = (x[order] for x in
+                                               (bufs, addr, blk, thr, wr, atom, src))
         same = (bufs[1:] == bufs[:-1]) & (addr[1:] == addr[:-1]) & (blk[1:] == blk[:-1])
-        # a group (same buffer, element, block) races when it holds >= 2 threads and a write
+        # a group (same buffer, element, block) may race when it holds >= 2 threads, a write
+        # and an access that is not atomic (atomics of different threads do not race)
         start = np.concatenate([[True], ~same])
         gid = np.cumsum(start) - 1
         ngroups = int(gid[-1]) + 1
         any_write = np.zeros(ngroups, bool)
         np.logical_or.at(any_write, gid, wr)
+        plain = np.zeros(ngroups, bool)
+        np.logical_or.at(plain, gid, ~atom)
         tmin = np.full(ngroups, np.iinfo(np.int64).max)
         tmax = np.full(ngroups, np.iinfo(np.int64).min)
         np.minimum.at(tmin, gid, thr)
         np.maximum.at(tmax, gid, thr)
-        racy = any_write & (tmin != tmax)
-        if not racy.any():
-            return None
-        g = int(np.flatnonzero(racy)[0])
-        members = np.flatnonzero(gid == g)
-        # prefer a pair with a writer
-        w = members[wr[members]]
-        first = int(w[0])
-        other = next(int(m) for m in members if thr[m] != thr[first])
-        e1, e2 = entries[src[first]], entries[src[other]]
-        return (e1[6], int(addr[first]), int(blk[first]), int(thr[first]), e1[5], bool(wr[first]),
-                int(thr[other]), e2[5], bool(wr[other]))
+        for g in np.flatnonzero(any_write & plain & (tmin != tmax)):
+            pair = _racing_pair(np.flatnonzero(gid == g), thr, wr, atom)
+            if pair is None:
+                continue
+            first, other = pair
+            e1, e2 = entries[src[first]], entries[src[other]]
+            return (e1[6], int(addr[first]), int(blk[first]), int(thr[first]), e1[5],
+                    bool(wr[first]), bool(atom[first]), int(thr[other]), e2[5],
+                    bool(wr[other]), bool(atom[other]))
+        return None
+
+
+def _racing_pair(members: np.ndarray, thr: np.ndarray, wr: np.ndarray,
+                 atom: np.ndarray) -> Optional[tuple[int, int]]:
+    """Two accesses of one element by different threads, at least one writing and not both
+    atomic (a writer first where possible), or None."""
+    for first in sorted(members.tolist(), key=lambda m: not wr[m]):
+        for other in members.tolist():
+            if thr[other] != thr[first] and (wr[first] or wr[other]) and \
+                    not (atom[first] and atom[other]):
+                return first, other
+    return None

@@ -631,7 +631,10 @@ def _atomic_rmw(op: Operation, c):
         check_host_access(ex, ref, op)
         if ref.buffer.read_only:
             raise _fault(f"atomic_rmw on read-only {ref.buffer.name}")
-        addr = physical(space, ref.buffer.layout, element_address(space, ref, idx))
+        addr = element_address(space, ref, idx)
+        if getattr(ex, "racelog", None) is not None:
+            ex.record(space, ref.buffer, addr, True, op, atomic=True)
+        addr = physical(space, ref.buffer.layout, addr)
         addr = space.array(addr) if isinstance(addr, Aff) else addr
         a, v = np.broadcast_arrays(addr, space.array(value) if isinstance(value, Aff) else value)
         shape = space.shape
@@ -670,7 +673,10 @@ def _generic_atomic_rmw(op: Operation, c):
         check_host_access(ex, ref, op)
         if ref.buffer.read_only:
             raise _fault(f"generic_atomic_rmw on read-only {ref.buffer.name}")
-        addr = physical(space, ref.buffer.layout, element_address(space, ref, idx))
+        addr = element_address(space, ref, idx)
+        if getattr(ex, "racelog", None) is not None:
+            ex.record(space, ref.buffer, addr, True, op, atomic=True)
+        addr = physical(space, ref.buffer.layout, addr)
         addr = space.array(addr) if isinstance(addr, Aff) else addr
         a = np.broadcast_to(addr, space.shape).reshape(-1)
         order, uniq, starts, counts = sequential_groups(a)
