@@ -32,6 +32,16 @@ _INV_FACT = [_const(Fraction(1, factorial(i))) for i in range(_TAYLOR + 1)]
 _SQUARINGS = 8
 
 
+def _dd_full(v: tuple[float, float], like: F64) -> DD:
+    """The double-double constant ``v`` in every element of an array shaped like ``like``."""
+    return np.full_like(like, v[0]), np.full_like(like, v[1])
+
+
+def _dd_scalar(v: float, like: F64) -> DD:
+    """The float ``v`` as a double-double in every element of an array shaped like ``like``."""
+    return np.full_like(like, v), np.zeros_like(like)
+
+
 def _norm(hi: F64, lo: F64) -> DD:
     s = hi + lo
     return s, lo - (s - hi)
@@ -62,10 +72,9 @@ def _exp_dd(y: F64) -> DD:
     s, se = two_sum(y, -p)
     r = _norm(s, se - pe - k * _LN2[1])
     r = (np.ldexp(r[0], -_SQUARINGS), np.ldexp(r[1], -_SQUARINGS))
-    acc: DD = (np.full_like(y, _INV_FACT[_TAYLOR][0]), np.full_like(y, _INV_FACT[_TAYLOR][1]))
+    acc = _dd_full(_INV_FACT[_TAYLOR], y)
     for i in range(_TAYLOR - 1, -1, -1):
-        c = _INV_FACT[i]
-        acc = _add(_mul(acc, r), (np.full_like(y, c[0]), np.full_like(y, c[1])))
+        acc = _add(_mul(acc, r), _dd_full(_INV_FACT[i], y))
     for _ in range(_SQUARINGS):
         acc = _mul(acc, acc)
     ki = k.astype(np.int32)
@@ -107,14 +116,6 @@ _ERF_SERIES_MAX = 4.0
 _ERF_SERIES_TERMS = 150
 _ERFC_CF_DEPTH = 110
 _ERFC_ZERO = 30.0               # erfc(30) is below the smallest subnormal
-
-
-def _dd_full(v: tuple[float, float], like: F64) -> DD:
-    return np.full_like(like, v[0]), np.full_like(like, v[1])
-
-
-def _dd_scalar(v: float, like: F64) -> DD:
-    return np.full_like(like, v), np.zeros_like(like)
 
 
 def _exp_neg_square(a: F64) -> DD:

@@ -262,6 +262,17 @@ def element_address(space: Space, ref: MemRef, indices: Sequence[Any]) -> Any:
     return total
 
 
+#: most entries a memo of this module holds (it is emptied when it would hold more)
+_MEMO_LIMIT = 4096
+
+
+def _remember(memo: dict, key: Any, value: Any) -> None:
+    """Store ``value`` under ``key`` in one of this module's memos (emptying a full one)."""
+    if len(memo) >= _MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+
+
 #: ``(offset, sizes, strides, buffer size, box, indices)`` -> :func:`_affine_address`'s
 #: answer: a kernel asks the same few questions in every launch (cleared when large)
 _ADDRESSES: dict = {}
@@ -281,9 +292,7 @@ def _affine_address(space: BoxSpace, ref: MemRef, indices: Sequence[Any]) -> Opt
         return _compute_affine_address(space, ref, indices)
     if hit is _ADDRESSES:
         hit = _compute_affine_address(space, ref, indices)
-        if len(_ADDRESSES) > 4096:
-            _ADDRESSES.clear()
-        _ADDRESSES[key] = hit
+        _remember(_ADDRESSES, key, hit)
     return hit
 
 
@@ -362,9 +371,7 @@ def _view_geometry(coef: tuple, lo: tuple, shape: tuple, item: int) -> tuple:
                 strides.append(0)
         hit = (tuple(vshape), tuple(strides), base)
         if key is not None:
-            if len(_VIEW_GEOMETRY) > 4096:
-                _VIEW_GEOMETRY.clear()
-            _VIEW_GEOMETRY[key] = hit
+            _remember(_VIEW_GEOMETRY, key, hit)
     return hit
 
 
@@ -509,9 +516,7 @@ def _short_rows_outer(view: np.ndarray, args: Sequence[Any]) -> Optional[tuple]:
     hit = _SHORT_ROW_ORDERS.get(key, _SHORT_ROW_ORDERS)
     if hit is _SHORT_ROW_ORDERS:
         hit = _short_rows_order(view, args)
-        if len(_SHORT_ROW_ORDERS) > 4096:
-            _SHORT_ROW_ORDERS.clear()
-        _SHORT_ROW_ORDERS[key] = hit
+        _remember(_SHORT_ROW_ORDERS, key, hit)
     return hit
 
 
