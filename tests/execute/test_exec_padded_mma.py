@@ -108,8 +108,11 @@ def test_padded_gemm_same_bits_as_padded_product(mma, el, acc_el, acc, monkeypat
     got = run(text, a, b, d, mma)
     assert count_fused["done"] >= 1
     want = run(text, a, b, d, mma, fused=False, monkeypatch=monkeypatch)
-    if mma == "exact" or el == "f64":
+    if mma == "exact" and el != "f64":
         assert got.tobytes() == want.tobytes()
+    elif el == "f64":       # f64: DGEMM in both modes, whose grouping of the K sums may
+        # differ between a K of 56 and the padded 64 (it does with OpenBLAS's AVX-512 kernels)
+        np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-13)
     else:       # f32 BLAS may group a K of 56 and one of 64 differently
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
     # and against NumPy: the in-bounds part is A @ B + acc, the padded part is acc

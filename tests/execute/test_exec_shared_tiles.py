@@ -132,12 +132,22 @@ def test_shared_tiles_same_as_per_lane_products(side, monkeypatch):
         assert np.all(np.abs(fast.astype(np.float64) - other) <= 2 * bound)
 
 
-def test_no_shared_tiles_take_the_general_path(count_shared):
-    """One block per shared tile (nothing shared): the loads run where the mmaf stands."""
+@pytest.mark.parametrize("side", [0, 1])
+@pytest.mark.parametrize("via_f32", [False, True])
+def test_no_shared_tiles_run_per_lane(count_shared, side, via_f32):
+    """One block per tile (nothing shared, a causal attention kernel's diagonal blocks): the
+    lanes' own tiles in one batched product, within the fast mode's bound of the exact
+    result and the same as one block at a time (each block's product alone)."""
     s, p = _inputs(4, 1)
-    fast = _launch(1, s, p, mma="fast")
-    assert count_shared["done"] == 0 and count_shared["none"] == 1
-    assert np.all(np.abs(fast.astype(np.float64) - _want(1, s, p)) <= _bound(1, s, p))
+    fast = _launch(side, s, p, via_f32, mma="fast")
+    assert count_shared["done"] == 1 and count_shared["none"] == 0
+    exact = _launch(side, s, p, via_f32, mma="exact")
+    assert count_shared["done"] == 1                  # exact mode: never
+    if not via_f32:
+        assert np.array_equal(exact, _want(side, s, p).astype(np.float32))
+    # (via_f32: the operand is -x * 1.0009765625 rounded to f16, at most 1.001 |x|)
+    bound = 1.001 * _bound(side, s, p)
+    assert np.all(np.abs(fast.astype(np.float64) - exact) <= bound)
 
 
 def test_shared_load_out_of_bounds_reported_by_the_load():

@@ -22,7 +22,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-__all__ = ["fresh", "recycle", "clear", "MIN_BYTES", "POOL_BYTES"]
+__all__ = ["fresh", "scratch", "recycle", "clear", "MIN_BYTES", "POOL_BYTES"]
 
 #: arrays smaller than this are left to NumPy's allocator (it caches small blocks itself)
 MIN_BYTES = 1 << 18
@@ -53,6 +53,15 @@ def fresh(shape: tuple, dtype: np.dtype) -> np.ndarray:
             if not arrays:
                 del pool[(shape, dtype)]
             return a
+    return np.empty(shape, dtype)
+
+
+def scratch(shape: tuple, dtype) -> np.ndarray:
+    """An uninitialised work array: :func:`fresh` when it is large enough to be pooled (give
+    it back with :func:`recycle` once done), else a plain ``np.empty``."""
+    dtype = np.dtype(dtype)
+    if int(np.prod(shape, dtype=np.int64)) * dtype.itemsize >= MIN_BYTES:
+        return fresh(shape, dtype)
     return np.empty(shape, dtype)
 
 

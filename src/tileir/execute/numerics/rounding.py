@@ -23,7 +23,7 @@ from typing import Optional
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..buffers import MIN_BYTES, fresh
+from ..buffers import MIN_BYTES, fresh, recycle, scratch
 from ._quiet import quiet
 from .dtypes import FloatFormat, encode, float_format, numpy_dtype
 
@@ -188,15 +188,23 @@ def _flush_f32(a: NDArray) -> NDArray:
     if a.ndim == 0:
         return _flush_f32(a.reshape(1)).reshape(())
     bits = a.view(np.uint32)
-    mag = bits & np.uint32(0x7FFFFFFF)
-    mag -= np.uint32(1)                  # (zero wraps to the top: not below the limit)
-    if mag.size == 0 or np.minimum.reduce(mag, axis=None) >= np.uint32(0x007FFFFF):
+    if bits.size == 0:
         return a
-    mask = bits & np.uint32(0x7F800000)
+    # (one pooled work array: a fresh one would cost page faults on every call)
+    mag = np.bitwise_and(bits, np.uint32(0x7FFFFFFF), out=scratch(bits.shape, np.uint32))
+    mag -= np.uint32(1)                  # (zero wraps to the top: not below the limit)
+    if np.minimum.reduce(mag, axis=None) >= np.uint32(0x007FFFFF):
+        recycle(mag)
+        return a
+    mask = np.bitwise_and(bits, np.uint32(0x7F800000), out=mag)
+    del mag
     mask -= np.uint32(1)                 # exponent field 0: wraps to >= 2**31
     mask >>= np.uint32(31)
     np.negative(mask, out=mask)
     mask &= np.uint32(0x007FFFFF)
     mask &= bits
-    return (bits ^ mask).view(np.float32)
+    out = (bits ^ mask).view(np.float32)
+    recycle(mask)
+    return out
+
 

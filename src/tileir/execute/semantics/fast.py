@@ -16,12 +16,13 @@ IEEE-754 correct:
 
 from __future__ import annotations
 
+import threading
 from typing import Optional
 
 import ml_dtypes
 import numpy as np
 
-from ..buffers import MIN_BYTES, fresh, recycle
+from ..buffers import MIN_BYTES, fresh, recycle, scratch
 
 __all__ = ["canon_nan", "nan_finisher", "float_binary", "native_ufunc", "float_sqrt",
            "float_maxmin", "float_cmp",
@@ -250,7 +251,7 @@ def _round_low_bits(bits: np.ndarray, drop: int, rounding: str) -> np.ndarray:
     if rounding in ("nearest_even", "nearest_away", "zero"):
         # finite magnitudes never carry into the sign bit (0x7F7FFFFF + step < 0x80000000)
         if rounding == "nearest_even":
-            out = np.right_shift(bits, np.uint32(drop), out=_scratch(bits.shape, _U32))
+            out = np.right_shift(bits, np.uint32(drop), out=scratch(bits.shape, _U32))
             out &= np.uint32(1)
             out += np.uint32((1 << (drop - 1)) - 1)
             out += bits
@@ -287,10 +288,12 @@ def f32_to_f16_nearest_even(a: np.ndarray) -> np.ndarray:
     normal).  The two are blended by bit masks: a select with a mask that varies from element
     to element (``np.where``) costs ~5 ns an element, 25x these integer passes."""
     bits = np.ascontiguousarray(a, dtype=F32).view(_U32)
-    mag = bits & _F32_MAG_MASK
-    if mag.size == 0:
+    if bits.size == 0:
         return np.empty(np.shape(a), F16)
-    out = mag >> np.uint32(13)
+    # (the work arrays come from the buffer pool and go back to it: fresh pages would cost
+    # more than these passes)
+    mag = np.bitwise_and(bits, _F32_MAG_MASK, out=scratch(bits.shape, _U32))
+    out = np.right_shift(mag, np.uint32(13), out=scratch(bits.shape, _U32))
     out &= np.uint32(1)
     out += np.uint32(0xFFF)
     out += mag
@@ -300,17 +303,22 @@ def f32_to_f16_nearest_even(a: np.ndarray) -> np.ndarray:
         np.minimum(out, np.uint32(0x7C00 + ((127 - 15) << 10)), out=out)
     out -= np.uint32((127 - 15) << 10)      # (wraps below 2**-14: replaced next)
     if lo < _F16_MIN_NORMAL:
-        sub = mag.view(F32) + np.float32(0.5)
-        sub = sub.view(_U32)
-        sub -= np.uint32(0x3F000000)
-        _blend(out, sub, mag, _F16_MIN_NORMAL)
-    sign = bits >> np.uint32(16)
+        sub = scratch(bits.shape, F32)
+        np.add(mag.view(F32), np.float32(0.5), out=sub)
+        sub.view(_U32)[...] -= np.uint32(0x3F000000)
+        _blend(out, sub.view(_U32), mag, _F16_MIN_NORMAL)
+        recycle(sub)
+    nan = mag > _F32_INF if hi > _F32_INF else None
+    sign = np.right_shift(bits, np.uint32(16), out=mag)     # (mag's last use was above)
+    del mag
     sign &= np.uint32(0x8000)
     out |= sign
-    if hi > _F32_INF:
-        out[mag > _F32_INF] = np.uint32(0x7FFF)
-    half = _scratch(out.shape, F16)
+    recycle(sign)
+    if nan is not None:
+        out[nan] = np.uint32(0x7FFF)
+    half = scratch(out.shape, F16)
     np.copyto(half.view(np.uint16), out, casting="unsafe")
+    recycle(out)
     return half if half.shape == np.shape(a) else half.reshape(np.shape(a))
 
 
@@ -339,7 +347,7 @@ def f32_rounded_to_f16(a: np.ndarray) -> np.ndarray:
     if x.size == 0:
         return np.empty(np.shape(a), F32)
     bits = x.view(_U32)
-    c, sign, out = (_scratch(x.shape, dt) for dt in (_U32, _U32, F32))
+    c, sign, out = (scratch(x.shape, dt) for dt in (_U32, _U32, F32))
     np.bitwise_and(bits, _F32_EXP_MASK, out=c)
     np.maximum(c, _F16_MIN_EXP, out=c)
     c += _PLUS_13
@@ -358,21 +366,16 @@ def f32_rounded_to_f16(a: np.ndarray) -> np.ndarray:
     return out if out.shape == np.shape(a) else out.reshape(np.shape(a))
 
 
-def _scratch(shape: tuple, dtype: np.dtype) -> np.ndarray:
-    """An uninitialised array: from the buffer pool when it is large enough to be pooled."""
-    return fresh(shape, dtype) if int(np.prod(shape)) * dtype.itemsize >= MIN_BYTES \
-        else np.empty(shape, dtype)
-
-
 def _blend(out: np.ndarray, other: np.ndarray, mag: np.ndarray, limit: np.uint32) -> None:
     """``out[mag < limit] = other[mag < limit]`` for uint32 arrays with ``mag < 2**31``, by
     bit masks (``(mag - limit) >> 31`` is 1 exactly there); ``other`` is overwritten."""
-    mask = mag - limit
+    mask = np.subtract(mag, limit, out=scratch(mag.shape, _U32))
     mask >>= np.uint32(31)
     np.negative(mask, out=mask)
     other ^= out
     other &= mask
     out ^= other
+    recycle(mask)
 
 
 def f32_to_tf32(rounding: str):
@@ -519,8 +522,7 @@ def fma_f32(canonical: bool = True):
         a, b, c = (np.broadcast_to(x, shape) for x in (a, b, c))
         out = fresh(shape, F32)
         chunk = (min(rows, shape[0]),) + shape[1:]
-        tmp = np.empty(chunk, F64)
-        work = (np.empty(chunk, np.uint64), np.empty(chunk, bool), np.empty(chunk, F32))
+        tmp, *work = _fma_work(chunk)
         for i in range(0, shape[0], rows):
             j = min(shape[0], i + rows)
             s = tmp[:j - i]
@@ -556,6 +558,20 @@ def _fma_redo(a, b, c, s, r, work: Optional[tuple] = None) -> None:
 
 #: elements per chunk of the f32 fma (its f64 temporaries: 256 KiB)
 _FMA_CHUNK = 1 << 15
+_FMA_WORK = threading.local()
+
+
+def _fma_work(chunk: tuple) -> list:
+    """Work arrays of shape ``chunk`` (at most :data:`_FMA_CHUNK` elements) for an fma chunk:
+    the f64 sum, then the ``(uint64, bool, f32)`` arrays of :func:`_fma_redo`.  Views of
+    this thread's arrays, kept between calls: fresh arrays of this size would be mapped anew
+    (page faults) on every call."""
+    flat = getattr(_FMA_WORK, "arrays", None)
+    if flat is None:
+        flat = _FMA_WORK.arrays = tuple(np.empty(_FMA_CHUNK, dt)
+                                        for dt in (F64, np.uint64, bool, F32))
+    n = int(np.prod(chunk, dtype=np.int64))
+    return [w[:n].reshape(chunk) for w in flat]
 _F32_MIN_NORMAL = 2.0 ** -126
 _F32_MIN_NORMAL32 = np.float32(_F32_MIN_NORMAL)
 

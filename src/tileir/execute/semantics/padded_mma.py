@@ -14,7 +14,9 @@ zeros.  Here the pattern
 
 is run as one step: when every lane's tile has the same in-bounds extent, the in-bounds parts
 (views of memory where nothing aliases them) are multiplied, and the padded rows and columns of
-the result are filled in from ``%acc``.  The result has the same bits as the padded product:
+the result are filled in from ``%acc``.  The result has the same bits as the padded product
+(f64 operands and the fast mode aside: BLAS, which multiplies them, may group the K sums of the
+shorter K differently, e.g. OpenBLAS's AVX-512 DGEMM; the spec leaves that order open):
 
 * a product term with a padded factor is ``+0 * x``, a signed zero for finite ``x``; terms with
   two padded factors (the overhang of K) are ``+0``, which turns a ``-0`` sum into ``+0`` and
@@ -497,8 +499,10 @@ def shared_tiles_product(in_elem: str, other_f32: Callable) -> Callable:
     head's key and value tiles): ``fn(side, other, operand, window, acc)`` reads and
     converts each distinct tile once and multiplies it with the other operand's tiles of all
     the lanes that share it in one SGEMM, then adds ``acc`` in f32 as
-    :func:`~.floating_point.mmaf_fast` does (the sums are f32 in BLAS's order either way);
-    None where lanes share no tile, tiles are cut by the view's edge or shapes are not 2-D.
+    :func:`~.floating_point.mmaf_fast` does (the sums are f32 in BLAS's order either way).
+    Where most lanes have tiles of their own, the lanes' products run as one batched SGEMM
+    (still without the conversions an absorbed ``ftof`` would make).  None where tiles are
+    cut by the view's edge or shapes are not 2-D.
     ``other_f32(side, x)`` converts the other operand ``x`` (operand ``side`` of the ``mmaf``:
     a :class:`~.floating_point._RememberedOperand`); with ``rounded``, ``other`` holds the f32
     values that an absorbed ``ftof`` would convert to f16 (:func:`rounded_f16_operand`)."""
@@ -511,13 +515,15 @@ def shared_tiles_product(in_elem: str, other_f32: Callable) -> Callable:
         if lanes < 2 or starts.size not in (1, lanes) or len(operand.tile) != 2 or \
                 other.ndim != 3:
             return None
+        per_lane = False
         if starts.size == 1:            # one tile for every lane
             distinct, which = starts, np.zeros(lanes, dtype=np.intp)
         else:
             distinct, which = np.unique(starts, return_inverse=True)
-            if 2 * distinct.size > lanes:
-                return None
-        tiles, extent = operand.parts(win, distinct, extent)
+            # few lanes share a tile (a causal attention kernel's diagonal blocks): each
+            # lane's own tile, the lanes' products in one batched SGEMM
+            per_lane = 2 * distinct.size > lanes
+        tiles, extent = operand.parts(win, starts if per_lane else distinct, extent)
         if extent != operand.tile:
             return None
         kind = "f32" if operand.converted_to == in_elem else in_elem
@@ -526,6 +532,10 @@ def shared_tiles_product(in_elem: str, other_f32: Callable) -> Callable:
         x = np.broadcast_to(x32, (lanes,) + other.shape[1:])
         m, n = acc.shape[-2:]
         p = fresh((lanes, m, n), _F32)
+        if per_lane:
+            np.matmul(*((x, tiles) if side == 1 else (tiles, x)), out=p)
+            np.add(p, acc, out=p, dtype=_F32)
+            return fast.canon_nan(p)
         order = np.argsort(which, kind="stable")
         bounds = np.searchsorted(which[order], np.arange(distinct.size + 1))
         for g in range(distinct.size):
