@@ -19,7 +19,21 @@ from tileir.execute.semantics import padded_mma  # noqa: E402
 
 @pytest.fixture
 def factored_products(monkeypatch):
-    """How many fast products went through the distinct-tiles path."""
+    """The block counts of the operands the distinct-tiles path laid side by side (two per
+    SGEMM: row blocks, column blocks)."""
+    calls = []
+    original = padded_mma._blocks
+
+    def counting(parts, which):
+        calls.append(len(which))
+        return original(parts, which)
+    monkeypatch.setattr(padded_mma, "_blocks", counting)
+    return calls
+
+
+@pytest.fixture
+def pair_groups(monkeypatch):
+    """The group counts :func:`padded_mma._pair_groups` found (lanes not in grid order)."""
     calls = []
     original = padded_mma._pair_groups
 
@@ -59,7 +73,7 @@ def test_matmul_kernel_fast_within_bound(dtype, n, rng, factored_products):
         assert factored_products
 
 
-def test_batch_matmul_fast_within_bound(rng, factored_products):
+def test_batch_matmul_fast_within_bound(rng, factored_products, pair_groups):
     bt, n, tm, tn, tk = 4, 128, 64, 64, 32
     a = rng.standard_normal((bt, n, n)).astype(np.float16)
     b = rng.standard_normal((bt, n, n)).astype(np.float16)
@@ -71,4 +85,4 @@ def test_batch_matmul_fast_within_bound(rng, factored_products):
     for i in range(bt):
         assert _within_fast_bound(c_fast[i], c_exact[i], a[i], b[i], n)
     # one BLAS product per batch: the lanes' (row block, column block) pairs fall in bt parts
-    assert bt in factored_products
+    assert factored_products and set(pair_groups) == {bt}

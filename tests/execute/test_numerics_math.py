@@ -187,6 +187,22 @@ def test_special_values():
     assert nx.exp2(f(-130.0), "f32", flush_to_zero=True) == 0
 
 
+def test_exp2_flush_to_zero_of_subnormal_inputs_is_one():
+    """flush_to_zero flushes exp2's subnormal inputs to zero of their sign: 2**(+-0) = 1, the
+    value 2**x rounds to for every subnormal x (the evaluation skips the input flush)."""
+    rng = np.random.default_rng(3)
+    mant = np.concatenate([[1, 2, 3, 0x7FFFFF, 0x400000],
+                           rng.integers(1, 1 << 23, 5000)]).astype(np.uint32)
+    sub = np.concatenate([mant, mant | np.uint32(0x80000000)]).view(np.float32)
+    got = nx.exp2(sub, "f32", flush_to_zero=True)
+    assert got.dtype == np.float32 and np.all(got == np.float32(1.0))
+    # and the exact values: 2**x for |x| < 2**-126 is within 2**-126 of 1 (rounds to 1)
+    mpm = _mpmath()
+    mpm.mp.prec = 300
+    for x in sub[:10]:
+        assert np.float32(float(mpm.mpf(2) ** mpm.mpf(float(x)))) == np.float32(1.0)
+
+
 def test_rounding_modifiers():
     x = np.linspace(-5, 5, 101).astype(np.float32)
     np.testing.assert_array_equal(nx.exp(x, "f32", "approx"), nx.exp(x, "f32", "full"))

@@ -46,13 +46,16 @@ _F64Fn = Callable[..., NDArray[np.float64]]
 
 
 def _evaluate(fn: _F64Fn, xs: tuple[ArrayLike, ...], elem: str,
-              flush_to_zero: bool = False, fn64: Optional[_F64Fn] = None) -> NDArray:
+              flush_to_zero: bool = False, fn64: Optional[_F64Fn] = None,
+              flat_at_zero: bool = False) -> NDArray:
     """Apply the f64 kernel ``fn`` with the per-type policy of the module docstring
-    (``fn64``, when given, replaces ``fn`` for f64 results that need more accuracy)."""
+    (``fn64``, when given, replaces ``fn`` for f64 results that need more accuracy).
+    ``flat_at_zero``: ``fn`` of every subnormal input rounds to the same f32 as ``fn(0)``,
+    so flushing the inputs (``flush_to_zero``) is skipped: it would change nothing."""
     check_float_op(elem, flush_to_zero=flush_to_zero)
     dt = numpy_dtype(elem)
     arrays = tuple(np.asarray(x, dtype=dt) for x in xs)
-    if flush_to_zero:
+    if flush_to_zero and not flat_at_zero:
         arrays = tuple(flush_subnormals(a) for a in arrays)
     f = fn64 if fn64 is not None and elem == "f64" else fn
     if elem in _WIDENED_IN_UFUNC and isinstance(f, np.ufunc):
@@ -101,8 +104,10 @@ def exp(x: ArrayLike, elem: str, rounding: str = "full") -> NDArray:
 
 @quiet
 def exp2(x: ArrayLike, elem: str, flush_to_zero: bool = False) -> NDArray:
-    """2**x (exact for integral x in range)."""
-    return _evaluate(np.exp2, (x,), elem, flush_to_zero)
+    """2**x (exact for integral x in range).  With ``flush_to_zero`` only results are
+    flushed: ``2**x`` of a subnormal ``x`` (``|x ln 2| < 2**-126``) rounds to 1, as
+    ``2**0`` is."""
+    return _evaluate(np.exp2, (x,), elem, flush_to_zero, flat_at_zero=True)
 
 
 @quiet

@@ -328,9 +328,15 @@ def lane_factored(in_elem: str) -> Callable:
             (m1, k1), (_, n1) = a_ext, b_ext
             p = fresh((lanes, m1, n1), _F32)     # (pooled: no fresh pages to fault in)
             per_lane = None
-            for sel in _pair_groups(ia, ib):
-                ga, la = np.unique(ia[sel], return_inverse=True)
-                gb, lb = np.unique(ib[sel], return_inverse=True)
+            # a tiled matmul's lanes pair every row block with every column block in grid
+            # order: one group, no search for the connected parts
+            whole = _lane_grid(ia, ib, ua.size, ub.size)
+            for sel in [None] if whole is not None else _pair_groups(ia, ib):
+                if sel is None:
+                    ga, la, gb, lb = np.arange(ua.size), ia, np.arange(ub.size), ib
+                else:
+                    ga, la = np.unique(ia[sel], return_inverse=True)
+                    gb, lb = np.unique(ib[sel], return_inverse=True)
                 if ga.size * gb.size <= 2 * la.size:     # every pair in one SGEMM
                     # the blocks side by side (a view when they are adjacent in memory),
                     # converted to f32 as one matrix each
@@ -344,7 +350,8 @@ def lane_factored(in_elem: str) -> Callable:
                     q = np.matmul(lhs_m.reshape(ga.size * m1, k1),
                                   rhs_m.reshape(k1, gb.size * n1))
                     q4 = q.reshape(ga.size, m1, gb.size, n1)
-                    grid = _lane_grid(la, lb, ga.size, gb.size) if la.size == lanes else None
+                    grid = whole if sel is None else \
+                        _lane_grid(la, lb, ga.size, gb.size) if la.size == lanes else None
                     if grid is not None:        # the lanes in grid order: q is read in place
                         np.add(q4.transpose(grid), np.broadcast_to(acc_part, p.shape).reshape(
                             q4.transpose(grid).shape), out=p.reshape(q4.transpose(grid).shape))
