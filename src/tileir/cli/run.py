@@ -175,13 +175,14 @@ def parse_arg_spec(spec: str, rng: np.random.Generator):
     return _literal(spec)
 
 
-def _grid(text: str) -> tuple:
+def _grid(text: str, what: str = "grid") -> tuple:
+    """``--grid`` / ``--block`` text (``X[,Y[,Z]]``, or ``XxY``) as a tuple of ints."""
     try:
         dims = tuple(int(d) for d in text.replace("x", ",").split(",") if d.strip())
     except ValueError:
-        raise ArgSpecError(f"bad grid '{text}' (expected X[,Y[,Z]])") from None
+        raise ArgSpecError(f"bad {what} '{text}' (expected X[,Y[,Z]])") from None
     if not dims:
-        raise ArgSpecError("the grid is empty")
+        raise ArgSpecError(f"bad {what} '{text}': no extents (expected X[,Y[,Z]])")
     return dims
 
 
@@ -324,7 +325,7 @@ def _run_gpu(opts, module, fail) -> int:
     rng = np.random.default_rng(opts.seed)
     try:
         args = [parse_arg_spec(s, rng) for s in opts.arg]
-        grid, block = _grid(opts.grid), _grid(opts.block)
+        grid, block = _grid(opts.grid), _grid(opts.block, "block")
     except ArgSpecError as exc:
         return fail(str(exc))
     program = None

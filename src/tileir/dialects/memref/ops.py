@@ -875,10 +875,25 @@ class TransposeOp(MemRefOp):
             return "expected a permutation map of same rank as the input"
         canonical = _transposed_type(source, dims)
         result = self.results[0].type
-        if canonical is not None and result != canonical:
+        if canonical is not None and not _same_canonical_layout(result, canonical):
             return (f"result type '{result}' is not equivalent to the canonical transposed "
                     f"input type '{canonical}'")
         return None
+
+
+def _same_canonical_layout(a, b) -> bool:
+    """Whether memref types ``a`` and ``b`` are equal once their strided layouts are
+    canonicalized (MLIR's canonicalizeStridedLayout): ``strided<[1, 8]>`` is the layout
+    ``affine_map<(d0, d1) -> (d0 + d1 * 8)>``, ``strided<[8, 1]>`` on ``8x8`` the identity."""
+    if a == b:
+        return True
+    if list(a.shape) != list(b.shape) or a.element_type != b.element_type or \
+            a.memory_space != b.memory_space:
+        return False
+    try:
+        return a.strides_and_offset() == b.strides_and_offset()
+    except ValueError:
+        return False
 
 
 def _transposed_type(source, dims):

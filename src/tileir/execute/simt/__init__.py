@@ -34,6 +34,16 @@ def _program(module: Any) -> Program:
     return Program(module)
 
 
+def _arguments(args: Any) -> list:
+    """``args`` as a list (a sequence of arguments is expected; anything else is an
+    :class:`ArgumentError`)."""
+    if isinstance(args, (str, bytes, dict)) or not hasattr(args, "__len__") or \
+            not hasattr(args, "__getitem__"):
+        raise ArgumentError(f"args must be a list or tuple of arguments, got "
+                            f"{type(args).__name__}")
+    return list(args)
+
+
 def _host(program: Program, matrix_layout: str, **options: Any) -> HostExecutor:
     """The host executor of one run; ``matrix_layout`` is checked here."""
     if matrix_layout not in MATRIX_LAYOUTS:
@@ -58,6 +68,7 @@ def run(module: Any, func: str, args: Sequence[Any] = (), *, stdout: Optional[An
                             f"{known})")
     ex = _host(program, matrix_layout, racecheck=racecheck, stdout=stdout, max_lanes=max_lanes)
     ftype = f.attributes["function_type"].value
+    args = _arguments(args)
     if len(args) != len(ftype.inputs):
         raise ArgumentError(f"'@{func.lstrip('@')}' takes {len(ftype.inputs)} arguments, got "
                             f"{len(args)}")
@@ -65,14 +76,18 @@ def run(module: Any, func: str, args: Sequence[Any] = (), *, stdout: Optional[An
               for i, (a, t) in enumerate(zip(args, ftype.inputs))]
     out = ex.call(f, values)
     ex.finish()
+    from .faults import LaneFault
     from .memory import MemRef
-    from .runtime import check_host_access
-    for v in out:
-        if isinstance(v, MemRef):
-            try:
+    from .runtime import check_host_access, check_returned_argument
+    try:
+        for v in out:
+            if isinstance(v, MemRef):
                 check_host_access(v, f)
-            except Exception as fault:  # LaneFault -> LaunchError naming the function
-                raise ex.fault_error(f, ex.root, fault) from None
+        for i, v in enumerate(values):
+            if isinstance(v, MemRef):
+                check_returned_argument(v, f"argument #{i}", func.lstrip("@"))
+    except LaneFault as fault:  # -> LaunchError naming the function
+        raise ex.fault_error(f, ex.root, fault) from None
     return [to_python(v, t) for v, t in zip(out, ftype.results)]
 
 
@@ -86,6 +101,7 @@ def launch(module: Any, kernel: str, grid: Any = (1,), block: Any = (1,),
     k = lookup_kernel(program, kernel)
     ex = _host(program, matrix_layout, racecheck=racecheck, stdout=stdout, max_lanes=max_lanes)
     ftype = k.attributes["function_type"].value
+    args = _arguments(args)
     if len(args) != len(ftype.inputs):
         raise ArgumentError(f"kernel '{kernel}' takes {len(ftype.inputs)} arguments, got "
                             f"{len(args)}")

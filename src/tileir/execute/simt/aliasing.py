@@ -40,6 +40,12 @@ def written_arguments(region: Region, n_args: int) -> set[int]:
 
 def written_captures(region: Region) -> set:
     """The memref values defined outside ``region`` (a ``gpu.launch`` body) it may write."""
+    return _written(region, dict(captured_memrefs(region)))
+
+
+def captured_memrefs(region: Region) -> dict:
+    """The memref values defined outside ``region`` (a ``gpu.launch`` body) that it uses, each
+    mapped to itself, in order of first use."""
     inside: set = set()
     ops: list[Operation] = []
     for block in region.blocks:
@@ -51,8 +57,7 @@ def written_captures(region: Region) -> set:
                 for r in o.regions:
                     for b in r.blocks:
                         inside.update(b.args)
-    captured = {v: v for o in ops for v in o.operands if v not in inside and _is_memref(v)}
-    return _written(region, captured)
+    return {v: v for o in ops for v in o.operands if v not in inside and _is_memref(v)}
 
 
 def _written(region: Region, root: dict) -> set:

@@ -28,10 +28,7 @@ class Program:
     """A module prepared for running: its plans (compiled once) and symbol tables."""
 
     def __init__(self, module: Operation) -> None:
-        if module.name == "builtin.module" or not module.regions:
-            self.module = module
-        else:
-            self.module = module
+        self.module = module
         self.compiler = Compiler(self.module)
         self.funcs: dict[str, Operation] = {}
         #: llvm.func declarations (runtime functions a program calls with llvm.call)
@@ -199,7 +196,10 @@ def bind_argument(value: Any, type_, name: str, space) -> Any:
             raise ArgumentError(f"{name}: cannot pass {value!r} as {type_}: {e}") from None
         return space.uniform(arr, dtype)
     if tname == "VectorType":
-        arr = np.asarray(value, dtype=storage(type_))
+        try:
+            arr = np.asarray(value, dtype=storage(type_))
+        except (TypeError, ValueError, OverflowError) as e:
+            raise ArgumentError(f"{name}: cannot pass {value!r} as {type_}: {e}") from None
         if arr.shape != tuple(type_.shape):
             raise ArgumentError(f"{name}: vector of shape {arr.shape} for {type_}")
         return space.uniform(arr, arr.dtype, arr.shape)

@@ -19,7 +19,7 @@ from . import scratch
 from .interp import Compiler, Executor, Frame, loc_text
 from .lanes import Aff, BoxSpace, Space, ROOT_NDIM
 from .layout import Interleaved, interleavable
-from .memory import Buffer, MemRef, RaceLog
+from .memory import Buffer, MemRef, RaceLog, allocation
 from .values import cell_dtype
 
 __all__ = ["KernelExecutor", "run_kernel", "DataRaceError", "SUBGROUP_SIZE", "Geometry",
@@ -53,9 +53,15 @@ class Geometry:
                 if g % c:
                     raise GridError(f"grid size {g} along {d} is not a multiple of the cluster "
                                     f"size {c}")
-        if int(dynamic_shared_memory) < 0:
-            raise GridError(f"dynamic shared memory size {dynamic_shared_memory} is negative")
-        self.dynamic_shared_memory = int(dynamic_shared_memory)
+        smem = dynamic_shared_memory
+        if not isinstance(smem, (int, np.integer)) or isinstance(smem, (bool, np.bool_)):
+            raise GridError(f"dynamic shared memory size {smem!r} is not an integer")
+        if int(smem) < 0:
+            raise GridError(f"dynamic shared memory size {smem} is negative")
+        if int(smem) >= 1 << 31:
+            raise GridError(f"dynamic shared memory size {smem} does not fit the i32 operand "
+                            "of gpu.launch_func")
+        self.dynamic_shared_memory = int(smem)
         self.threads = self.block[0] * self.block[1] * self.block[2]
         if self.threads > 1024:
             raise GridError(f"block of {self.threads} threads exceeds the 1024 threads a block "
@@ -63,9 +69,18 @@ class Geometry:
 
 
 def _dims(dims: Any, what: str) -> tuple[int, int, int]:
+    """``dims`` (an integer or 1 to 3 integers) as ``(x, y, z)``; anything else, such as a
+    fractional or non-numeric extent, is a :class:`GridError`."""
     if isinstance(dims, (int, np.integer)):
         dims = (int(dims),)
-    dims = tuple(int(d) for d in dims)
+    try:
+        items = tuple(dims)
+    except TypeError:
+        raise GridError(f"{what} {dims!r}: expected an integer or 1 to 3 integers") from None
+    if not all(isinstance(d, (int, np.integer)) and not isinstance(d, (bool, np.bool_)) or
+               isinstance(d, (float, np.floating)) and float(d).is_integer() for d in items):
+        raise GridError(f"{what} {dims!r}: extents must be integers")
+    dims = tuple(int(d) for d in items)
     if not 1 <= len(dims) <= 3:
         raise GridError(f"{what} must have 1 to 3 extents, got {len(dims)}")
     dims = dims + (1,) * (3 - len(dims))
@@ -177,11 +192,13 @@ class KernelExecutor(Executor):
         interleaved layout (:func:`~.layout.interleavable`), which is then taken where
         :attr:`interleave` says so for ``scope`` or ``prefer_interleaved`` (the buffer is
         read by a batched loop, :func:`read_by_batched_loop`)."""
-        n = int(np.prod(shape, dtype=np.int64)) if shape else 1
+        n = 1
+        for s in shape:
+            n *= int(s)
         copies = self.n_blocks if scope == "workgroup" else self.n_blocks * self.geo.threads
         copy = self.block_linear if scope == "workgroup" else self.lane_linear
-        buf = Buffer(scratch.take(n * copies, cell_dtype(elem_type)), scope, name,
-                     zero_pending=True)
+        data = allocation(n * copies, cell_dtype(elem_type), name, make=scratch.take)
+        buf = Buffer(data, scope, name, zero_pending=True)
         self.scratch.append(buf)
         buf.copy_size = n
         if interleave and (self.interleave[scope] or prefer_interleaved) and n > 0 and \

@@ -28,12 +28,38 @@ from .faults import LaneFault
 from .lanes import Aff, BoxSpace, Space, ROOT_NDIM, affine_range
 from .layout import Interleaved, physical
 
-__all__ = ["Buffer", "MemRef", "element_address", "load", "store", "RaceLog"]
+__all__ = ["Buffer", "MemRef", "element_address", "load", "store", "RaceLog", "zeroed",
+           "allocation"]
 
 _ids = itertools.count(1)
 
 #: every buffer alive (arguments, allocations, attributions): the memory a loop may change
 LIVE_BUFFERS: "weakref.WeakSet[Buffer]" = weakref.WeakSet()
+
+
+def zeroed(sizes: Sequence[int], dtype: Any, what: str) -> np.ndarray:
+    """A zero-filled flat array for an allocation of shape ``sizes`` (see :func:`allocation`)."""
+    n = 1
+    for s in sizes:
+        n *= int(s)
+    return allocation(n, dtype, what, sizes)
+
+
+def allocation(n: int, dtype: Any, what: str, sizes: Sequence[int] = (),
+               make: Any = np.zeros) -> np.ndarray:
+    """``make(n, dtype)``, a flat array for an allocation of ``n`` elements.  A byte count past
+    the 64-bit address space, or more memory than the machine gives, is a
+    :class:`MemoryAccessError` fault rather than a wrapped-around count or a ``MemoryError``."""
+    dtype = np.dtype(dtype)
+    if n * dtype.itemsize >= 1 << 63:
+        shape = "x".join(map(str, sizes)) if sizes else str(n)
+        raise LaneFault(f"{what} of {shape} elements: more than the 64-bit address space",
+                        kind=MemoryAccessError)
+    try:
+        return make(n, dtype=dtype)
+    except MemoryError:
+        raise LaneFault(f"{what} of {n * dtype.itemsize} bytes: out of memory",
+                        kind=MemoryAccessError) from None
 
 
 class Buffer:

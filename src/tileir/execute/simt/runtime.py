@@ -23,7 +23,8 @@ from .interp import loc_text
 from .memory import Buffer, MemRef
 from .values import Token
 
-__all__ = ["dependencies", "start", "check_device_use", "written_by", "check_host_access"]
+__all__ = ["dependencies", "start", "check_device_use", "written_by", "check_host_access",
+           "check_returned_argument"]
 
 
 def _where(op: Any) -> str:
@@ -86,3 +87,12 @@ def check_host_access(ref: MemRef, op: Operation) -> None:
     if p is not None and not p.ready:
         raise LaneFault(f"host code uses {buf.name} before the async {_where(p.op)} that writes "
                         "it is waited on (gpu.wait)", kind=UndefinedBehaviorError)
+
+
+def check_returned_argument(ref: MemRef, name: str, func: str) -> None:
+    """When ``func`` returns, the caller owns its arguments again: an async op still writing one
+    (never waited on) would race with the caller's reads."""
+    p = ref.buffer.pending
+    if p is not None and not p.ready:
+        raise LaneFault(f"'@{func}' returns while the async {_where(p.op)} still writes {name}: "
+                        "gpu.wait on its token before returning", kind=UndefinedBehaviorError)

@@ -11,8 +11,9 @@ from ....ir.diagnostics import ERROR, Diagnostic
 from ....ir.core import Region
 from ....ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, RegionDef, Result
 from ....ir.types import I64, FunctionType
-from ....ir.traits import (TERMINATOR, IsolatedFromAbove, ReturnLike, SingleBlockImplicitTerminator,
-                          SingleBlockNoTerminator, Symbol, function_attribute_arrays_error)
+from ....ir.traits import (TERMINATOR, AffineScope, IsolatedFromAbove, ReturnLike,
+                          SingleBlockImplicitTerminator, SingleBlockNoTerminator, Symbol,
+                          function_attribute_arrays_error)
 from ..attributes import ObjectAttr, SelectObjectAttr
 from ....text import registry
 from ....text.format import parse_attr_of_storage
@@ -271,7 +272,8 @@ class FuncOp(GpuOp):
                   Attr("arg_attrs", "dict_array", optional=True),
                   Attr("res_attrs", "dict_array", optional=True))
     REGIONS = (RegionDef("body", "any"),)
-    TRAITS = (IsolatedFromAbove(), Symbol)
+    #: (AffineScope is the AutomaticAllocationScope marker: memref.alloca may live here)
+    TRAITS = (AffineScope, IsolatedFromAbove(), Symbol)
 
     @staticmethod
     def parse_custom(parser, state):
@@ -394,6 +396,8 @@ class LaunchOp(GpuOp):
     ATTRIBUTES = (Attr("function", "flat_symbol", optional=True),
                   Attr("module", "flat_symbol", optional=True))
     REGIONS = (RegionDef("body", "any"),)
+    #: AutomaticAllocationScope (memref.alloca in the body is per thread, freed at the end)
+    TRAITS = (AffineScope,)
 
     @staticmethod
     def _parse_clause(parser, state, keyword: str, group: str, ids: list, sizes: list) -> None:

@@ -14,7 +14,7 @@ from ....ir.core import Operation
 from ...errors import ArgumentError, MemoryAccessError, UnsupportedError
 from ..faults import LaneFault
 from ..lanes import Aff
-from ..memory import Buffer, MemRef
+from ..memory import Buffer, MemRef, zeroed
 from ..registry import lowering
 from ..runtime import check_device_use, dependencies, start, token_of, written_by
 from ..values import storage
@@ -48,9 +48,9 @@ def _alloc(op: Operation, c):
         sizes = [int(s) if s is not None else _int(next(dyn)) for s in t.shape]
         if any(s < 0 for s in sizes):
             raise LaneFault(f"gpu.alloc with a negative size {sizes}", kind=MemoryAccessError)
-        n = int(np.prod(sizes, dtype=np.int64)) if sizes else 1
         space = "host_shared" if shared else "device"
-        buf = Buffer(np.zeros(n, dtype=storage(t)), space, f"gpu.alloc #{host.next_id()}")
+        buf = Buffer(zeroed(sizes, storage(t), "gpu.alloc"), space,
+                     f"gpu.alloc #{host.next_id()}")
         ref = MemRef(buf, 0, sizes, _identity_strides(sizes), t)
         results = start(op, deps)
         written_by(buf, token_of(results))

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ....ir.core import Operation
-from ...errors import GridError, UnsupportedError
+from ...errors import ArgumentError, GridError, UnsupportedError
 from ..faults import LaneFault
 from ..host import HostExecutor, lookup_kernel
 from ..interp import Frame, affine
@@ -17,7 +17,7 @@ from ..lanes import Aff
 from ..registry import lowering
 from ..runner_utils import call_runner_function
 from ..memory import MemRef
-from ..aliasing import written_captures
+from ..aliasing import captured_memrefs, written_captures
 from ..runtime import check_device_use, dependencies, start, token_of, written_by
 
 
@@ -105,6 +105,9 @@ def _launch_func(op: Operation, c):
     def step(ex, frame, args):
         host = _host(ex, op)
         kernel = lookup_kernel(host.program, name)
+        if host.compiler.cache.get(("launch types", op)) is not kernel:
+            _check_operand_types(op, kernel)
+            host.compiler.cache[("launch types", op)] = kernel
         deps = dependencies(op, frame)
         geo = _geometry(op, frame)
         operands = [frame.get(v) for v in op.operand_group("kernelOperands")]
@@ -115,6 +118,20 @@ def _launch_func(op: Operation, c):
                 written_by(operands[i].buffer, token_of(results))
         return results
     return affine(step)
+
+
+def _check_operand_types(op: Operation, kernel: Operation) -> None:
+    """The kernel operands of a ``gpu.launch_func`` must have the kernel's argument types (as
+    the verifier checks; an unverified module must not reinterpret memory)."""
+    inputs = kernel.attributes["function_type"].value.inputs
+    operands = op.operand_group("kernelOperands")
+    if len(operands) != len(inputs):
+        raise LaneFault(f"got {len(operands)} kernel operands but expected {len(inputs)}",
+                        kind=ArgumentError)
+    for i, (v, t) in enumerate(zip(operands, inputs)):
+        if v.type != t:
+            raise LaneFault(f"type of function argument {i} does not match (the kernel takes "
+                            f"{t}, the launch passes {v.type})", kind=ArgumentError)
 
 
 @lowering("gpu.launch")
@@ -147,7 +164,10 @@ def _launch(op: Operation, c):
         captured = host.compiler.cache.get(("captures", op))
         if captured is None:
             captured = host.compiler.cache[("captures", op)] = written_captures(body)
-        for v in captured:
+        used = host.compiler.cache.get(("used captures", op))
+        if used is None:
+            used = host.compiler.cache[("used captures", op)] = list(captured_memrefs(body))
+        for v in used:          # (read or written: either must come after pending writes)
             ref = frame.get(v)
             if isinstance(ref, MemRef):
                 check_device_use(ref.buffer, deps, op)

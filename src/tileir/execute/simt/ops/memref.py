@@ -27,7 +27,7 @@ from ..faults import LaneFault
 from ..interp import affine
 from ..lanes import Aff, BoxSpace, ROOT_NDIM
 from ..layout import interleavable, physical
-from ..memory import Buffer, MemRef, element_address
+from ..memory import Buffer, MemRef, element_address, zeroed
 from ..registry import lowering
 from ..values import cell_dtype, narrow_bits, storage
 from .memref_access import check_host_access
@@ -127,8 +127,7 @@ def _allocate(ex, frame, t, sizes: list, name: str, interleave: bool = False) ->
         if frame.space is not ex.root:
             ref = _enter_from_root(frame.space, ref)
     else:
-        n = int(np.prod(sizes, dtype=np.int64)) if sizes else 1
-        buf = Buffer(np.zeros(n, dtype=cell_dtype(t.element)), "host", name)
+        buf = Buffer(zeroed(sizes, cell_dtype(t.element), name), "host", name)
         ref = MemRef(buf, 0, sizes, _identity_strides(sizes, frame.space))
     ref.type = t
     return ref
@@ -179,10 +178,17 @@ def _realloc(op: Operation, c):
 def _dealloc(op: Operation, c):
     def step(ex, frame, args):
         ref = args[0]
-        if ref.buffer.space == "host" and ref.buffer.name.startswith("argument"):
+        buf = ref.buffer
+        if buf.space == "host" and buf.name.startswith("argument"):
             raise _fault("dealloc of memory the caller owns (a gpu.run argument)")
-        if ref.buffer.freed:
-            raise _fault(f"double dealloc of {ref.buffer.name}")
+        if buf.freed:
+            raise _fault(f"double dealloc of {buf.name}")
+        if buf.space in ("device", "host_shared"):
+            raise _fault(f"memref.dealloc of {buf.name}: memory from gpu.alloc is freed with "
+                         "gpu.dealloc")
+        if buf.space in ("global", "workgroup") or buf.name == "memref.alloca" or \
+                "attribution" in buf.name:
+            raise _fault(f"memref.dealloc of {buf.name}, which memref.alloc did not allocate")
         ref.buffer.freed = True
         return []
     return step

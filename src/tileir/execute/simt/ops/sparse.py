@@ -52,15 +52,27 @@ def _array(ref: MemRef) -> np.ndarray:
     return ref.to_numpy()
 
 
+def _leading(ref: MemRef, n: int, what: str) -> np.ndarray:
+    """The first ``n`` elements of the memref ``ref`` (flattened): the elements the library
+    reads.  ``n`` beyond the memref (the library would read past it) is an error."""
+    flat = _array(ref).reshape(-1)
+    if not 0 <= n <= flat.size:
+        raise _bad(f"{what} needs {n} elements but its memref holds {flat.size}")
+    return flat[:n]
+
+
 class DnTensor:
     """A dense tensor handle: a memref viewed with ``dims``."""
 
     def __init__(self, ref: MemRef, dims: tuple) -> None:
+        if any(d < 0 for d in dims):
+            raise _bad(f"dense tensor with a negative dimension {'x'.join(map(str, dims))}")
         self.ref = ref
         self.dims = dims
         self.destroyed = False
 
     def view(self) -> np.ndarray:
+        """The first ``prod(dims)`` elements of the (contiguous) memref, row-major, in place."""
         arr = _array(self.ref)
         n = int(np.prod(self.dims))
         if arr.size < n:
@@ -76,6 +88,9 @@ class SpMat:
     """A sparse matrix handle: its format, shape and the memrefs holding it."""
 
     def __init__(self, fmt: str, shape: tuple, nnz: int, arrays: dict, block: tuple = ()) -> None:
+        if any(d < 0 for d in shape) or nnz < 0 or any(b < 1 for b in block):
+            raise _bad(f"negative size: {'x'.join(map(str, shape))} matrix with {nnz} "
+                       "nonzeros" + (f" in {'x'.join(map(str, block))} blocks" if block else ""))
         self.fmt, self.shape, self.nnz, self.arrays, self.block = fmt, shape, nnz, arrays, block
         self.product = None            # SpGEMM result waiting for spgemm_copy
         self.destroyed = False
@@ -97,31 +112,36 @@ class SpMat:
         sp = _scipy()
         rows, cols = self.shape
         nnz = self.nnz
+        arr = self.arrays
         if self.fmt == "dense24":
-            return sp.csr_matrix(self.arrays["dense"].astype(np.float64))
-        vals = self.values()
-        if self.fmt == "coo":
-            r = _array(self.arrays["rowIdxs"]).reshape(-1)[:nnz]
-            c = _array(self.arrays["colIdxs"]).reshape(-1)[:nnz]
-            return sp.coo_matrix((vals[:nnz].astype(np.float64), (r, c)), shape=(rows, cols))
-        if self.fmt == "coo_aos":
-            ij = _array(self.arrays["idxs"]).reshape(-1)[:2 * nnz].reshape(nnz, 2)
-            return sp.coo_matrix((vals[:nnz].astype(np.float64), (ij[:, 0], ij[:, 1])),
-                                 shape=(rows, cols))
-        if self.fmt == "csr":
-            pos = _array(self.arrays["pos"]).reshape(-1)[:rows + 1]
-            idx = _array(self.arrays["idx"]).reshape(-1)[:nnz]
-            return sp.csr_matrix((vals[:nnz].astype(np.float64), idx, pos), shape=(rows, cols))
-        if self.fmt == "csc":
-            pos = _array(self.arrays["pos"]).reshape(-1)[:cols + 1]
-            idx = _array(self.arrays["idx"]).reshape(-1)[:nnz]
-            return sp.csc_matrix((vals[:nnz].astype(np.float64), idx, pos), shape=(rows, cols))
+            return sp.csr_matrix(arr["dense"].astype(np.float64))
         if self.fmt == "bsr":
             rb, cb = self.block
-            pos = _array(self.arrays["pos"]).reshape(-1)
-            idx = _array(self.arrays["idx"]).reshape(-1)[:nnz]
-            data = vals[:nnz * rb * cb].astype(np.float64).reshape(nnz, rb, cb)
-            return sp.bsr_matrix((data, idx, pos), shape=(rows * rb, cols * cb))
+            vals = _leading(arr["values"], nnz * rb * cb, "the values array")
+        else:
+            vals = _leading(arr["values"], nnz, "the values array")
+        vals = vals.astype(np.float64)
+        if self.fmt == "coo":
+            r = _leading(arr["rowIdxs"], nnz, "the row index array")
+            c = _leading(arr["colIdxs"], nnz, "the column index array")
+            return sp.coo_matrix((vals, (r, c)), shape=(rows, cols))
+        if self.fmt == "coo_aos":
+            ij = _leading(arr["idxs"], 2 * nnz, "the index array").reshape(nnz, 2)
+            return sp.coo_matrix((vals, (ij[:, 0], ij[:, 1])), shape=(rows, cols))
+        if self.fmt == "csr":
+            pos = _leading(arr["pos"], rows + 1, "the row position array")
+            idx = _leading(arr["idx"], nnz, "the column index array")
+            return sp.csr_matrix((vals, idx, pos), shape=(rows, cols))
+        if self.fmt == "csc":
+            pos = _leading(arr["pos"], cols + 1, "the column position array")
+            idx = _leading(arr["idx"], nnz, "the row index array")
+            return sp.csc_matrix((vals, idx, pos), shape=(rows, cols))
+        if self.fmt == "bsr":
+            rb, cb = self.block
+            pos = _leading(arr["pos"], rows + 1, "the block row position array")
+            idx = _leading(arr["idx"], nnz, "the block column index array")
+            return sp.bsr_matrix((vals.reshape(nnz, rb, cb), idx, pos),
+                                 shape=(rows * rb, cols * cb))
         raise LaneFault(f"sparse format {self.fmt}", kind=UnsupportedError)
 
     def buffers(self) -> list:
@@ -278,7 +298,7 @@ def _create_2to4(host, op, frame, deps):
     shape = _shape(op, frame)
     flag = str(getattr(op.attributes.get("pruneFlag"), "keyword",
                        op.attributes.get("pruneFlag"))).upper()
-    dense = _array(ref).reshape(shape)
+    dense = DnTensor(ref, shape).view()     # (in place: pruning writes through it)
     pruned = prune_2to4(dense)
     if "PRUNE" in flag:
         dense[...] = pruned
@@ -304,6 +324,22 @@ def _spmm_buffer_size(host, op, frame, deps):
     return _finish(op, deps, _size(host, op) * n)
 
 
+def _vector_view(t: DnTensor, name: str) -> np.ndarray:
+    """A dense vector operand (``create_dn_tensor`` with one dimension: cuSPARSE's DnVec)."""
+    if len(t.dims) != 1:
+        raise LaneFault(f"{name} must be a dense vector (one dimension), got "
+                        f"dimensions {'x'.join(map(str, t.dims))}", kind=UnsupportedError)
+    return t.view()
+
+
+def _matrix_view(t: DnTensor, name: str) -> np.ndarray:
+    """A dense matrix operand (``create_dn_tensor`` with two dimensions: a row-major DnMat)."""
+    if len(t.dims) != 2:
+        raise LaneFault(f"{name} must be a dense matrix (two dimensions), got "
+                        f"dimensions {'x'.join(map(str, t.dims))}", kind=UnsupportedError)
+    return t.view()
+
+
 def _round_into(target: np.ndarray, value: np.ndarray) -> None:
     with np.errstate(all="ignore"):
         target[...] = np.asarray(value).astype(target.dtype)
@@ -316,8 +352,8 @@ def _spmv(host, op, frame, deps):
         a = a.T
     x = _get(op, frame, "dnX")
     y = _get(op, frame, "dnY")
-    yv = y.view()
-    xv = x.view().astype(np.float64).reshape(-1)
+    yv = _vector_view(y, "y")
+    xv = _vector_view(x, "x").astype(np.float64)
     _check_shapes(op, "op(A)", a.shape, "x", (xv.size,), "y", (yv.size,))
     _round_into(yv, a @ xv + yv.astype(np.float64))
     return _finish(op, deps, [], [y.ref.buffer])
@@ -328,11 +364,11 @@ def _spmm(host, op, frame, deps):
     a = _get(op, frame, "spmatA").scipy()
     if _mode(op, "modeA"):
         a = a.T
-    b = _get(op, frame, "dnmatB").view().astype(np.float64)
+    b = _matrix_view(_get(op, frame, "dnmatB"), "B").astype(np.float64)
     if _mode(op, "modeB"):
         b = b.T
     c = _get(op, frame, "dnmatC")
-    cv = c.view()
+    cv = _matrix_view(c, "C")
     _check_shapes(op, "op(A)", a.shape, "op(B)", b.shape, "C", cv.shape)
     _round_into(cv, a @ b + cv.astype(np.float64))
     return _finish(op, deps, [], [c.ref.buffer])
@@ -340,41 +376,38 @@ def _spmm(host, op, frame, deps):
 
 @_sparse_op("gpu.sddmm")
 def _sddmm(host, op, frame, deps):
-    a = _get(op, frame, "dnmatA").view().astype(np.float64)
-    b = _get(op, frame, "dnmatB").view().astype(np.float64)
+    a = _matrix_view(_get(op, frame, "dnmatA"), "A").astype(np.float64)
+    b = _matrix_view(_get(op, frame, "dnmatB"), "B").astype(np.float64)
     if _mode(op, "modeA"):
         a = a.T
     if _mode(op, "modeB"):
         b = b.T
     cmat = _get(op, frame, "spmatC")
     _check_shapes(op, "op(A)", a.shape, "op(B)", b.shape, "C", cmat.shape)
-    coo = cmat.scipy().tocoo()
+    cmat.scipy()                    # (validates C's arrays)
     # the stored entries of C in its own storage order
     rows, cols = _stored_coordinates(cmat)
     dots = np.einsum("ij,ji->i", a[rows], b[:, cols])
     vals = cmat.values()
     _round_into(vals[:rows.size], dots + vals[:rows.size].astype(np.float64))
-    del coo
     return _finish(op, deps, [], [cmat.arrays["values"].buffer])
 
 
 def _stored_coordinates(m: SpMat) -> tuple:
+    """Row and column of each stored entry of ``m``, in storage order (the arrays were
+    validated by :meth:`SpMat.scipy`)."""
     nnz = m.nnz
-    if m.fmt == "csr":
-        pos = _array(m.arrays["pos"]).reshape(-1)[:m.shape[0] + 1]
-        cols = _array(m.arrays["idx"]).reshape(-1)[:nnz]
-        rows = np.repeat(np.arange(m.shape[0]), np.diff(pos))
-        return rows, cols
-    if m.fmt == "csc":
-        pos = _array(m.arrays["pos"]).reshape(-1)[:m.shape[1] + 1]
-        rows = _array(m.arrays["idx"]).reshape(-1)[:nnz]
-        cols = np.repeat(np.arange(m.shape[1]), np.diff(pos))
-        return rows, cols
+    if m.fmt in ("csr", "csc"):
+        outer = m.shape[0] if m.fmt == "csr" else m.shape[1]
+        pos = _leading(m.arrays["pos"], outer + 1, "the position array").astype(np.int64)
+        inner = _leading(m.arrays["idx"], nnz, "the index array")[:pos[-1]]
+        major = np.repeat(np.arange(outer), np.diff(pos))
+        return (major, inner) if m.fmt == "csr" else (inner, major)
     if m.fmt == "coo":
-        return (_array(m.arrays["rowIdxs"]).reshape(-1)[:nnz],
-                _array(m.arrays["colIdxs"]).reshape(-1)[:nnz])
+        return (_leading(m.arrays["rowIdxs"], nnz, "the row index array"),
+                _leading(m.arrays["colIdxs"], nnz, "the column index array"))
     if m.fmt == "coo_aos":
-        ij = _array(m.arrays["idxs"]).reshape(-1)[:2 * nnz].reshape(nnz, 2)
+        ij = _leading(m.arrays["idxs"], 2 * nnz, "the index array").reshape(nnz, 2)
         return ij[:, 0], ij[:, 1]
     raise LaneFault(f"sddmm into a {m.fmt} matrix", kind=UnsupportedError)
 
@@ -408,12 +441,13 @@ def _spgemm_work(host, op, frame, deps):
     b = _get(op, frame, "spmatB")
     c = _get(op, frame, "spmatC")
     kind = str(getattr(op.attributes.get("kind"), "keyword", op.attributes.get("kind")))
+    am, bm = a.scipy(), b.scipy()
+    if _mode(op, "modeA"):
+        am = am.T
+    if _mode(op, "modeB"):
+        bm = bm.T
+    _check_shapes(op, "op(A)", am.shape, "op(B)", bm.shape, "C", c.shape)
     if "COMPUTE" in kind.upper():
-        am, bm = a.scipy(), b.scipy()
-        if _mode(op, "modeA"):
-            am = am.T
-        if _mode(op, "modeB"):
-            bm = bm.T
         prod = (am @ bm).tocsr()
         prod.sort_indices()
         c.product = prod
