@@ -8,6 +8,7 @@ import pytest
 
 import tileir
 from tileir import gpu
+from tileir.ir.diagnostics import DiagnosticError
 from tileir.execute.errors import (ArgumentError, GridError, MemoryAccessError,
                                    UndefinedBehaviorError, UnsupportedError)
 
@@ -372,31 +373,34 @@ func.func @vec(%v: vector<4xf32>) -> f32 {
 
 def test_unverified_launch_with_mismatched_operand_types_is_refused():
     a = np.ones(4, np.int32)
-    # (the module does not verify; the engine used to double the i32 bits as f32 silently)
-    with pytest.raises(ArgumentError, match="type of function argument 0 does not match"):
+    # the module does not verify: refused by default, with the verifier's diagnostic
+    with pytest.raises(DiagnosticError, match="type of function argument 0 does not match"):
         gpu.run(KERNELS, "main", args=[a])
+    # and when run unverified (the engine used to double the i32 bits as f32 silently)
+    with pytest.raises(ArgumentError, match="type of function argument 0 does not match"):
+        gpu.run(KERNELS, "main", args=[a], verify=False)
     np.testing.assert_array_equal(a, np.ones(4, np.int32))
     f = np.arange(4, dtype=np.float32)
-    gpu.launch(KERNELS, "k::double", grid=(1,), block=(4,), args=[f])
+    gpu.launch(KERNELS, "k::double", grid=(1,), block=(4,), args=[f], verify=False)
     np.testing.assert_array_equal(f, 2 * np.arange(4, dtype=np.float32))
 
 
 def test_bad_python_arguments_are_argument_and_grid_errors():
     a = np.arange(4, dtype=np.float32)
-    assert gpu.run(KERNELS, "vec", args=[np.arange(4)]) == [6.0]
+    assert gpu.run(KERNELS, "vec", args=[np.arange(4)], verify=False) == [6.0]
     with pytest.raises(ArgumentError, match="cannot pass 'abcd' as vector<4xf32>"):
-        gpu.run(KERNELS, "vec", args=["abcd"])
+        gpu.run(KERNELS, "vec", args=["abcd"], verify=False)
     with pytest.raises(ArgumentError, match="args must be a list or tuple"):
-        gpu.run(KERNELS, "vec", args=5)
+        gpu.run(KERNELS, "vec", args=5, verify=False)
     with pytest.raises(GridError, match="extents must be integers"):
-        gpu.launch(KERNELS, "k::double", grid=(1.5,), block=(4,), args=[a])
+        gpu.launch(KERNELS, "k::double", grid=(1.5,), block=(4,), args=[a], verify=False)
     with pytest.raises(GridError, match="extents must be integers"):
-        gpu.launch(KERNELS, "k::double", grid="2", block=(4,), args=[a])
+        gpu.launch(KERNELS, "k::double", grid="2", block=(4,), args=[a], verify=False)
     with pytest.raises(GridError, match="dynamic shared memory size .* i32"):
-        gpu.launch(KERNELS, "k::double", grid=1, block=4, args=[a],
+        gpu.launch(KERNELS, "k::double", grid=1, block=4, args=[a], verify=False,
                    dynamic_shared_memory=1 << 42)
     np.testing.assert_array_equal(a, np.arange(4, dtype=np.float32))
-    gpu.launch(KERNELS, "k::double", grid=np.int64(1), block=(4.0,), args=(a,))
+    gpu.launch(KERNELS, "k::double", grid=np.int64(1), block=(4.0,), args=(a,), verify=False)
     np.testing.assert_array_equal(a, 2 * np.arange(4, dtype=np.float32))
 
 

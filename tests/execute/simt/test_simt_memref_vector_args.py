@@ -51,10 +51,10 @@ func.func @main(%a: memref<?xvector<2x3xi32>>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %n step %c1 {
-    %v = vector.load %a[%i] : memref<?xvector<2x3xi32>>, vector<2x3xi32>
+    %v = memref.load %a[%i] : memref<?xvector<2x3xi32>>
     %t = vector.transpose %v, [1, 0] : vector<2x3xi32> to vector<3x2xi32>
     %s = vector.shape_cast %t : vector<3x2xi32> to vector<2x3xi32>
-    vector.store %s, %a[%i] : memref<?xvector<2x3xi32>>, vector<2x3xi32>
+    memref.store %s, %a[%i] : memref<?xvector<2x3xi32>>
   }
   return
 }"""

@@ -204,8 +204,8 @@ def test_strided_metadata_reports_logical_offsets(layout):
       %tid = gpu.thread_id x
       %bid = gpu.block_id x
       %base, %off, %size, %stride = memref.extract_strided_metadata %sh : memref<8xi32, {WG}> -> memref<i32, {WG}>, index, index, index
-      %sv = memref.subview %sh[2] [4] [1] : memref<8xi32, {WG}> to memref<4xi32, strided<[1], offset: ?>, {WG}>
-      %b2, %off2, %size2, %stride2 = memref.extract_strided_metadata %sv : memref<4xi32, strided<[1], offset: ?>, {WG}> -> memref<i32, {WG}>, index, index, index
+      %sv = memref.subview %sh[2] [4] [1] : memref<8xi32, {WG}> to memref<4xi32, strided<[1], offset: 2>, {WG}>
+      %b2, %off2, %size2, %stride2 = memref.extract_strided_metadata %sv : memref<4xi32, strided<[1], offset: 2>, {WG}> -> memref<i32, {WG}>, index, index, index
       %o = arith.index_cast %off : index to i32
       %o2 = arith.index_cast %off2 : index to i32
       %c0 = arith.constant 0 : index

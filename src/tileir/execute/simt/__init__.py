@@ -25,13 +25,13 @@ from .kernel import (COLUMN_MAJOR, MATRIX_LAYOUTS, DataRaceError, Geometry, MAX_
 __all__ = ["run", "launch", "Program", "DataRaceError", "SUBGROUP_SIZE", "MATRIX_LAYOUTS"]
 
 
-def _program(module: Any) -> Program:
+def _program(module: Any, verify: bool = True) -> Program:
     if isinstance(module, Program):
         return module
     if not hasattr(module, "regions"):
         raise ArgumentError(f"expected a parsed module or a Program, got {type(module).__name__} "
                             "(parse text with tileir.parse, or use tileir.gpu.run which does)")
-    return Program(module)
+    return Program(module, verify=verify)
 
 
 def _arguments(args: Any) -> list:
@@ -54,13 +54,14 @@ def _host(program: Program, matrix_layout: str, **options: Any) -> HostExecutor:
 
 def run(module: Any, func: str, args: Sequence[Any] = (), *, stdout: Optional[Any] = None,
         racecheck: bool = False, max_lanes: int = MAX_LANES,
-        matrix_layout: str = COLUMN_MAJOR) -> list:
+        matrix_layout: str = COLUMN_MAJOR, verify: bool = True) -> list:
     """Call the host ``func.func`` ``func`` of ``module`` (IR, text or a :class:`Program`) with
     ``args`` (NumPy arrays for memrefs, written in place; numbers for scalars) and return its
     results (memrefs as NumPy arrays).  ``gpu.printf`` output goes to ``stdout`` (default
     ``sys.stdout``).  ``matrix_layout`` (``"column-major"``, LLVM's default, or
-    ``"row-major"``) is how LLVM's matrix intrinsics read the matrices of flat vectors."""
-    program = _program(module)
+    ``"row-major"``) is how LLVM's matrix intrinsics read the matrices of flat vectors.
+    A module is verified first unless ``verify=False`` (a :class:`Program` was, when made)."""
+    program = _program(module, verify)
     f = program.funcs.get(func.lstrip("@"))
     if f is None:
         known = ", ".join(sorted(program.funcs)) or "none"
@@ -94,10 +95,12 @@ def run(module: Any, func: str, args: Sequence[Any] = (), *, stdout: Optional[An
 def launch(module: Any, kernel: str, grid: Any = (1,), block: Any = (1,),
            args: Sequence[Any] = (), *, dynamic_shared_memory: int = 0,
            cluster: Optional[Any] = None, stdout: Optional[Any] = None, racecheck: bool = False,
-           max_lanes: int = MAX_LANES, matrix_layout: str = COLUMN_MAJOR) -> None:
+           max_lanes: int = MAX_LANES, matrix_layout: str = COLUMN_MAJOR,
+           verify: bool = True) -> None:
     """Launch the ``gpu.func`` ``kernel`` (``"module::func"``) of ``module`` directly over
-    ``grid`` x ``block`` threads with ``args`` (``matrix_layout`` as for :func:`run`)."""
-    program = _program(module)
+    ``grid`` x ``block`` threads with ``args`` (``matrix_layout`` and ``verify`` as for
+    :func:`run`)."""
+    program = _program(module, verify)
     k = lookup_kernel(program, kernel)
     ex = _host(program, matrix_layout, racecheck=racecheck, stdout=stdout, max_lanes=max_lanes)
     ftype = k.attributes["function_type"].value

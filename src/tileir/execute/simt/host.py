@@ -25,9 +25,16 @@ __all__ = ["HostExecutor", "Program", "bind_argument", "to_python", "lookup_kern
 
 
 class Program:
-    """A module prepared for running: its plans (compiled once) and symbol tables."""
+    """A module prepared for running: its plans (compiled once) and symbol tables.
 
-    def __init__(self, module: Operation) -> None:
+    The module is verified first (``verify=False`` skips that for IR verified already):
+    running IR that does not verify would give results no GPU would, so it is refused with the
+    verifier's diagnostics (:class:`~tileir.ir.diagnostics.DiagnosticError`)."""
+
+    def __init__(self, module: Operation, *, verify: bool = True) -> None:
+        if verify:
+            from ...ir.verify import verify as verify_module
+            verify_module(module)
         self.module = module
         self.compiler = Compiler(self.module)
         self.funcs: dict[str, Operation] = {}

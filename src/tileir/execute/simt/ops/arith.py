@@ -527,10 +527,11 @@ def _ftoi(op: Operation, c):
     def step(ex, frame, args):
         x = np.asarray(args[0]).astype(np.float64)
         t = np.trunc(x)
-        lo, hi = (dst.smin, dst.smax) if signed else (0, (1 << dst.bits) - 1)
-        if dst.bits == 1:
-            lo, hi = (-1, 0) if signed else (0, 1)
-        bad = ~((t >= lo) & (t <= hi))
+        # the range as powers of two, exact in float64 (``2**63 - 1`` is not: it rounds up to
+        # ``2**63``, which would let 2**63 through)
+        lo = -2.0 ** (dst.bits - 1) if signed else 0.0
+        end = 2.0 ** (dst.bits - 1) if signed else 2.0 ** dst.bits
+        bad = ~((t >= lo) & (t < end))
         if np.any(bad):
             raise ub("float to integer conversion of NaN, Inf or a value out of the target's "
                      "range (poison)", bad)

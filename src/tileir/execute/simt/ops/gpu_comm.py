@@ -34,7 +34,7 @@ from ...printf import format_printf, parse_format
 from ..faults import LaneFault, ub
 from ..interp import affine
 from ..kernel import SUBGROUP_SIZE, KernelExecutor
-from ..lanes import Aff
+from ..lanes import Aff, BoxSpace
 from ..layout import physical
 from ..memory import element_address
 from ..registry import lowering
@@ -170,6 +170,21 @@ def _rotate(op: Operation, c):
     return step
 
 
+def _require_subgroup_uniform(lanes: _Lanes, values: np.ndarray, what: str) -> None:
+    """``values`` (one per executing lane) must agree within each subgroup's executing lanes
+    (otherwise the result is poison: reported)."""
+    key = lanes.blk * lanes.T + lanes.thr // SUBGROUP_SIZE
+    groups, inverse = np.unique(key, return_inverse=True)
+    lo = np.full(groups.size, np.iinfo(np.int64).max, dtype=np.int64)
+    hi = np.full(groups.size, np.iinfo(np.int64).min, dtype=np.int64)
+    np.minimum.at(lo, inverse, values)
+    np.maximum.at(hi, inverse, values)
+    differs = (lo != hi)[inverse]
+    if differs.any():
+        raise ub(f"{what} differs between the lanes of a subgroup (it must be uniform)",
+                 differs.reshape(lanes.space.shape))
+
+
 @lowering("gpu.broadcast_lane", "gpu.subgroup_broadcast")
 def _broadcast_lane(op: Operation, c):
     kind = op.attributes["broadcast_type"]
@@ -195,6 +210,7 @@ def _broadcast_lane(op: Operation, c):
             if bad.any():
                 raise ub("gpu.broadcast_lane lane index outside the subgroup",
                          bad.reshape(space.shape))
+            _require_subgroup_uniform(lanes, idx, "the lane index")
             src_thr = first_thr + idx
             _require_active(lanes, src_thr, np.ones_like(bad), "gpu.broadcast_lane")
         table = lanes.table(args[0], vshape, dtype)
@@ -334,6 +350,17 @@ def _mma_shape(t) -> tuple:
     return tuple(t.shape)
 
 
+def _require_whole_subgroups(ex, space, op: Operation) -> None:
+    """MMA ops are collective: every thread of a subgroup executes them (a subgroup of which
+    only some threads take the op, in divergent code, is undefined behaviour: reported)."""
+    if not isinstance(ex, KernelExecutor):
+        return
+    if isinstance(space, BoxSpace) and tuple(space.shape[3:]) == tuple(ex.root.shape[3:]):
+        return                                  # whole blocks: whole subgroups
+    lanes = _Lanes(ex, space)
+    lanes.require_whole(np.arange(lanes.T) // SUBGROUP_SIZE, f"{op.name} (a subgroup op)")
+
+
 def _fragment_addresses(space, ref, indices, shape, ld: int, transpose: bool):
     base = element_address(space, ref, indices)
     base = space.array(base) if isinstance(base, Aff) else base
@@ -359,6 +386,7 @@ def _mma_load(op: Operation, c):
     def step(ex, frame, args):
         space = frame.space
         ref, idx = args[0], args[1:]
+        _require_whole_subgroups(ex, space, op)
         addr = _fragment_addresses(space, ref, idx, shape, ld, transpose)
         phys = physical(space, ref.buffer.layout, addr)
         return [ref.buffer.data[phys].astype(dtype, copy=False)]
@@ -375,9 +403,12 @@ def _mma_store(op: Operation, c):
     def step(ex, frame, args):
         space = frame.space
         value, ref, idx = args[0], args[1], args[2:]
+        _require_whole_subgroups(ex, space, op)
         if ref.buffer.read_only:
             raise LaneFault(f"store to read-only {ref.buffer.name}", kind=MemoryAccessError)
         addr = _fragment_addresses(space, ref, idx, shape, ld, transpose)
+        # a uniform address with a per-lane fragment (one built by insert_thread_local)
+        addr = np.broadcast_to(addr, np.broadcast_shapes(np.shape(value), addr.shape))
         v = np.broadcast_to(value, addr.shape)
         phys = physical(space, ref.buffer.layout, addr)
         ref.buffer.data[phys.reshape(-1)] = v.reshape(-1).astype(ref.buffer.data.dtype)
@@ -421,6 +452,7 @@ def _mma_compute(op: Operation, c):
     integer = not (elem.startswith("f") or elem == "bf16")
 
     def step(ex, frame, args):
+        _require_whole_subgroups(ex, frame.space, op)
         a, b, acc = (np.asarray(x) for x in args)
         if integer:
             sa = a.astype(np.int64)
@@ -570,32 +602,52 @@ def _warp_execute(op: Operation, c):
     return affine(step)
 
 
-def _ratio_axis(small: tuple, big: tuple) -> int:
-    axes = [d for d, (s, b) in enumerate(zip(small, big)) if s != b]
-    if len(axes) != 1 or big[axes[0]] != small[axes[0]] * SUBGROUP_SIZE:
+def _scales(small: tuple, big: tuple) -> tuple:
+    """The lanes along each dimension of a distribution of ``vector<big>`` onto ``vector<small>``
+    per lane (their product is the warp size, as the verifier requires)."""
+    scales = tuple(b // s if s else 1 for s, b in zip(small, big))
+    if len(small) != len(big) or any(s * k != b for s, k, b in zip(small, scales, big)) or \
+            int(np.prod(scales)) != SUBGROUP_SIZE:
         raise LaneFault(f"warp distribution of vector<{big}> onto vector<{small}> per lane is not "
-                        "supported (one dimension, 32 lanes)", kind=UnsupportedError)
-    return axes[0]
+                        f"supported ({SUBGROUP_SIZE} lanes)", kind=UnsupportedError)
+    return scales
+
+
+def _interleaved(scales: tuple, per: tuple) -> tuple:
+    """``(s0, p0, s1, p1, ...)``: the whole vector's shape with each dimension split into lane
+    blocks of the per-lane size."""
+    return tuple(x for pair in zip(scales, per) for x in pair)
+
+
+def _lane_major(rank: int, lead: int) -> tuple:
+    """The axes permutation from ``lead`` leading axes + ``(s0, p0, s1, p1, ...)`` to ``lead``
+    leading axes + ``(s0, s1, ..., p0, p1, ...)``."""
+    return tuple(range(lead)) + tuple(lead + 2 * d for d in range(rank)) + \
+        tuple(lead + 2 * d + 1 for d in range(rank))
 
 
 def _undistribute(table: np.ndarray, per: tuple, whole: tuple) -> np.ndarray:
-    """(blocks, subgroups, 32) + per -> (blocks, subgroups) + whole (lane l holds block l)."""
-    axis = _ratio_axis(per, whole)
-    moved = np.moveaxis(table, 2, 2 + axis)          # lanes next to the split axis
-    shape = moved.shape[:2 + axis] + (whole[axis],) + moved.shape[2 + axis + 2:]
-    return moved.reshape(shape)
+    """(blocks, subgroups, 32) + per -> (blocks, subgroups) + whole.  The lane id is delinearized
+    row-major over the distributed dimensions (as MLIR's ``delinearizeLaneId``): lane ``l`` with
+    ids ``(i0, i1, ...)`` holds the block ``[i0 * p0 : (i0 + 1) * p0, ...]`` (with one distributed
+    dimension: block-cyclic, lane ``l`` holds elements ``l * p .. l * p + p - 1``)."""
+    scales = _scales(per, whole)
+    rank = len(per)
+    lanes_first = table.reshape(table.shape[:2] + scales + tuple(per))
+    inverse = np.argsort(_lane_major(rank, 2))
+    return lanes_first.transpose(inverse).reshape(table.shape[:2] + tuple(whole))
 
 
 def _distribute(whole: np.ndarray, lane: np.ndarray, per: tuple, full: tuple) -> np.ndarray:
+    """(N,) + full -> (N,) + per: each row's block for its lane (the inverse of
+    ``_undistribute``); a value of the full shape is broadcast."""
     if tuple(per) == tuple(full):
         return whole
-    axis = _ratio_axis(per, full)
-    n = per[axis]
-    idx = lane[:, None] * n + np.arange(n)[None, :]
-    moved = np.moveaxis(whole, 1 + axis, -1)
-    picked = np.take_along_axis(moved, idx.reshape((idx.shape[0],) + (1,) * (moved.ndim - 2)
-                                                   + (n,)), axis=-1)
-    return np.moveaxis(picked, -1, 1 + axis)
+    scales = _scales(per, full)
+    n = whole.shape[0]
+    split = whole.reshape((n,) + _interleaved(scales, per))
+    blocks = split.transpose(_lane_major(len(per), 1)).reshape((n, SUBGROUP_SIZE) + tuple(per))
+    return blocks[np.arange(n), lane]
 
 
 # -- printf ---------------------------------------------------------------------------------------

@@ -38,10 +38,12 @@ def _const(ex, space, value: int) -> Any:
         space.uniform(value, np.int64)
 
 
-def _checked(op: Operation, ub, largest: int) -> None:
-    """``upper_bound``: the value must stay below it for every thread of the launch."""
-    if ub is not None and largest >= ub:
-        raise LaneFault(f"value {largest} reaches the op's upper_bound {ub} (undefined "
+def _checked(op: Operation, ub, largest: int, count: bool) -> None:
+    """``upper_bound``: an id must stay below it for every thread of the launch; a count (a
+    dimension, the subgroup size, the number of subgroups) may reach it but not exceed it."""
+    if ub is not None and (largest > ub if count else largest >= ub):
+        what = "exceeds" if count else "reaches"
+        raise LaneFault(f"value {largest} {what} the op's upper_bound {ub} (undefined "
                         "behaviour)", kind=UndefinedBehaviorError)
 
 
@@ -51,7 +53,10 @@ def _kernel(ex) -> KernelExecutor:
     return ex
 
 
-def _id_lowering(fn):
+def _id_lowering(fn, count: bool = False, per_thread: bool = False):
+    """The lowering of an id op (``count``: of a size op, whose upper_bound is inclusive;
+    ``per_thread``: of thread_id/block_id/global_id, whose bound constrains only the threads
+    that execute the op -- the others' ids may exceed it)."""
     def lower(op: Operation, c):
         d = _dim(op) if "dimension" in op.attributes else 0
         ub = _upper_bound(op)
@@ -59,42 +64,56 @@ def _id_lowering(fn):
         def step(ex, frame, args):
             k = _kernel(ex)
             value, largest = fn(k, d)
-            _checked(op, ub, largest)
             if isinstance(value, Aff):
-                return [k.in_space(frame.space, value)]
-            if isinstance(value, int):
-                return [_const(k, frame.space, value)]
-            return [value(frame.space)]
+                result = k.in_space(frame.space, value)
+            elif isinstance(value, int):
+                result = _const(k, frame.space, value)
+            else:
+                result = value(frame.space)
+            if per_thread and ub is not None and largest >= ub:
+                ids = frame.space.array(result) if isinstance(result, Aff) else \
+                    np.asarray(result)
+                largest = int(ids.max()) if ids.size else -1
+            _checked(op, ub, largest, count)
+            return [result]
         return affine(step)
     return lower
 
 
+def _count_lowering(fn):
+    return _id_lowering(fn, count=True)
+
+
+def _thread_bound_lowering(fn):
+    return _id_lowering(fn, per_thread=True)
+
+
 @lowering("gpu.thread_id")
-@_id_lowering
+@_thread_bound_lowering
 def _thread_id(k: KernelExecutor, d: int):
     return k.thread_id(d), k.geo.block[d] - 1
 
 
 @lowering("gpu.block_id")
-@_id_lowering
+@_thread_bound_lowering
 def _block_id(k: KernelExecutor, d: int):
     return k.block_id(d), k.geo.grid[d] - 1
 
 
 @lowering("gpu.block_dim")
-@_id_lowering
+@_count_lowering
 def _block_dim(k: KernelExecutor, d: int):
     return k.geo.block[d], k.geo.block[d]
 
 
 @lowering("gpu.grid_dim")
-@_id_lowering
+@_count_lowering
 def _grid_dim(k: KernelExecutor, d: int):
     return k.geo.grid[d], k.geo.grid[d]
 
 
 @lowering("gpu.global_id")
-@_id_lowering
+@_thread_bound_lowering
 def _global_id(k: KernelExecutor, d: int):
     return (k.block_id(d).times(k.geo.block[d]).plus(k.thread_id(d)),
             k.geo.grid[d] * k.geo.block[d] - 1)
@@ -105,14 +124,14 @@ def _cluster(k: KernelExecutor, d: int) -> int:
 
 
 @lowering("gpu.cluster_dim")
-@_id_lowering
+@_count_lowering
 def _cluster_dim(k: KernelExecutor, d: int):
     n = k.geo.grid[d] // _cluster(k, d)
     return n, n
 
 
 @lowering("gpu.cluster_dim_blocks")
-@_id_lowering
+@_count_lowering
 def _cluster_dim_blocks(k: KernelExecutor, d: int):
     return _cluster(k, d), _cluster(k, d)
 
@@ -149,13 +168,13 @@ def _subgroup_id(k: KernelExecutor, d: int):
 
 
 @lowering("gpu.subgroup_size")
-@_id_lowering
+@_count_lowering
 def _subgroup_size(k: KernelExecutor, d: int):
     return SUBGROUP_SIZE, SUBGROUP_SIZE
 
 
 @lowering("gpu.num_subgroups")
-@_id_lowering
+@_count_lowering
 def _num_subgroups(k: KernelExecutor, d: int):
     n = -(-k.geo.threads // SUBGROUP_SIZE)
     return n, n

@@ -102,10 +102,11 @@ def _unary_float(name: str):
             return step
         if name == "rsqrt":
             def step(ex, frame, args):
-                return [np.asarray(transcendental.rsqrt(args[0], elem)).astype(dtype)
-                        if elem in ("f32", "f64") else
-                        round_from_f64(1.0 / np.sqrt(np.asarray(args[0]).astype(np.float64)),
-                                       elem, dtype)]
+                if elem in ("f32", "f64"):
+                    return [np.asarray(transcendental.rsqrt(args[0], elem)).astype(dtype)]
+                with np.errstate(all="ignore"):     # NaN for x < 0, inf for 0, as IEEE
+                    r = 1.0 / np.sqrt(np.asarray(args[0]).astype(np.float64))
+                return [round_from_f64(r, elem, dtype)]
             return step
         if name == "tanh" and elem == "f64":
             def step(ex, frame, args):

@@ -91,7 +91,7 @@ def _execute_region(op: Operation, c) -> Any:
 
 @lowering("scf.index_switch")
 def _index_switch(op: Operation, c) -> Any:
-    cases = [int(x) for x in op.attributes["cases"].values]
+    cases = [int(x) for x in op.attributes["cases"].value]
     default, case_regions = op.regions[0], op.regions[1:]
     types = [r.type for r in op.results]
 
