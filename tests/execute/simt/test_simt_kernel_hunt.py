@@ -18,7 +18,7 @@ import pytest
 
 import tileir
 import tileir.gpu
-from tileir.execute.errors import UndefinedBehaviorError
+from tileir.execute.errors import MemoryAccessError, UndefinedBehaviorError
 
 _MLIR_OPT = next((p for p in ("/usr/lib/llvm-22/bin/mlir-opt", shutil.which("mlir-opt") or "")
                   if p and os.path.exists(p)), None)
@@ -438,3 +438,25 @@ def test_math_is_correctly_rounded_on_edge_inputs(op, t):
                 assert yi == 0 and np.signbit(yi) == np.signbit(xi), (op, xi, yi)
             else:
                 assert yi == float(want), (op, t, xi, yi, float(want))
+
+
+def test_dynamic_shared_memory_beyond_the_machine_is_a_memory_error():
+    """Dynamic shared memory for every block of a huge grid: more than the machine has is a
+    MemoryAccessError naming the op, not Python's MemoryError."""
+    src = """module attributes {gpu.container_module} {
+gpu.module @k {
+  gpu.func @f(%o: memref<?xi8>) kernel {
+    %raw = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %v = memref.load %raw[%c0] : memref<?xi8, #gpu.address_space<workgroup>>
+    memref.store %v, %o[%c0] : memref<?xi8>
+    gpu.return
+  }
+}}"""
+    o = np.ones(4, np.int8)
+    with pytest.raises(MemoryAccessError, match="gpu.dynamic_shared_memory.*out of memory"):
+        tileir.gpu.launch(src, "k::f", grid=(1 << 20,), block=(1,), args=[o],
+                   dynamic_shared_memory=(1 << 31) - 16)
+    np.testing.assert_array_equal(o, np.ones(4, np.int8))
+    tileir.gpu.launch(src, "k::f", grid=(2,), block=(1,), args=[o], dynamic_shared_memory=64)
+    assert o[0] == 0        # (zero-filled)

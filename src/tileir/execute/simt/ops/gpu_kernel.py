@@ -17,7 +17,7 @@ from ..faults import LaneFault
 from ..interp import affine
 from ..kernel import SUBGROUP_SIZE, KernelExecutor
 from ..lanes import Aff, ROOT_NDIM
-from ..memory import Buffer, MemRef
+from ..memory import Buffer, MemRef, allocation
 from ..registry import lowering
 
 _AXIS = {"x": 0, "y": 1, "z": 2}
@@ -195,8 +195,8 @@ def _dynamic_shared_memory(op: Operation, c):
         ref = k.dynamic_shared.get("bytes")
         if ref is None:
             per_block = -(-k.geo.dynamic_shared_memory // 16) * 16
-            buf = Buffer(np.zeros(per_block * k.n_blocks, dtype=np.uint8), "workgroup",
-                         "dynamic shared memory")
+            buf = Buffer(allocation(per_block * k.n_blocks, np.uint8, "dynamic shared memory"),
+                         "workgroup", "dynamic shared memory")
             ref = MemRef(buf, k.block_linear.times(per_block),
                          [k.geo.dynamic_shared_memory], [1])
             ref.type = op.results[0].type
