@@ -334,7 +334,8 @@ def test_cutile_13_4_fpowi_and_persistent_loop():
     Y, mean, rstd = np.zeros_like(X), np.zeros(6, np.float32), np.zeros(6, np.float32)
     run_sample("layer_norm_fwd_v13_4", (6,), X, W, B, Y, mean, rstd, 1e-5)
     close(rstd, 1 / np.sqrt(X.astype(np.float64).var(1) + 1e-5), 1e-5)
-    x = rng.random(1000).astype(np.float32)
+    # (8 tiles of 128: loads with `inbounds = [true]` must stay inside the array)
+    x = rng.random(1024).astype(np.float32)
     y = np.zeros_like(x)
     info = run_sample("hints_persistent", (3,), x, y, 8)      # for t in range(bid, 8, 3)
     # per-block loop bounds: batched, with split lanes

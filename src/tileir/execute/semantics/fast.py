@@ -121,6 +121,15 @@ def float_maxmin(want_max: bool, propagate_nan: bool, elem: str):
 
     def run(a, b):
         r = uf(a, b)
+        if not propagate_nan and r.size and np.isnan(np.maximum.reduce(r, axis=None)):
+            # fmax/fmin (C's, IEEE 754-2008 maxNum) give NaN for a signaling NaN operand;
+            # maximumNumber gives the other operand: NaN only where both are NaN
+            a_, b_ = np.broadcast_arrays(a, b)
+            fix = np.isnan(r) & ~(np.isnan(a_) & np.isnan(b_))
+            if fix.any():
+                if not r.flags.writeable:
+                    r = r.copy()
+                r[fix] = np.where(np.isnan(a_[fix]), b_[fix], a_[fix])
         z = r == 0
         if z.any():
             a_, b_ = np.broadcast_arrays(a, b)

@@ -285,6 +285,12 @@ class _Access:
                  (-1 if e == "i64" else None) for e in self.index_elems]
         self.one_lane_masks = None if None in masks or self.layout.kind == "gather" or \
             self.layout.is_bool else tuple(masks)
+        flags = op.attributes.get("inbounds")
+        #: the tile dimensions the op declares in bounds (13.4 ``inbounds``, cuTile's
+        #: ``check_bounds=False``): a tile that crosses the tensor's edge along one of them is
+        #: undefined behaviour (:meth:`check_inbounds`)
+        self.inbounds: tuple[int, ...] = () if flags is None or self.layout.kind == "gather" \
+            else tuple(k for k, f in enumerate(flags.value) if f)
 
     def one_lane(self, r, write: bool):
         """The memory of the tile that one lane (a view and indices shared by the whole batch,
@@ -326,6 +332,30 @@ class _Access:
         n = tuple(n)
         return np.ndarray(n, dtype=lay.load_dtype, buffer=buf.data, offset=start - buf.base,
                           strides=tuple(bs)), n
+
+    def check_inbounds(self, r) -> None:
+        """Raise :class:`UndefinedBehaviorError` where a lane's tile crosses the tensor's edge
+        along a dimension the op declares ``inbounds`` (nothing to do without such flags).
+        An index outside the index space is left to the ordinary paths, which report it."""
+        if not self.inbounds:
+            return
+        tv, idx, lanes = self.lanes(r)
+        lay = self.layout
+        for k in self.inbounds:
+            d = lay.dim_map[k]
+            i = idx[k].reshape(idx[k].shape[0], -1)[:, 0].astype(np.int64)
+            size = tv.shape[:, d]
+            start = i * lay.steps[k]
+            bad = (start < size) & (start + lay.tile[k] > size)
+            if bad.any():
+                lane = int(np.flatnonzero(np.broadcast_to(bad, (max(bad.size, 1),)))[0])
+                o = int(start[lane if start.size > 1 else 0])
+                n = int(size[lane if size.size > 1 else 0])
+                raise self.fail(UndefinedBehaviorError,
+                                f"tile elements [{o}, {o + lay.tile[k]}) along dimension {k} "
+                                f"cross the tensor's edge at {n}, but the op declares them in "
+                                f"bounds (inbounds = true; cuTile's check_bounds=False)", lane,
+                                lanes=lanes)
 
     def lanes(self, r):
         tv = r[self.view]
@@ -571,13 +601,21 @@ class _Access:
         return None if window is None else (window, e0 - lo_e, extent)
 
     def loaded_window(self, r, span=None):
-        """:meth:`uniform_window` of a load (None for bool tiles)."""
+        """:meth:`uniform_window` of a load (None for bool tiles, and where a tile crosses the
+        tensor's edge along a dimension declared ``inbounds``: the load reports that)."""
         if self.layout.is_bool:
             return None
         # (with a span, the spanned index is not read: it is a loop's induction variable)
         idx = [np.zeros(1, np.int64) if span is not None and k == span[0] else rd(r[s])
                for k, (s, rd) in enumerate(zip(self.index, self.readers))]
-        return self.uniform_window(r[self.view], idx, False, span)
+        got = self.uniform_window(r[self.view], idx, False, span)
+        if got is not None and self.inbounds:
+            tile = self.layout.tile
+            whole = [t * (span[2] if span is not None and k == span[0] else 1)
+                     for k, t in enumerate(tile)]
+            if any(got[2][k] < whole[k] for k in self.inbounds):
+                return None
+        return got
 
     def precise_fault(self, start, n, bs, write, lane, lanes) -> Exception:
         """The error for the first element of the region ``(start, n, bs)`` that faults."""
@@ -727,6 +765,7 @@ def _lower_load_view(op, cc):
         return res
 
     def run(r):
+        acc.check_inbounds(r)
         got = acc.one_lane(r, False)
         if got is not None:
             src, n = got
@@ -831,6 +870,7 @@ def _lower_store_view(op, cc):
         dst[...] = part.astype(np.uint8) if lay.is_bool else part
 
     def run(r):
+        acc.check_inbounds(r)
         v = r[val]
         if type(v) is Deferred and all(np.shape(a)[:1] == (1,) for a in v.args):
             v = v.value()           # (one lane: nothing to gain computing into memory)
