@@ -13,15 +13,24 @@ from .types import Type
 __all__ = ["TypeConstraint", "AnyType", "TypeIs", "Pred", "AnyOf", "ANY_TYPE"]
 
 
+#: ``(is_instance, name)``: the class of types a constraint is stored as (ODS's C++ type, e.g.
+#: ``MemRefType``) and MLIR's name for it (``builtin.memref``; None for a base class without one)
+Storage = tuple[Callable[[Type], bool], Optional[str]]
+
+
 class TypeConstraint:
     """A predicate on types with a human-readable ``summary``.  ``buildable`` is the one type the
-    constraint admits when it admits exactly one (ODS BuildableType): parsers infer it."""
+    constraint admits when it admits exactly one (ODS BuildableType): parsers infer it.
+    ``storage`` is the class of types the generated parser reads a ``type($x)`` of a single value
+    as (None: any type); a type of another class is a parse error there."""
 
-    __slots__ = ("summary", "buildable")
+    __slots__ = ("summary", "buildable", "storage")
 
-    def __init__(self, summary: str, buildable: Optional[Type] = None) -> None:
+    def __init__(self, summary: str, buildable: Optional[Type] = None,
+                 storage: Optional[Storage] = None) -> None:
         self.summary = summary
         self.buildable = buildable
+        self.storage = storage
 
     def check(self, t: Type) -> bool:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -70,8 +79,9 @@ class Pred(TypeConstraint):
 
     __slots__ = ("fn", "_memo")
 
-    def __init__(self, fn: Callable[[Type], bool], summary: str) -> None:
-        super().__init__(summary)
+    def __init__(self, fn: Callable[[Type], bool], summary: str,
+                 storage: Optional[Storage] = None) -> None:
+        super().__init__(summary, storage=storage)
         self.fn = fn
         self._memo: dict = {}
 

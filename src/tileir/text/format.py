@@ -642,8 +642,21 @@ def _parse_types(parser: "Parser", state: OpState, el: TypeOf) -> None:
         types = [] if not parser.starts_type() else \
             parse_type_list(parser) if decl.kind == VARIADIC else [parser.parse_type()]
     else:
-        types = [parser.parse_type()]
+        types = [parse_type_of_class(parser, decl.constraint)]
     state.set_types(el.name, el.kind, types, off)
+
+
+def parse_type_of_class(parser: "Parser", constraint, offset: Optional[int] = None) -> Type:
+    """A type that must be of the class ``constraint.storage`` names (MLIR's generated parsers
+    read ``type($x)`` as the constraint's C++ type: ``invalid kind of type specified``, at
+    ``offset``, default the type's own)."""
+    off = parser.offset if offset is None else offset
+    t = parser.parse_type()
+    storage = constraint.storage
+    if storage is not None and not storage[0](t):
+        expected = f": expected {storage[1]}, but found '{t}'" if storage[1] else ""
+        raise parser.error(f"{parser.op_prefix()}invalid kind of type specified{expected}", off)
+    return t
 
 
 # ---------------------------------------------------------------------------------------------

@@ -89,6 +89,14 @@ def _string_closed(piece: str) -> bool:
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 
 
+class StringLiteralError(ValueError):
+    """A malformed string literal; ``offset``: where in the token MLIR reports it."""
+
+    def __init__(self, message: str, offset: int = 0) -> None:
+        super().__init__(message)
+        self.offset = offset
+
+
 def unescape_string(token: str) -> bytes:
     """Decode a quoted MLIR string token (``\\XX`` hex escapes allowed) to bytes."""
     body = token[1:-1]
@@ -108,7 +116,8 @@ def unescape_string(token: str) -> bytes:
                 out.append(int(hexpart, 16))
                 i += 3
                 continue
-            raise ValueError(f"unknown escape in string literal")
+            # (at the backslash, as MLIR's lexer)
+            raise StringLiteralError("unknown escape in string literal", i + 1)
         try:
             out += c.encode("utf-8", "surrogateescape")  # raw bytes of an undecodable file
         except UnicodeEncodeError:

@@ -126,7 +126,7 @@ class Parser:
         #: makes :func:`parse_module` parse the whole buffer again in the plain mode, which
         #: tokenizes everything up front and reports the diagnostics.
         self.fast = fast and bool(FAST_OP_PARSERS)
-        self._fast_op = FAST_OP_PARSERS[0] if FAST_OP_PARSERS else None
+        self._fast_op = _checked_fast_path(FAST_OP_PARSERS[0]) if FAST_OP_PARSERS else None
         self.n = len(text)
         # for the fast path's locations
         self._line_starts = self.source.line_starts
@@ -349,7 +349,7 @@ class Parser:
             try:
                 return unescape_string(t).decode("utf-8", "surrogateescape")
             except ValueError as exc:
-                raise self.error(str(exc), self.offs[self.i - 1])
+                raise self.error(str(exc), self.offs[self.i - 1] + getattr(exc, "offset", 0))
         raise self.error(f"expected {what}")
 
     def parse_integer(self, what: str = "integer value") -> int:
@@ -753,7 +753,8 @@ class Parser:
             try:
                 return unescape_string(body).decode("utf-8", "surrogateescape")
             except ValueError as exc:
-                raise self.error(str(exc), self.offs[self.i - 1])
+                raise self.error(str(exc),
+                                 self.offs[self.i - 1] + 1 + getattr(exc, "offset", 0))
         return body
 
     def parse_generic_operation(self, names, start: int) -> Operation:
@@ -1845,6 +1846,52 @@ def _limits_as_errors(parser: Parser):
         if "integer string conversion" not in str(exc):
             raise
         raise parser.error("integer literal has too many digits") from None
+
+
+#: op name -> the single-value operand and result groups of its declarative format whose
+#: constraint names the class of types MLIR's generated parser reads them as
+#: (``TypeConstraint.storage``): ``(kind, group name, is_instance)``
+_STORAGE_GROUPS: dict[str, tuple] = {}
+
+
+def _storage_groups(spec: Optional[OpSpec]) -> tuple:
+    if spec is None or spec.format_text is None or spec.cls.parse_custom is not None:
+        return ()
+    return tuple((kind, g.name, g.constraint.storage[0])
+                 for kind, groups in (("operand", spec.operands), ("result", spec.results))
+                 for g in groups if g.kind == "single" and g.constraint.storage is not None)
+
+
+def _has_type_of_wrong_class(op: Operation) -> bool:
+    """Whether a declarative op holds a type its generated parser would have refused
+    (``invalid kind of type specified``: an unranked memref where a ranked one is read)."""
+    groups = _STORAGE_GROUPS.get(op.name)
+    if groups is None:
+        groups = _STORAGE_GROUPS[op.name] = _storage_groups(OP_REGISTRY.get(op.name))
+    if not groups:
+        return False
+    spec = OP_REGISTRY[op.name]
+    for kind, name, is_instance in groups:
+        if kind == "operand":
+            start = spec.operand_range(op, name)[0]
+            values = op.operands
+        else:
+            start = spec.result_range(op, name)[0]
+            values = op.results
+        if start < len(values) and not is_instance(values[start].type):
+            return True
+    return False
+
+
+def _checked_fast_path(fast_op: Callable) -> Callable:
+    """The fast path, made to give up (a re-parse in the plain mode, which reports the parse
+    error) on an op with a type of the wrong class (see :func:`_has_type_of_wrong_class`)."""
+    def run(parser: "Parser", pos: int, block: Block):
+        done = fast_op(parser, pos, block)
+        if done is not None and _has_type_of_wrong_class(done[0]):
+            raise ValueError("fast path: a type of the wrong class")
+        return done
+    return run
 
 
 def _entry(parser: Parser, entry) -> Callable[[], Operation]:

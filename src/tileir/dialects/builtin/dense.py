@@ -125,14 +125,20 @@ def _integer_elements(parser: Parser, tree: Any, typ, offset: int) -> IntegerEle
     return IntegerElementsAttr(typ, arr)
 
 
-def _hex_elements(parser: Parser, text: str, typ, offset: int):
+def _hex_elements(parser: Parser, text: str, typ, offset: int, string_offset: int):
+    """``dense<"0x...">``: MLIR reports bad hex at the string, a size that is neither one
+    element's nor the whole type's at the ``dense`` keyword."""
     el = typ.element_type
     dtype = np.dtype(NUMPY_DTYPES[el.name])
     try:
         data = bytes.fromhex(text[3:-1])
     except ValueError:
         raise parser.error("expected string containing hex digits starting with `0x`",
-                           offset) from None
+                           string_offset) from None
+    size_error = parser.error(f"elements hex data size is invalid for provided type: '{typ}'",
+                              parser.src.rfind("dense", 0, offset))
+    if dtype != np.bool_ and len(data) % dtype.itemsize:
+        raise size_error
     count = 1
     for d in typ.shape:
         count *= d
@@ -145,7 +151,7 @@ def _hex_elements(parser: Parser, text: str, typ, offset: int):
         return BuiltinDenseElementsAttr(typ, parse_splat(parser, arr[0], typ.shape, arr.dtype,
                                                          offset))
     if arr.size != count:
-        raise parser.error("elements hex data size is invalid for provided type", offset)
+        raise size_error
     return BuiltinDenseElementsAttr(typ, arr.reshape(typ.shape))
 
 
@@ -157,7 +163,7 @@ def build_builtin_dense(parser: Parser, tree: Any, typ, offset: int):
         raise parser.error("elements literal type must have static shape", keyword)
     if isinstance(tree, tuple) and tree[0].startswith('"0x') and \
             getattr(el, "name", None) in NUMPY_DTYPES:
-        return _hex_elements(parser, tree[0], typ, offset)
+        return _hex_elements(parser, tree[0], typ, offset, tree[2])
     shape = _literal_shape(tree, parser, offset)
     if shape and list(shape) != list(typ.shape):
         raise parser.error(f"inferred shape of elements literal ([{', '.join(map(str, shape))}])"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ...ir.constraints import Pred
+from ...ir.types import FloatType
 from ...ir.opdef import OPTIONAL, VARIADIC, Attr, OpBase, Operand, RegionDef, Result
 from ...ir.traits import (AffineScope, ParentOneOf, Pure, RecursiveMemoryEffects, ReturnLike,
                           SingleBlockImplicitTerminator, Terminator, TypesMatchWith)
@@ -33,12 +34,21 @@ def _unranked(t) -> bool:
     return str(t).startswith("memref<*")
 
 
-MEMREF = Pred(_ranked, "memref of any type values")
-ANY_MEMREF = Pred(_is_memref, "ranked or unranked memref of any type values")
-UNRANKED = Pred(_unranked, "unranked.memref of any type values")
-STATIC_MEMREF = Pred(_ranked, "statically shaped memref of any type values")
+# (the classes MLIR's generated parsers read these operands' ``type($x)`` as)
+_MEMREF_TYPE = (_ranked, "builtin.memref")
+_BASE_MEMREF_TYPE = (_is_memref, None)
+MEMREF = Pred(_ranked, "memref of any type values", _MEMREF_TYPE)
+ANY_MEMREF = Pred(_is_memref, "ranked or unranked memref of any type values", _BASE_MEMREF_TYPE)
+UNRANKED = Pred(_unranked, "unranked.memref of any type values",
+                (_unranked, "builtin.unranked_memref"))
+STATIC_MEMREF = Pred(_ranked, "statically shaped memref of any type values", _MEMREF_TYPE)
 ONE_D_MEMREF = Pred(lambda t: _ranked(t) and len(t.shape) == 1,
-                    "1D memref of any type values")
+                    "1D memref of any type values", _MEMREF_TYPE)
+
+
+def _signless_int_or_float(t) -> bool:
+    text = str(t)
+    return (text[0] == "i" and text[1:].isdigit()) or isinstance(t, FloatType)
 
 
 def _element(t):
@@ -255,7 +265,9 @@ class GenericAtomicRMWOp(MemRefOp):
     """Atomic read-modify-write of one element with a computed value."""
     __slots__ = ()
     MNEMONIC = "generic_atomic_rmw"
-    OPERANDS = (Operand("memref", MEMREF), Operand("indices", INDEX, VARIADIC))
+    OPERANDS = (Operand("memref", Pred(lambda t: _ranked(t) and _signless_int_or_float(
+        t.element_type), "memref of signless integer or floating-point values")),
+                Operand("indices", INDEX, VARIADIC))
     RESULTS = (Result("result", ANY),)
     REGIONS = (RegionDef("atomic_body", "any"),)
     TRAITS = (RecursiveMemoryEffects,)
@@ -413,7 +425,10 @@ class DimOp(MemRefOp):
     __slots__ = ()
     MNEMONIC = "dim"
     RESULT_NAME = "dim"
-    OPERANDS = (Operand("source", ANY_MEMREF), Operand("index", INDEX))
+    OPERANDS = (Operand("source", Pred(lambda t: _unranked(t) or (_ranked(t) and t.shape),
+                                       "unranked.memref of any type values or "
+                                       "non-0-ranked.memref of any type values")),
+                Operand("index", INDEX))
     RESULTS = (Result("result", INDEX),)
     FORMAT = "attr-dict $source `,` $index `:` type($source)"
 
@@ -633,7 +648,8 @@ class ViewOp(MemRefOp):
     RESULT_NAME = "view"
     OPERANDS = (Operand("source", Pred(lambda t: _ranked(t) and len(t.shape) == 1
                                        and str(t.element_type) == "i8",
-                                       "1D memref of 8-bit signless integer values")),
+                                       "1D memref of 8-bit signless integer values",
+                                       _MEMREF_TYPE)),
                 Operand("byte_shift", INDEX),
                 Operand("sizes", INDEX, VARIADIC))
     RESULTS = (Result("result", MEMREF),)
@@ -670,7 +686,8 @@ def _is_strided(t) -> bool:
     return True
 
 
-STRIDED_MEMREF = Pred(lambda t: _ranked(t) and _is_strided(t), "strided memref of any type values")
+STRIDED_MEMREF = Pred(lambda t: _ranked(t) and _is_strided(t), "strided memref of any type values",
+                      _MEMREF_TYPE)
 
 
 class ExpandShapeOp(MemRefOp):
@@ -859,7 +876,8 @@ class TransposeOp(MemRefOp):
     MNEMONIC = "transpose"
     RESULT_NAME = "transpose"
     OPERANDS = (Operand("in", MEMREF),)
-    RESULTS = (Result("result", MEMREF),)
+    RESULTS = (Result("result", Pred(lambda t: _ranked(t) and _is_strided(t),
+                                     "strided memref of any type values")),)
     ATTRIBUTES = (Attr("permutation", "affine_map"),)
     parse_custom = staticmethod(syntax.parse_transpose)
     print_custom = staticmethod(syntax.print_transpose)

@@ -10,6 +10,7 @@ from ...ir.attributes import (UNIT, ArrayAttr, DenseArrayAttr, IntegerAttr, Stri
                               SymbolRefAttr, TypeAttr, format_symbol, quote_string)
 from ...ir.core import Operation, Region
 from ...ir.types import I32, I64
+from ...text.format import parse_type_of_class
 from ...text.parser import Parser
 from ..scf.common import INDEX_TYPE, parse_region, print_region, type_list
 from ..scf.syntax import DYNAMIC, _mixed_list, _print_mixed
@@ -66,9 +67,12 @@ def _print_bracket_mixed(printer: "OpPrinter", op: Operation, operand: str, attr
 def _types_to(parser: Parser, state: "OpState", source: str, result: str,
               keyword: str = "to") -> None:
     parser.expect(":")
-    state.operand_types[source] = [parser.parse_type()]
+    spec = state.spec
+    state.operand_types[source] = [parse_type_of_class(
+        parser, spec.operands[spec.operand_index[source]].constraint)]
     parser.expect_keyword(keyword)
-    state.result_types[result] = [parser.parse_type()]
+    state.result_types[result] = [parse_type_of_class(
+        parser, spec.results[spec.result_index[result]].constraint)]
 
 
 # -- subview / reinterpret_cast --------------------------------------------------------------
@@ -246,7 +250,7 @@ def print_realloc(printer: "OpPrinter", op: Operation) -> str:
 def parse_extract_strided_metadata(parser: Parser, state: "OpState") -> Operation:
     state.operands["source"] = [parser._parse_use()]
     parser.expect(":")
-    state.operand_types["source"] = [parser.parse_type()]
+    state.operand_types["source"] = [parse_type_of_class(parser, state.spec.operands[0].constraint)]
     parser.expect("->")
     types = parser.parse_comma_list(parser.parse_type)
     _attrs(parser, state)
@@ -269,7 +273,13 @@ def parse_transpose(parser: Parser, state: "OpState") -> Operation:
     state.operands["in"] = [parser._parse_use()]
     state.attrs["permutation"] = AffineMapAttr(parse_affine_map_body(parser))
     _attrs(parser, state)
-    _types_to(parser, state, "in", "result")
+    # (MLIR's parseColonType: a type of the wrong class is reported at the colon)
+    colon = parser.offset
+    parser.expect(":")
+    state.operand_types["in"] = [parse_type_of_class(parser, state.spec.operands[0].constraint,
+                                                     colon)]
+    parser.expect_keyword("to")
+    state.result_types["result"] = [parser.parse_type()]
     return state.build()
 
 
@@ -296,8 +306,10 @@ def parse_prefetch(parser: Parser, state: "OpState") -> Operation:
     if cache not in ("data", "instr"):
         raise parser.error("cache type has to be 'data' or 'instr'", parser.offs[parser.i - 1])
     _attrs(parser, state)
+    colon = parser.offset  # (MLIR's parseColonType reports a wrong class at the colon)
     parser.expect(":")
-    state.operand_types["memref"] = [parser.parse_type()]
+    state.operand_types["memref"] = [parse_type_of_class(parser, state.spec.operands[0].constraint,
+                                                         colon)]
     state.attrs.update(isWrite=_bool(rw == "write"), localityHint=IntegerAttr(locality, I32),
                        isDataCache=_bool(cache == "data"))
     return state.build()
@@ -333,7 +345,7 @@ def parse_atomic_rmw(parser: Parser, state: "OpState") -> Operation:
     parser.expect("(")
     state.operand_types["value"] = [parser.parse_type()]
     parser.expect(",")
-    state.operand_types["memref"] = [parser.parse_type()]
+    state.operand_types["memref"] = [parse_type_of_class(parser, state.spec.operands[1].constraint)]
     parser.expect(")")
     parser.expect("->")
     state.result_types["result"] = [parser.parse_type()]
@@ -537,7 +549,7 @@ def _elide_type(attr) -> str:
 def parse_get_global(parser: Parser, state: "OpState") -> Operation:
     state.attrs["name"] = SymbolRefAttr(parser.parse_symbol_name())
     parser.expect(":")
-    state.result_types["result"] = [parser.parse_type()]
+    state.result_types["result"] = [parse_type_of_class(parser, state.spec.results[0].constraint)]
     _attrs(parser, state)
     return state.build()
 

@@ -230,9 +230,13 @@ class BinaryOp(GpuOp):
 
 # -- gpu.func ---------------------------------------------------------------------------------
 
-def _parse_arg_list(parser, with_attrs: bool):
+def _parse_arg_list(parser, with_attrs: bool, arguments: bool = False):
     """``(%a: T {attrs} loc(...), ...)`` -> [(name, type, offset, attrs, location)] (the
-    location None, a location, or a pending one naming an alias defined further down)."""
+    location None, a location, or a pending one naming an alias defined further down).
+
+    ``arguments``: a function's argument list (MLIR's function parser: a missing ``)`` is
+    ``expected ')'``); otherwise a list of attributions, whose ``)`` is expected "in argument
+    list"."""
     parser.expect("(")
     out = []
 
@@ -240,7 +244,7 @@ def _parse_arg_list(parser, with_attrs: bool):
         off = parser.offset
         t = parser.tok
         if not t or t[0] != "%":
-            if with_attrs:
+            if arguments:
                 raise parser.error(f"{parser.op_prefix()}gpu.func requires named arguments")
             raise parser.error("expected SSA identifier")
         parser.i += 1
@@ -256,8 +260,23 @@ def _parse_arg_list(parser, with_attrs: bool):
             loc = holder if holder.loc is None else holder.loc
         out.append((t, typ, off, attrs, loc))
     parser.parse_comma_list(one, ")")
-    parser.expect(")")
+    if arguments or parser.tok == ")":
+        parser.expect(")")
+    else:
+        raise parser.wrong_token_error("expected ')' in argument list")
     return out
+
+
+def _attribution_attrs(values) -> Optional[ArrayAttr]:
+    """``workgroup_attrib_attrs``/``private_attrib_attrs`` of parsed attributions: absent
+    unless one of them has a non-empty dictionary, then one dictionary per attribution."""
+    if not any(v[3] is not None and v[3].entries for v in values):
+        return None
+    return ArrayAttr(tuple(v[3] or DictionaryAttr(()) for v in values))
+
+
+def _three_elements(value) -> bool:
+    return len(value.value) == 3
 
 
 class FuncOp(GpuOp):
@@ -270,7 +289,12 @@ class FuncOp(GpuOp):
     MNEMONIC = "func"
     ATTRIBUTES = (Attr("function_type", "function_type"),
                   Attr("arg_attrs", "dict_array", optional=True),
-                  Attr("res_attrs", "dict_array", optional=True))
+                  Attr("res_attrs", "dict_array", optional=True),
+                  Attr("workgroup_attrib_attrs", "dict_array", optional=True),
+                  Attr("private_attrib_attrs", "dict_array", optional=True),
+                  *(Attr(name, "array_i32", optional=True, check=_three_elements,
+                         summary="i32 dense array attribute with 3 elements (if present)")
+                    for name in ("known_block_size", "known_grid_size", "known_cluster_size")))
     REGIONS = (RegionDef("body", "any"),)
     #: (AffineScope is the AutomaticAllocationScope marker: memref.alloca may live here)
     TRAITS = (AffineScope, IsolatedFromAbove(), Symbol)
@@ -278,15 +302,15 @@ class FuncOp(GpuOp):
     @staticmethod
     def parse_custom(parser, state):
         state.attrs["sym_name"] = StringAttr(parser.parse_symbol_name())
-        args = _parse_arg_list(parser, with_attrs=True)
+        args = _parse_arg_list(parser, with_attrs=True, arguments=True)
         results, res_attrs = parse_function_results(parser)
         workgroup = private = []
         if parser.tok == "workgroup":
             parser.i += 1
-            workgroup = _parse_arg_list(parser, with_attrs=False)
+            workgroup = _parse_arg_list(parser, with_attrs=True)
         if parser.tok == "private":
             parser.i += 1
-            private = _parse_arg_list(parser, with_attrs=False)
+            private = _parse_arg_list(parser, with_attrs=True)
         if parser.tok == "kernel":
             parser.i += 1
             state.attrs[_KERNEL] = UNIT
@@ -298,6 +322,11 @@ class FuncOp(GpuOp):
         if any(d.entries for d in res_attrs):
             state.attrs["res_attrs"] = ArrayAttr(tuple(res_attrs))
         state.attrs[_WORKGROUP] = IntegerAttr(len(workgroup), I64)
+        for name, values in (("workgroup_attrib_attrs", workgroup),
+                             ("private_attrib_attrs", private)):
+            attrib_attrs = _attribution_attrs(values)
+            if attrib_attrs is not None:
+                state.attrs[name] = attrib_attrs
         entry = [(n, t, off, loc) for n, t, off, _, loc in args + workgroup + private]
         region = Region()
         parse_region(parser, region, isolated=True, entry_args=entry)
@@ -327,11 +356,16 @@ class FuncOp(GpuOp):
         priv = args[n_in + n_wg:]
         for keyword, values in (("workgroup", wg), ("private", priv)):
             if values:
+                attrib_attrs = a.get(f"{keyword}_attrib_attrs")
+                dicts = attrib_attrs.value if isinstance(attrib_attrs, ArrayAttr) else ()
                 text += f" {keyword}(" + ", ".join(
-                    f"{printer.value_name(v)} : {v.type}" for v in values) + ")"
+                    f"{printer.value_name(v)} : {v.type}"
+                    + (f" {dicts[i]}" if i < len(dicts) and dicts[i].entries else "")
+                    for i, v in enumerate(values)) + ")"
         if _KERNEL in a:
             text += " kernel"
         text += attr_dict(printer, op, ("sym_name", "function_type", "arg_attrs", "res_attrs",
+                                        "workgroup_attrib_attrs", "private_attrib_attrs",
                                         _WORKGROUP, _KERNEL), keyword=True)
         return text + " " + render_region(printer, op.regions[0])
 
@@ -557,7 +591,7 @@ def _parse_args_clause(parser, state, group: str) -> None:
         parser.expect(":")
         types.append(parser.parse_type())
         if parser.tok not in (",", ")"):
-            raise parser.error("expected ')' in argument list")
+            raise parser.wrong_token_error("expected ')' in argument list")
     parser.parse_comma_list(one, ")")
     parser.expect(")")
     state.operands[group] = uses
