@@ -313,7 +313,8 @@ class HostExecutor(Executor):
         text = run_kernel(self.compiler, body, geo, bind, racecheck=self.racecheck,
                           max_lanes=self.max_lanes,
                           readonly=frozenset(readonly_buffers(list(args), written)),
-                          program=self.program, matrix_layout=self.matrix_layout)
+                          program=self.program, matrix_layout=self.matrix_layout,
+                          emit=self.emit)
         self.emit(text)
         return written
 

@@ -346,19 +346,28 @@ def run_kernel(compiler: Compiler, body: Region, geo: Geometry,
                bind: Callable[[KernelExecutor, Frame], list], *, racecheck: bool = False,
                max_lanes: int = MAX_LANES, parent: Optional[Frame] = None,
                out: Optional[io.StringIO] = None, readonly: frozenset = frozenset(),
-               program: Any = None, matrix_layout: str = COLUMN_MAJOR) -> str:
+               program: Any = None, matrix_layout: str = COLUMN_MAJOR,
+               emit: Optional[Callable[[str], None]] = None) -> str:
     """Run ``body`` (a kernel's region) over the launch ``geo``; ``bind(ex, frame)`` returns the
-    entry block's arguments for one chunk.  Returns what ``gpu.printf`` printed."""
+    entry block's arguments for one chunk.  Returns what ``gpu.printf`` printed.  When the
+    launch fails (a fault, a failed ``cf.assert``), what was printed before is passed to
+    ``emit`` before the error propagates, as a GPU's printf buffer is flushed when a kernel
+    traps."""
     compiler.region(body)
     out = out if out is not None else io.StringIO()
-    for offset, extent in chunks(geo, max_lanes):
-        ex = KernelExecutor(compiler, geo, offset, extent, racecheck, out)
-        ex.readonly = readonly
-        ex.program = program
-        ex.matrix_layout = matrix_layout
-        frame = Frame(ex.root, parent)
-        args = bind(ex, frame)
-        ex.run_region(body, frame, args)
-        ex.check_races()
-        ex.release()
+    try:
+        for offset, extent in chunks(geo, max_lanes):
+            ex = KernelExecutor(compiler, geo, offset, extent, racecheck, out)
+            ex.readonly = readonly
+            ex.program = program
+            ex.matrix_layout = matrix_layout
+            frame = Frame(ex.root, parent)
+            args = bind(ex, frame)
+            ex.run_region(body, frame, args)
+            ex.check_races()
+            ex.release()
+    except BaseException:
+        if emit is not None:
+            emit(out.getvalue())
+        raise
     return out.getvalue()

@@ -24,6 +24,14 @@ those libraries print, so their FileCheck lines hold for ``tileir run``.
 * ``printI64 printU64 printF32 printF64 printOpen printClose printComma printNewline``
   (``vector.print``'s pieces), ``printFlops`` (stderr), ``rtclock`` (seconds) and ``nanoTime``.
 
+* ``mgpuMemGetDeviceMemRef1d{Float,Int32}`` (MLIR's ROCm runtime wrappers; the device view of
+  a host-registered 1-D memref): the same memory, with the callee's declared result type (here
+  kernels read host arrays directly).
+
+* ``fillResource{1,2,3}D{Float,Int,Int8}(memref, value)`` (MLIR's Vulkan runtime wrappers, which
+  its Vulkan integration tests call): every element of the memref (of f32, i32, i8) set to
+  ``value``.
+
 The same functions declared with ``llvm.func`` and called with ``llvm.call`` run too (see
 :mod:`.ops.launch`, which also accepts MLIR's CUDA runtime calls that only create or destroy
 the cuSPARSE / cuSPARSELt environment).
@@ -208,6 +216,39 @@ def _verify(elem: str) -> Runner:
     return run
 
 
+def _device_view(elem: str) -> Runner:
+    def run(ex, args, func):
+        name = func.attributes["sym_name"].value
+        ref = _memref_arg(args, 0, name, elem)
+        if len(ref.sizes) != 1:
+            raise ArgumentError(f"@{name} takes a 1-D memref, got rank {len(ref.sizes)}")
+        results = func.attributes["function_type"].value.results
+        if len(results) != 1:
+            raise ArgumentError(f"@{name} returns one memref, declared with {len(results)} "
+                                "results")
+        want = getattr(results[0], "shape", None)
+        if want and want[0] is not None and _int(ref.sizes[0]) != want[0]:
+            raise ArgumentError(f"@{name}: the memref has {_int(ref.sizes[0])} elements, the "
+                                f"declared result {want[0]}")
+        return [MemRef(ref.buffer, ref.offset, ref.sizes, ref.strides, results[0])]
+    return run
+
+
+def _fill(elem: str, rank: int) -> Runner:
+    def run(ex, args, func):
+        from .runtime import check_host_access
+        name = func.attributes["sym_name"].value
+        ref = _memref_arg(args, 0, name, elem)
+        if len(ref.sizes) != rank:
+            raise ArgumentError(f"@{name} takes a {rank}-D memref, got rank {len(ref.sizes)}")
+        check_host_access(ref, func)
+        if ref.buffer.read_only:
+            raise ArgumentError(f"@{name} writes read-only {ref.buffer.name}")
+        ref.to_numpy()[...] = _scalar(args, 1)
+        return []
+    return run
+
+
 def _stderr(ex):
     return getattr(ex, "stderr", None) or sys.stderr
 
@@ -248,6 +289,11 @@ def _build() -> dict[str, Runner]:
     table["printNewline"] = _text(lambda a: "\n")
     table["printFlops"] = _text(lambda a: "%f GFLOPS\n" % (float(_scalar(a, 0)) / 1.0e9),
                                 to_stderr=True)
+    table["mgpuMemGetDeviceMemRef1dFloat"] = _device_view("f32")
+    table["mgpuMemGetDeviceMemRef1dInt32"] = _device_view("i32")
+    for rank in (1, 2, 3):
+        for suffix, elem in (("Float", "f32"), ("Int", "i32"), ("Int8", "i8")):
+            table[f"fillResource{rank}D{suffix}"] = _fill(elem, rank)
     table["rtclock"] = lambda ex, args, func: [ex.root.uniform(time.time(), np.float64)]
     table["nanoTime"] = lambda ex, args, func: [ex.root.uniform(time.time_ns(), np.int64)]
     return table

@@ -173,7 +173,7 @@ def _launch(op: Operation, c):
                 check_device_use(ref.buffer, deps, op)
         text = run_kernel(host.compiler, body, geo, bind, racecheck=host.racecheck,
                           max_lanes=host.max_lanes, parent=frame, program=host.program,
-                          matrix_layout=host.matrix_layout)
+                          matrix_layout=host.matrix_layout, emit=host.emit)
         host.emit(text)
         results = start(op, deps)
         for v in captured:
