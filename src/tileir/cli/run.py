@@ -208,6 +208,10 @@ def run_kernel(argv: Sequence[str], prog: str = "tileir run") -> int:
                    help="gpu dialect --kernel: dynamic shared memory per block")
     p.add_argument("--racecheck", action="store_true",
                    help="gpu dialect: report unsynchronised conflicting accesses")
+    p.add_argument("--async-order", choices=("dependencies", "streams"), default="dependencies",
+                   help="gpu dialect: order async ops by their dependency lists only (default, "
+                        "the dialect's semantics) or also by stream, as MLIR's CUDA lowering "
+                        "places them")
     p.add_argument("--matrix-default-layout", choices=("column-major", "row-major"),
                    default="column-major",
                    help="gpu dialect: how LLVM's matrix intrinsics (llvm.intr.matrix.*) lay a "
@@ -343,7 +347,7 @@ def _run_gpu(opts, module, fail) -> int:
             gpu.launch(program, opts.kernel, grid=grid, block=block, args=args,
                        dynamic_shared_memory=opts.dynamic_shared_memory,
                        racecheck=opts.racecheck, stdout=sys.stdout,
-                       matrix_layout=opts.matrix_default_layout)
+                       matrix_layout=opts.matrix_default_layout, async_order=opts.async_order)
             what = f"{opts.kernel} on grid {'x'.join(map(str, grid))} x block " \
                    f"{'x'.join(map(str, block))}"
             results = []
@@ -359,7 +363,8 @@ def _run_gpu(opts, module, fail) -> int:
                     return fail(f"choose a host function with --func (functions: "
                                 f"{', '.join(funcs) or 'none'})")
             results = gpu.run(program, name, args=args, racecheck=opts.racecheck,
-                              stdout=sys.stdout, matrix_layout=opts.matrix_default_layout)
+                              stdout=sys.stdout, matrix_layout=opts.matrix_default_layout,
+                              async_order=opts.async_order)
             what = f"@{name}"
         seconds = time.perf_counter() - start
     except DiagnosticError as exc:

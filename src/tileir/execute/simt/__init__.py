@@ -18,6 +18,7 @@ from typing import Any, Optional, Sequence
 
 from ..errors import ArgumentError
 from . import ops as _ops  # noqa: F401  (registers the lowerings)
+from .runtime import ASYNC_ORDERS
 from .host import HostExecutor, Program, bind_argument, lookup_kernel, to_python
 from .kernel import (COLUMN_MAJOR, MATRIX_LAYOUTS, DataRaceError, Geometry, MAX_LANES,
                      SUBGROUP_SIZE)
@@ -44,30 +45,42 @@ def _arguments(args: Any) -> list:
     return list(args)
 
 
-def _host(program: Program, matrix_layout: str, **options: Any) -> HostExecutor:
-    """The host executor of one run; ``matrix_layout`` is checked here."""
+def _host(program: Program, matrix_layout: str, async_order: str = "dependencies",
+          **options: Any) -> HostExecutor:
+    """The host executor of one run; ``matrix_layout`` and ``async_order`` are checked here."""
     if matrix_layout not in MATRIX_LAYOUTS:
         raise ArgumentError(f"matrix_layout {matrix_layout!r}: expected one of "
                             f"{', '.join(repr(m) for m in MATRIX_LAYOUTS)}")
-    return HostExecutor(program, matrix_layout=matrix_layout, **options)
+    if async_order not in ASYNC_ORDERS:
+        raise ArgumentError(f"async_order {async_order!r}: expected one of "
+                            f"{', '.join(repr(m) for m in ASYNC_ORDERS)}")
+    return HostExecutor(program, matrix_layout=matrix_layout,
+                        streams=async_order == "streams", **options)
 
 
 def run(module: Any, func: str, args: Sequence[Any] = (), *, stdout: Optional[Any] = None,
         racecheck: bool = False, max_lanes: int = MAX_LANES,
-        matrix_layout: str = COLUMN_MAJOR, verify: bool = True) -> list:
+        matrix_layout: str = COLUMN_MAJOR, verify: bool = True,
+        async_order: str = "dependencies") -> list:
     """Call the host ``func.func`` ``func`` of ``module`` (IR, text or a :class:`Program`) with
     ``args`` (NumPy arrays for memrefs, written in place; numbers for scalars) and return its
     results (memrefs as NumPy arrays).  ``gpu.printf`` output goes to ``stdout`` (default
     ``sys.stdout``).  ``matrix_layout`` (``"column-major"``, LLVM's default, or
     ``"row-major"``) is how LLVM's matrix intrinsics read the matrices of flat vectors.
-    A module is verified first unless ``verify=False`` (a :class:`Program` was, when made)."""
+    A module is verified first unless ``verify=False`` (a :class:`Program` was, when made).
+    ``async_order``: ``"dependencies"`` (default) orders async ops by their dependency lists
+    only, as the dialect defines them, and reports a use that relies on anything else;
+    ``"streams"`` also orders them as MLIR's CUDA lowering places them on streams (an op with
+    one dependency runs after every op issued before on that dependency's stream, and
+    ``gpu.wait`` on a token waits for its whole stream)."""
     program = _program(module, verify)
     f = program.funcs.get(func.lstrip("@"))
     if f is None:
         known = ", ".join(sorted(program.funcs)) or "none"
         raise ArgumentError(f"no func.func '@{func.lstrip('@')}' in the module (functions: "
                             f"{known})")
-    ex = _host(program, matrix_layout, racecheck=racecheck, stdout=stdout, max_lanes=max_lanes)
+    ex = _host(program, matrix_layout, async_order, racecheck=racecheck, stdout=stdout,
+               max_lanes=max_lanes)
     ftype = f.attributes["function_type"].value
     args = _arguments(args)
     if len(args) != len(ftype.inputs):
@@ -96,13 +109,14 @@ def launch(module: Any, kernel: str, grid: Any = (1,), block: Any = (1,),
            args: Sequence[Any] = (), *, dynamic_shared_memory: int = 0,
            cluster: Optional[Any] = None, stdout: Optional[Any] = None, racecheck: bool = False,
            max_lanes: int = MAX_LANES, matrix_layout: str = COLUMN_MAJOR,
-           verify: bool = True) -> None:
+           verify: bool = True, async_order: str = "dependencies") -> None:
     """Launch the ``gpu.func`` ``kernel`` (``"module::func"``) of ``module`` directly over
-    ``grid`` x ``block`` threads with ``args`` (``matrix_layout`` and ``verify`` as for
-    :func:`run`)."""
+    ``grid`` x ``block`` threads with ``args`` (``matrix_layout``, ``verify`` and
+    ``async_order`` as for :func:`run`)."""
     program = _program(module, verify)
     k = lookup_kernel(program, kernel)
-    ex = _host(program, matrix_layout, racecheck=racecheck, stdout=stdout, max_lanes=max_lanes)
+    ex = _host(program, matrix_layout, async_order, racecheck=racecheck, stdout=stdout,
+               max_lanes=max_lanes)
     ftype = k.attributes["function_type"].value
     args = _arguments(args)
     if len(args) != len(ftype.inputs):

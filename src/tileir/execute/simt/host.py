@@ -235,9 +235,12 @@ class HostExecutor(Executor):
 
     def __init__(self, program: Program, *, racecheck: bool = False,
                  stdout: Optional[Any] = None, max_lanes: int = MAX_LANES,
-                 matrix_layout: str = COLUMN_MAJOR) -> None:
+                 matrix_layout: str = COLUMN_MAJOR, streams: bool = False) -> None:
         super().__init__(program.compiler)
         self.program = program
+        #: async ops also ordered by stream, as MLIR's CUDA lowering places them
+        #: (:func:`~.runtime.start`)
+        self.streams = streams
         self.root = BoxSpace((0,) * ROOT_NDIM, (1,) * ROOT_NDIM)
         self.racecheck = racecheck
         #: the layout of the matrices of LLVM's matrix intrinsics, here and in launched kernels

@@ -21,9 +21,9 @@ from ..errors import MemoryAccessError, UndefinedBehaviorError
 from .faults import LaneFault
 from .interp import loc_text
 from .memory import Buffer, MemRef
-from .values import Token
+from .values import Stream, Token
 
-__all__ = ["dependencies", "start", "check_device_use", "written_by", "check_host_access",
+__all__ = ["ASYNC_ORDERS", "dependencies", "start", "check_device_use", "written_by", "check_host_access",
            "check_returned_argument"]
 
 
@@ -48,11 +48,40 @@ def dependencies(op: Operation, frame) -> tuple:
     return tuple(out)
 
 
-def start(op: Operation, deps: Sequence[Token]) -> list:
-    """The result list of an async op: a new pending token after ``deps`` (sync ops: none)."""
+#: how async ops are ordered: by their dependency lists only (the dialect's semantics), or
+#: also by stream as MLIR's CUDA lowering places them (see :class:`~.values.Stream`)
+ASYNC_ORDERS = ("dependencies", "streams")
+
+
+def start(op: Operation, deps: Sequence[Token], streams: bool = False) -> list:
+    """The result list of an async op: a new pending token after ``deps`` (sync ops: none).
+    With ``streams``, an op with exactly one dependency joins that dependency's stream (after
+    the op issued on it last); ``gpu.wait async`` and ops with other counts start a stream."""
     if not op.results or str(op.results[-1].type) not in ("!gpu.async.token",):
         return []
-    return [Token(False, op.name, tuple(deps), op)]
+    deps = tuple(deps)
+    stream = None
+    if streams:
+        if op.name != "gpu.wait" and len(deps) == 1 and deps[0].stream is not None:
+            stream = deps[0].stream
+            deps = _after(deps)
+        else:
+            stream = Stream()
+    token = Token(False, op.name, deps, op, stream)
+    if stream is not None:
+        stream.last = token
+    return [token]
+
+
+def _after(deps: Sequence[Token]) -> tuple:
+    """What an op with dependencies ``deps`` runs after: ``deps``, and, for one dependency on a
+    stream, the op issued on that stream last."""
+    deps = tuple(deps)
+    if len(deps) == 1 and deps[0].stream is not None:
+        last = deps[0].stream.last
+        if last is not None and last is not deps[0]:
+            return deps + (last,)
+    return deps
 
 
 def token_of(results: list) -> Any:
@@ -64,10 +93,12 @@ def check_device_use(buffer: Buffer, deps: Sequence[Token], op: Operation) -> No
     if buffer.freed:
         raise LaneFault(f"{buffer.name} used after gpu.dealloc", kind=MemoryAccessError)
     p = buffer.pending
-    if p is None or p.ready or any(d.covers(p) for d in deps):
+    if p is None or p.ready or any(d.covers(p) for d in _after(deps)):
         return
+    hint = "" if p.stream is not None else " (MLIR's CUDA lowering orders ops on one stream " \
+        "by issue: async_order='streams', tileir run --async-order streams, runs them so)"
     raise LaneFault(f"{buffer.name} is still being written by {_where(p.op)}: list its token "
-                    "in this op's async dependencies (or gpu.wait on it) first",
+                    f"in this op's async dependencies (or gpu.wait on it) first{hint}",
                     kind=UndefinedBehaviorError)
 
 
@@ -85,8 +116,10 @@ def check_host_access(ref: MemRef, op: Operation) -> None:
                         kind=MemoryAccessError)
     p = buf.pending
     if p is not None and not p.ready:
+        hint = "" if p.stream is not None else " (MLIR's CUDA lowering makes gpu.wait on a " \
+            "token wait for its whole stream: async_order='streams' runs it so)"
         raise LaneFault(f"host code uses {buf.name} before the async {_where(p.op)} that writes "
-                        "it is waited on (gpu.wait)", kind=UndefinedBehaviorError)
+                        f"it is waited on (gpu.wait){hint}", kind=UndefinedBehaviorError)
 
 
 def check_returned_argument(ref: MemRef, name: str, func: str) -> None:

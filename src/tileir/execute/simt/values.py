@@ -17,8 +17,19 @@ import numpy as np
 from ...ir.types import Type
 from ..numerics.dtypes import numpy_dtype
 
-__all__ = ["Token", "Deferred", "element_name", "storage", "cell_dtype", "vector_shape",
+__all__ = ["Token", "Stream", "Deferred", "element_name", "storage", "cell_dtype", "vector_shape",
            "is_index", "narrow_bits"]
+
+
+class Stream:
+    """A stream as MLIR's CUDA lowering makes them (``async_order="streams"``): an async op
+    with exactly one dependency runs on that dependency's stream, after every op issued on
+    it before; ``last`` is the token of the op issued last."""
+
+    __slots__ = ("last",)
+
+    def __init__(self) -> None:
+        self.last: Optional["Token"] = None
 
 
 class Token:
@@ -27,14 +38,16 @@ class Token:
     on it or on a token that depends on it.  ``deps`` are the tokens it was ordered after;
     ``op`` the op that made it (for diagnostics)."""
 
-    __slots__ = ("ready", "label", "deps", "op")
+    __slots__ = ("ready", "label", "deps", "op", "stream")
 
     def __init__(self, ready: bool = True, label: str = "", deps: tuple = (),
-                 op: object = None) -> None:
+                 op: object = None, stream: Optional["Stream"] = None) -> None:
         self.ready = ready
         self.label = label
         self.deps = tuple(deps)
         self.op = op
+        #: the stream the op runs on (``async_order="streams"`` only, else None)
+        self.stream = stream
 
     def covers(self, other: "Token") -> bool:
         """Whether this token is ``other`` or (transitively) depends on it."""
@@ -50,8 +63,11 @@ class Token:
         return False
 
     def wait(self) -> None:
-        """Mark this token and everything it depends on ready."""
+        """Mark this token and everything it depends on ready (on a stream: everything issued
+        on the stream so far, as synchronising the stream does)."""
         stack = [self]
+        if self.stream is not None and self.stream.last is not None:
+            stack.append(self.stream.last)
         while stack:
             t = stack.pop()
             if not t.ready or t.deps:

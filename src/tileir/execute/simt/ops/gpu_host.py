@@ -52,7 +52,7 @@ def _alloc(op: Operation, c):
         buf = Buffer(zeroed(sizes, storage(t), "gpu.alloc"), space,
                      f"gpu.alloc #{host.next_id()}")
         ref = MemRef(buf, 0, sizes, _identity_strides(sizes), t)
-        results = start(op, deps)
+        results = start(op, deps, host.streams)
         written_by(buf, token_of(results))
         return [ref] + results
     return step
@@ -61,7 +61,7 @@ def _alloc(op: Operation, c):
 @lowering("gpu.dealloc")
 def _dealloc(op: Operation, c):
     def step(ex, frame, args):
-        _host(ex, op)
+        host = _host(ex, op)
         deps = dependencies(op, frame)
         ref = frame.get(op.operand_group("memref")[0])
         check_device_use(ref.buffer, deps, op)
@@ -69,7 +69,7 @@ def _dealloc(op: Operation, c):
             raise LaneFault(f"gpu.dealloc of {ref.buffer.name}, which gpu.alloc did not allocate",
                             kind=MemoryAccessError)
         ref.buffer.freed = True
-        return start(op, deps)
+        return start(op, deps, host.streams)
     return step
 
 
@@ -79,13 +79,13 @@ def _same_shape(a: MemRef, b: MemRef, op: Operation) -> None:
                         f"{list(b.sizes)}", kind=MemoryAccessError)
 
 
-def _device_write(op: Operation, deps, dst: MemRef, value) -> list:
+def _device_write(host, op: Operation, deps, dst: MemRef, value) -> list:
     """Write ``value`` into ``dst`` for a memcpy/memset; the op's token (if async) leaves the
     buffer pending until waited on."""
     if dst.buffer.read_only:
         raise LaneFault(f"{op.name} into read-only {dst.buffer.name}", kind=MemoryAccessError)
     dst.to_numpy()[...] = value
-    results = start(op, deps)
+    results = start(op, deps, host.streams)
     written_by(dst.buffer, token_of(results))
     return results
 
@@ -93,42 +93,42 @@ def _device_write(op: Operation, deps, dst: MemRef, value) -> list:
 @lowering("gpu.memcpy")
 def _memcpy(op: Operation, c):
     def step(ex, frame, args):
-        _host(ex, op)
+        host = _host(ex, op)
         deps = dependencies(op, frame)
         dst = frame.get(op.operand_group("dst")[0])
         src = frame.get(op.operand_group("src")[0])
         check_device_use(src.buffer, deps, op)
         check_device_use(dst.buffer, deps, op)
         _same_shape(dst, src, op)
-        return _device_write(op, deps, dst, np.array(src.to_numpy()))
+        return _device_write(host, op, deps, dst, np.array(src.to_numpy()))
     return step
 
 
 @lowering("gpu.memset")
 def _memset(op: Operation, c):
     def step(ex, frame, args):
-        _host(ex, op)
+        host = _host(ex, op)
         deps = dependencies(op, frame)
         dst = frame.get(op.operand_group("dst")[0])
         value = frame.get(op.operand_group("value")[0])
         value = frame.space.array(value) if isinstance(value, Aff) else np.asarray(value)
         value = value.reshape(-1)[0]
         check_device_use(dst.buffer, deps, op)
-        return _device_write(op, deps, dst, value)
+        return _device_write(host, op, deps, dst, value)
     return step
 
 
 @lowering("gpu.wait")
 def _wait(op: Operation, c):
     def step(ex, frame, args):
-        _host(ex, op)
+        host = _host(ex, op)
         deps = dependencies(op, frame)
         if not op.results:
             # the host blocks until the listed tokens (and what they depend on) are done
             for t in deps:
                 t.wait()
             return []
-        return start(op, deps)
+        return start(op, deps, host.streams)
     return step
 
 

@@ -112,7 +112,7 @@ def _launch_func(op: Operation, c):
         geo = _geometry(op, frame)
         operands = [frame.get(v) for v in op.operand_group("kernelOperands")]
         written = host.launch(kernel, geo, operands, op, deps)
-        results = start(op, deps)
+        results = start(op, deps, host.streams)
         for i in written:
             if isinstance(operands[i], MemRef):
                 written_by(operands[i].buffer, token_of(results))
@@ -175,7 +175,7 @@ def _launch(op: Operation, c):
                           max_lanes=host.max_lanes, parent=frame, program=host.program,
                           matrix_layout=host.matrix_layout, emit=host.emit)
         host.emit(text)
-        results = start(op, deps)
+        results = start(op, deps, host.streams)
         for v in captured:
             ref = frame.get(v)
             if isinstance(ref, MemRef):

@@ -214,8 +214,8 @@ def _sparse_op(*names):
     return register
 
 
-def _finish(op: Operation, deps, results: list, written=()) -> list:
-    tail = start(op, deps)
+def _finish(host, op: Operation, deps, results: list, written=()) -> list:
+    tail = start(op, deps, host.streams)
     for buf in written:
         written_by(buf, token_of(tail))
     return results + tail
@@ -225,14 +225,14 @@ def _finish(op: Operation, deps, results: list, written=()) -> list:
 def _create_dn(host, op, frame, deps):
     ref = _get(op, frame, "memref")
     dims = tuple(_int(frame.get(v)) for v in op.operand_group("dims"))
-    return _finish(op, deps, [DnTensor(ref, dims)])
+    return _finish(host, op, deps, [DnTensor(ref, dims)])
 
 
 @_sparse_op("gpu.destroy_dn_tensor", "gpu.destroy_sp_mat", "gpu.spgemm_destroy_descr")
 def _destroy(host, op, frame, deps):
     handle = frame.get(op.operands[-1])
     handle.destroyed = True
-    return _finish(op, deps, [])
+    return _finish(host, op, deps, [])
 
 
 def _shape(op, frame, a: str = "rows", b: str = "cols") -> tuple:
@@ -244,14 +244,14 @@ def _create_coo(host, op, frame, deps):
     m = SpMat("coo", _shape(op, frame), _int(_get(op, frame, "nnz")),
               {"rowIdxs": _get(op, frame, "rowIdxs"), "colIdxs": _get(op, frame, "colIdxs"),
                "values": _get(op, frame, "values")})
-    return _finish(op, deps, [m])
+    return _finish(host, op, deps, [m])
 
 
 @_sparse_op("gpu.create_coo_aos")
 def _create_coo_aos(host, op, frame, deps):
     m = SpMat("coo_aos", _shape(op, frame), _int(_get(op, frame, "nnz")),
               {"idxs": _get(op, frame, "idxs"), "values": _get(op, frame, "values")})
-    return _finish(op, deps, [m])
+    return _finish(host, op, deps, [m])
 
 
 @_sparse_op("gpu.create_csr")
@@ -259,7 +259,7 @@ def _create_csr(host, op, frame, deps):
     m = SpMat("csr", _shape(op, frame), _int(_get(op, frame, "nnz")),
               {"pos": _get(op, frame, "rowPos"), "idx": _get(op, frame, "colIdxs"),
                "values": _get(op, frame, "values")})
-    return _finish(op, deps, [m])
+    return _finish(host, op, deps, [m])
 
 
 @_sparse_op("gpu.create_csc")
@@ -267,7 +267,7 @@ def _create_csc(host, op, frame, deps):
     m = SpMat("csc", _shape(op, frame), _int(_get(op, frame, "nnz")),
               {"pos": _get(op, frame, "colPos"), "idx": _get(op, frame, "rowIdxs"),
                "values": _get(op, frame, "values")})
-    return _finish(op, deps, [m])
+    return _finish(host, op, deps, [m])
 
 
 @_sparse_op("gpu.create_bsr")
@@ -276,7 +276,7 @@ def _create_bsr(host, op, frame, deps):
               {"pos": _get(op, frame, "bRowPos"), "idx": _get(op, frame, "bColIdxs"),
                "values": _get(op, frame, "values")},
               (_int(_get(op, frame, "rBlockSize")), _int(_get(op, frame, "cBlockSize"))))
-    return _finish(op, deps, [m])
+    return _finish(host, op, deps, [m])
 
 
 def prune_2to4(dense: np.ndarray) -> np.ndarray:
@@ -306,7 +306,7 @@ def _create_2to4(host, op, frame, deps):
         raise LaneFault("create_2to4_spmat {NONE}: the matrix is not 2:4 sparse",
                         kind=UnsupportedError)
     m = SpMat("dense24", shape, int(np.count_nonzero(pruned)), {"dense": pruned, "ref": ref})
-    return _finish(op, deps, [m], [ref.buffer] if "PRUNE" in flag else [])
+    return _finish(host, op, deps, [m], [ref.buffer] if "PRUNE" in flag else [])
 
 
 def _size(host, op) -> list:
@@ -315,13 +315,13 @@ def _size(host, op) -> list:
 
 @_sparse_op("gpu.spmv_buffer_size", "gpu.sddmm_buffer_size")
 def _buffer_size(host, op, frame, deps):
-    return _finish(op, deps, _size(host, op))
+    return _finish(host, op, deps, _size(host, op))
 
 
 @_sparse_op("gpu.spmm_buffer_size")
 def _spmm_buffer_size(host, op, frame, deps):
     n = len([r for r in op.results if str(r.type) == "index"])
-    return _finish(op, deps, _size(host, op) * n)
+    return _finish(host, op, deps, _size(host, op) * n)
 
 
 def _vector_view(t: DnTensor, name: str) -> np.ndarray:
@@ -356,7 +356,7 @@ def _spmv(host, op, frame, deps):
     xv = _vector_view(x, "x").astype(np.float64)
     _check_shapes(op, "op(A)", a.shape, "x", (xv.size,), "y", (yv.size,))
     _round_into(yv, a @ xv + yv.astype(np.float64))
-    return _finish(op, deps, [], [y.ref.buffer])
+    return _finish(host, op, deps, [], [y.ref.buffer])
 
 
 @_sparse_op("gpu.spmm")
@@ -371,7 +371,7 @@ def _spmm(host, op, frame, deps):
     cv = _matrix_view(c, "C")
     _check_shapes(op, "op(A)", a.shape, "op(B)", b.shape, "C", cv.shape)
     _round_into(cv, a @ b + cv.astype(np.float64))
-    return _finish(op, deps, [], [c.ref.buffer])
+    return _finish(host, op, deps, [], [c.ref.buffer])
 
 
 @_sparse_op("gpu.sddmm")
@@ -390,7 +390,7 @@ def _sddmm(host, op, frame, deps):
     dots = np.einsum("ij,ji->i", a[rows], b[:, cols])
     vals = cmat.values()
     _round_into(vals[:rows.size], dots + vals[:rows.size].astype(np.float64))
-    return _finish(op, deps, [], [cmat.arrays["values"].buffer])
+    return _finish(host, op, deps, [], [cmat.arrays["values"].buffer])
 
 
 def _stored_coordinates(m: SpMat) -> tuple:
@@ -432,7 +432,7 @@ class SpGEMMDescr:
 
 @_sparse_op("gpu.spgemm_create_descr")
 def _spgemm_create(host, op, frame, deps):
-    return _finish(op, deps, [SpGEMMDescr()])
+    return _finish(host, op, deps, [SpGEMMDescr()])
 
 
 @_sparse_op("gpu.spgemm_work_estimation_or_compute")
@@ -451,7 +451,7 @@ def _spgemm_work(host, op, frame, deps):
         prod = (am @ bm).tocsr()
         prod.sort_indices()
         c.product = prod
-    return _finish(op, deps, [host.root.uniform(64, np.int64)])
+    return _finish(host, op, deps, [host.root.uniform(64, np.int64)])
 
 
 @_sparse_op("gpu.spmat_get_size")
@@ -463,7 +463,7 @@ def _spmat_get_size(host, op, frame, deps):
     else:
         (rows, cols), nnz = m.shape, m.nnz
     u = host.root.uniform
-    return _finish(op, deps, [u(rows, np.int64), u(cols, np.int64), u(nnz, np.int64)])
+    return _finish(host, op, deps, [u(rows, np.int64), u(cols, np.int64), u(nnz, np.int64)])
 
 
 @_sparse_op("gpu.set_csr_pointers")
@@ -474,7 +474,7 @@ def _set_csr_pointers(host, op, frame, deps):
                 "values": _get(op, frame, "values")}
     if m.product is not None:
         m.shape, m.nnz = m.product.shape, m.product.nnz
-    return _finish(op, deps, [])
+    return _finish(host, op, deps, [])
 
 
 @_sparse_op("gpu.spgemm_copy")
@@ -494,4 +494,4 @@ def _spgemm_copy(host, op, frame, deps):
     idx[:prod.nnz] = prod.indices
     _round_into(vals[:prod.nnz], prod.data)
     c.nnz = prod.nnz
-    return _finish(op, deps, [], c.buffers())
+    return _finish(host, op, deps, [], c.buffers())
