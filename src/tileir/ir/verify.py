@@ -15,6 +15,9 @@ problem reported for an op matches cuda-tile-opt:
    after their siblings, each on its own;
 8. region traits (implicit terminators, symbol tables) and the op's ``verify_regions`` hook.
 
+Before all of these, an op's registered dialect attributes (``gpu.container_module``) are
+checked, as MLIR's ``verifyOperationAttribute`` hooks run before the op's invariants.
+
 Verification of one isolated op (an entry, a module) stops at its first error, but its
 isolated children are all verified, as MLIR does when it verifies them in parallel; an op whose
 isolated children failed skips its own region checks.
@@ -36,7 +39,8 @@ from .locations import UNKNOWN_LOC
 
 __all__ = ["verify", "verify_op_tree", "VerifyOptions", "VerifyFailure", "current_options",
            "verify_symbol_table", "op_error", "NONFATAL", "register_type_verifier",
-           "TYPE_VERSION_CHECKS", "ATTR_KINDS", "ENUM_SUMMARIES", "OP_TEXT"]
+           "TYPE_VERSION_CHECKS", "ATTR_KINDS", "ENUM_SUMMARIES", "OP_TEXT",
+           "register_attribute_verifier"]
 
 BUILTIN_MODULE = "builtin.module"
 
@@ -249,6 +253,13 @@ class _Verifier:
             msg = _TYPE_ERRORS(r.type)
             if msg is not None:
                 return not self.report(op, op_error(op, msg))
+        if _ATTRIBUTE_VERIFIERS and op.attributes:
+            for name, value in op.attributes.items():
+                check = _ATTRIBUTE_VERIFIERS.get(name)
+                if check is not None:
+                    found = check(op, value)
+                    if found is not None and self.report(*found):
+                        return False
         if plan is not None:
             if not self.verify_entrance(op, spec, plan):
                 return False
@@ -664,6 +675,19 @@ ENUM_SUMMARIES: dict[str, str] = {}
 
 #: The generic-form printer for ops quoted in diagnostics (``tileir.text`` registers it).
 OP_TEXT: list[Callable[[Operation], str]] = []
+
+
+#: Discardable attribute name -> its dialect's check (MLIR's ``verifyOperationAttribute``).
+_ATTRIBUTE_VERIFIERS: dict[str, Callable[[Operation, Any], Optional[tuple]]] = {}
+
+
+def register_attribute_verifier(
+        name: str, check: Callable[[Operation, Any], Optional[tuple]]) -> None:
+    """Check ops carrying the dialect attribute ``name`` on entrance, before their invariants
+    and nested ops (MLIR's ``Dialect::verifyOperationAttribute``).  ``check(op, value)``
+    returns None when valid, else ``(blamed_op, result)`` with ``result`` as any check returns
+    (a message is reported as ``'<blamed op>' op <message>``)."""
+    _ATTRIBUTE_VERIFIERS[name] = check
 
 
 def _builtin_module_check(op: Operation) -> Optional[str]:

@@ -268,6 +268,9 @@ class OpState(TypeState):
         self.regions: dict[str, Region] = {}
         #: offset of the first type of each group (for diagnostics)
         self.type_offsets: dict[str, int] = {}
+        #: a declarative format's attribute dictionary: it wins over what the format's other
+        #: elements set (MLIR sets the op's properties from it after parsing them)
+        self.dict_attrs: dict = {}
 
     def set_types(self, name: str, kind: str, types: list[Type], offset: int) -> None:
         target = self.operand_types if kind == "operand" else self.result_types
@@ -483,6 +486,8 @@ def parse_custom_op(parser: "Parser", spec: OpSpec, names, start: int) -> Operat
     if fmt is None:
         raise parser.error(f"custom op '{spec.name}' has no custom assembly form", start)
     _parse_elements(parser, state, fmt.elements)
+    if state.dict_attrs:
+        state.attrs.update(state.dict_attrs)
     return state.build()
 
 
@@ -566,15 +571,12 @@ def _parse_elements(parser: "Parser", state: OpState, elements: list) -> None:
 def _merge_attr_dict(parser: "Parser", state: OpState, at: Optional[int] = None) -> None:
     """The ``attr-dict`` of a declarative format.  As MLIR's generated parsers do, the op's
     own (inherent) attributes given there are checked right away (reported at ``at``, the
-    dictionary or its ``attributes`` keyword)."""
+    dictionary or its ``attributes`` keyword); they replace what the format spells."""
     off = parser.offset
     attrs = parser.parse_attr_dict_body()
-    for k in attrs:
-        if k in state.attrs:
-            raise parser.error(f"attribute '{k}' occurs more than once in the attribute list",
-                               off)
-    state.attrs.update(checked_inherent_attributes(parser, state, attrs,
-                                                   off if at is None else at))
+    state.dict_attrs = checked_inherent_attributes(parser, state, attrs,
+                                                   off if at is None else at)
+    state.attrs.update(state.dict_attrs)
 
 
 def checked_inherent_attributes(parser: "Parser", state: OpState, attrs: dict, at: int) -> dict:

@@ -24,8 +24,8 @@ __all__ = ["WS", "VALUE_NAME", "VALUE_LIST", "TYPE_PATTERN", "TYPE_LIST", "KW_EN
 
 #: Blanks inside a line.
 WS = r"[ \t]*"
-#: An SSA use: ``%name`` or ``%name#k``.
-VALUE_NAME = r"%[A-Za-z0-9_$.\-]+(?:#[0-9]+)?"
+#: An SSA use: ``%name`` or ``%name#k`` (a name is digits only or starts with no digit).
+VALUE_NAME = r"%(?:[0-9]+|[A-Za-z_$.\-][A-Za-z0-9_$.\-]*)(?:#[0-9]+)?"
 #: A comma-separated list of SSA uses (at least one).
 VALUE_LIST = rf"(?:{VALUE_NAME}(?:{WS},{WS}{VALUE_NAME})*)"
 _BALANCED = r"<(?:[^<>\n]|<(?:[^<>\n]|<(?:[^<>\n]|<[^<>\n]*>)*>)*>)*>"

@@ -644,7 +644,7 @@ class Parser:
         else:
             if t and t[0] == "\x00":
                 raise self.error("")
-            raise self.error("expected operation name in quotes")
+            raise self.wrong_token_error("expected operation name in quotes")
         if self.toks[self.i] == "loc":
             self.parse_trailing_location(op)
         expected = sum(c for _, c, _ in names)
@@ -1114,6 +1114,8 @@ class Parser:
                  "distinct"):
             return OpaqueAttr(self.take_balanced_text())
         # a type used as attribute
+        if not self.starts_type() and not self._custom_type_errors():
+            raise self.wrong_token_error("expected attribute value")
         return TypeAttr(self.parse_type())
 
     def take_balanced_text(self) -> str:
@@ -1453,10 +1455,12 @@ class Parser:
     def _balanced_end(self, lt_offset: int) -> int:
         """Offset just past the ``>`` matching the ``<`` at ``lt_offset``: MLIR's pretty dialect
         body, where ``<>``, ``()``, ``[]`` and ``{}`` nest and must match (``->`` is not a
-        closing ``>``), and strings are skipped."""
+        closing ``>``), and strings are skipped.  An unbalanced body is reported at the last
+        string in it (where MLIR's lexer last stopped), else at the ``<``."""
         src = self.src
         closing = {"<": ">", "(": ")", "[": "]", "{": "}"}
         stack: list[str] = []
+        at = lt_offset
         i = lt_offset
         n = len(src)
         while i < n:
@@ -1470,11 +1474,12 @@ class Parser:
                 if not stack or closing[stack[-1]] != c:
                     opened = stack[-1] if stack else "<"
                     raise self.error(f"unbalanced '{opened}' character in pretty dialect name",
-                                     lt_offset)
+                                     at)
                 stack.pop()
                 if not stack:
                     return i + 1
             elif c == '"':
+                at = i
                 j = i + 1
                 while j < n and src[j] != '"':
                     if src[j] in "\n\r":  # as MLIR's lexer: strings do not span lines
@@ -1483,7 +1488,7 @@ class Parser:
                 i = j
             i += 1
         opened = stack[-1] if stack else "<"
-        raise self.error(f"unbalanced '{opened}' character in pretty dialect name", lt_offset)
+        raise self.error(f"unbalanced '{opened}' character in pretty dialect name", at)
 
     def parse_dimension_list(self, *, dynamic: bool = True, scalable: bool = False,
                              unranked: bool = False) -> tuple[Optional[list], list[bool]]:
@@ -1613,7 +1618,7 @@ class Parser:
                 raise self.error(f"{self.op_prefix()}unknown type: {t}", self.offs[self.i])
         if self._custom_type_errors():
             raise self.error(f"{self.op_prefix()}expected valid keyword")
-        raise self.error("expected non-function type")
+        raise self.wrong_token_error("expected non-function type")
 
     def _custom_type_errors(self) -> bool:
         """Whether a type error inside the current custom op reads as cuda_tile's."""
@@ -1756,6 +1761,9 @@ def scalar_literal(parser: Parser, leaf, el: ElementType):
         raise parser.error("expected integer value" if el.is_integer else
                            "expected floating point literal", leaf.offset)
     text, neg, off = leaf
+    if text[0] == '"':  # (MLIR reads a string among the elements as a number and fails)
+        raise parser.error("integer constant out of range for type" if el.is_integer else
+                           "expected floating point literal", off)
     if el.name == "i1":
         if text in ("true", "false") and not neg:
             return text == "true"

@@ -106,7 +106,9 @@ FAST_PATH_MISMATCH: list[type] = []
 #: Dialects whose custom ops parse types with MLIR's standard type parser (``expected
 #: non-function type``); other dialects' custom ops report type errors as cuda_tile's
 #: ``parseCudaTileType`` does (``expected valid keyword``, ``unknown type: x``).
-STANDARD_TYPE_SYNTAX_DIALECTS: set[str] = set()
+STANDARD_TYPE_SYNTAX_DIALECTS: set[str] = {
+    "builtin", "func", "arith", "math", "index", "cf", "scf", "memref", "vector", "affine",
+    "gpu", "llvm", "nvvm", "async"}
 
 #: Canonical forms of a dialect's attributes written in the generic op form: dialect ->
 #: ``normalize(spec, attributes)`` (edits the dict in place), run after the engine's own

@@ -12,6 +12,7 @@ part type) keep their canonical text, MLIR's: ``dense<[(1,2), (3,-4)]>``, a spla
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -93,6 +94,8 @@ def _checked_integer(parser: Parser, leaf: tuple, el: Type) -> int:
     """The integer literal ``leaf`` for the element type ``el`` (``siN``/``uiN``/``index`` or
     a signless width without a NumPy type), checked against its range, not yet wrapped."""
     text, neg, off = leaf
+    if text[0] == '"':
+        raise parser.error("integer constant out of range for type", off)
     if not text[0].isdigit() or "." in text:
         raise parser.error("expected integer value", off)
     v = int(text, 16) if text.startswith("0x") else int(text)
@@ -125,18 +128,30 @@ def _integer_elements(parser: Parser, tree: Any, typ, offset: int) -> IntegerEle
     return IntegerElementsAttr(typ, arr)
 
 
+_HEX_DIGITS = re.compile(r"(?:[0-9a-fA-F]{2})*")
+
+
+def _hex_bytes(parser: Parser, text: str, string_offset: int) -> bytes:
+    """The bytes of ``"0x..."``, else MLIR's error at the string."""
+    digits = text[3:-1]
+    if not text.startswith('"0x') or _HEX_DIGITS.fullmatch(digits) is None:
+        raise parser.error("expected string containing hex digits starting with `0x`",
+                           string_offset)
+    return bytes.fromhex(digits)
+
+
 def _hex_elements(parser: Parser, text: str, typ, offset: int, string_offset: int):
     """``dense<"0x...">``: MLIR reports bad hex at the string, a size that is neither one
     element's nor the whole type's at the ``dense`` keyword."""
     el = typ.element_type
-    dtype = np.dtype(NUMPY_DTYPES[el.name])
-    try:
-        data = bytes.fromhex(text[3:-1])
-    except ValueError:
-        raise parser.error("expected string containing hex digits starting with `0x`",
-                           string_offset) from None
+    data = _hex_bytes(parser, text, string_offset)
     size_error = parser.error(f"elements hex data size is invalid for provided type: '{typ}'",
                               parser.src.rfind("dense", 0, offset))
+    if isinstance(el, ComplexType):
+        return _hex_complex(parser, data, typ, offset, size_error)
+    if getattr(el, "name", None) not in NUMPY_DTYPES:
+        return _hex_integers(parser, data, typ, offset, size_error)
+    dtype = np.dtype(NUMPY_DTYPES[el.name])
     if dtype != np.bool_ and len(data) % dtype.itemsize:
         raise size_error
     count = 1
@@ -155,14 +170,68 @@ def _hex_elements(parser: Parser, text: str, typ, offset: int, string_offset: in
     return BuiltinDenseElementsAttr(typ, arr.reshape(typ.shape))
 
 
+def _hex_chunks(data: bytes, size: int, count: int, size_error) -> list:
+    """``data`` cut into elements of ``size`` bytes: one (a splat, repeated) or ``count``."""
+    if size == 0 or len(data) % size or len(data) // size not in (1, count):
+        raise size_error
+    chunks = [data[i:i + size] for i in range(0, len(data), size)]
+    return chunks * count if len(chunks) == 1 else chunks
+
+
+def _hex_integers(parser: Parser, data: bytes, typ, offset: int, size_error):
+    """Hex data of integers without a NumPy type (``index``, ``siN``/``uiN``, odd widths): each
+    element in whole little-endian bytes (``index`` in 64 bits)."""
+    el = typ.element_type
+    width, _, _ = _int_range(el)
+    count = 1
+    for d in typ.shape:
+        count *= d
+    values = [_wrap(int.from_bytes(c, "little"), el)
+              for c in _hex_chunks(data, (width + 7) // 8, count, size_error)]
+    arr = np.empty(len(values), dtype=object)
+    arr[:] = values
+    return IntegerElementsAttr(typ, arr.reshape(typ.shape))
+
+
+def _hex_complex(parser: Parser, data: bytes, typ, offset: int, size_error):
+    """Hex data of complex elements (real then imaginary part, each in the part's bytes)."""
+    part = typ.element_type.element_type
+    name = getattr(part, "name", None)
+    if name not in NUMPY_DTYPES or name == "i1":
+        return OpaqueAttr(f'dense<"0x{data.hex().upper()}"> : {typ}')
+    dtype = np.dtype(NUMPY_DTYPES[name]).newbyteorder("<")
+    count = 1
+    for d in typ.shape:
+        count *= d
+
+    def text(raw: bytes) -> str:
+        value = np.frombuffer(raw, dtype=dtype)[0]
+        if isinstance(part, IntegerType):
+            return str(_wrap(int(value), part))
+        return format_float(value, name)
+
+    texts = [f"({text(c[:dtype.itemsize])},{text(c[dtype.itemsize:])})"
+             for c in _hex_chunks(data, 2 * dtype.itemsize, count, size_error)]
+    if all(t == texts[0] for t in texts):
+        return OpaqueAttr(f"dense<{texts[0]}> : {typ}")
+    return OpaqueAttr(f"dense<{nest_texts(texts, tuple(typ.shape))}> : {typ}")
+
+
+def _hex_literal(tree: Any, el) -> bool:
+    """Whether ``tree`` is one string (not in a list) for elements MLIR reads as hex data."""
+    return isinstance(tree, tuple) and tree[0].startswith('"') and isinstance(
+        el, (IntegerType, SignedIntegerType, IndexType, ComplexType)) or (
+        isinstance(tree, tuple) and tree[0].startswith('"')
+        and getattr(el, "name", None) in NUMPY_DTYPES)
+
+
 def build_builtin_dense(parser: Parser, tree: Any, typ, offset: int):
     """The dense elements attribute of a builtin tensor or vector type from a literal tree."""
     el = typ.element_type
     keyword = parser.src.rfind("dense", 0, offset)  # MLIR reports shape errors there
     if not isinstance(typ, (RankedTensorType, VectorType)) or None in typ.shape:
         raise parser.error("elements literal type must have static shape", keyword)
-    if isinstance(tree, tuple) and tree[0].startswith('"0x') and \
-            getattr(el, "name", None) in NUMPY_DTYPES:
+    if _hex_literal(tree, el):
         return _hex_elements(parser, tree[0], typ, offset, tree[2])
     shape = _literal_shape(tree, parser, offset)
     if shape and list(shape) != list(typ.shape):

@@ -74,6 +74,26 @@ def function_results_text(printer: "OpPrinter", ftype, res_attrs) -> str:
 
 # -- func.func ---------------------------------------------------------------------------------
 
+#: What a function's custom form spells itself: not allowed in its attribute dictionary.
+_INFERRED = ("sym_visibility", "sym_name", "function_type")
+
+
+def check_function_attr_dict(parser: "Parser", state: "OpState", attrs: dict, at: int) -> None:
+    """Add a function's ``attributes {..}`` to ``state``, as MLIR's function parser does: an
+    attribute the syntax spells (name, visibility, type) is an error at the ``attributes``
+    keyword (``at``); one given twice (``arg_attrs`` with argument attributes) is an error at
+    the op."""
+    for name in _INFERRED:
+        if name in attrs:
+            raise parser.error(f"{parser.op_prefix()}'{name}' is an inferred attribute and "
+                               "should not be specified in the explicit attribute dictionary", at)
+    for name in attrs:
+        if name in state.attrs:
+            raise parser.error(f"{parser.op_prefix()}attribute '{name}' occurs more than once "
+                               "in the attribute list", state.start)
+    state.attrs.update(attrs)
+
+
 def parse_func(parser: "Parser", state: "OpState"):
     if parser.tok in ("public", "private", "nested"):
         state.attrs["sym_visibility"] = StringAttr(parser.tok)
@@ -104,8 +124,9 @@ def parse_func(parser: "Parser", state: "OpState"):
         if found is not None:
             state.attrs[key] = found
     if parser.tok == "attributes":
+        at = parser.offset
         parser.i += 1
-        state.attrs.update(parser.parse_attr_dict_body())
+        check_function_attr_dict(parser, state, parser.parse_attr_dict_body(), at)
     region = Region()
     if parser.tok == "{":
         named = all(a[0] for a in args)

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import re
-
 from ...ir.attributes import Attribute, DictionaryAttr, IntegerAttr, OpaqueAttr, StringAttr, TypeAttr
 from ...ir.types import FunctionType, Type
 from ...text import registry
@@ -17,7 +15,6 @@ __all__ = ["parse_gpu_type", "parse_gpu_attribute", "parse_enum_keyword"]
 
 _SIMPLE_TYPES = {"async.token": ASYNC_TOKEN, "sparse.dntensor_handle": DN_TENSOR_HANDLE,
                  "sparse.spmat_handle": SPMAT_HANDLE, "sparse.spgemmop_handle": SPGEMMOP_HANDLE}
-_MMA_BODY = re.compile(r"<\s*((?:[0-9]+\s*x\s*)+)([A-Za-z_][A-Za-z0-9_]*)\s*,\s*\"([^\"]*)\"\s*>")
 
 
 def parse_gpu_type(parser: Parser, word: str, offset: int, word_end: int) -> Type:
@@ -28,30 +25,30 @@ def parse_gpu_type(parser: Parser, word: str, offset: int, word_end: int) -> Typ
         return simple
     if word == "mma_matrix":
         return _parse_mma_matrix(parser, offset, word_end)
-    raise parser.error(f"unknown type '{word}' in dialect 'gpu'", offset)
+    raise parser.error(f"unknown gpu type: {word}", offset + len("!gpu."))
 
 
 def _parse_mma_matrix(parser: Parser, offset: int, word_end: int) -> Type:
-    from ...text.parser import parse_type as parse_type_text
+    """``!gpu.mma_matrix<RxCxT, "Op">``, read token by token as MLIR does (its errors at the
+    place they concern; the value checks at the mnemonic)."""
     parser.i += 1
-    if parser.tok != "<":
-        raise parser.error("expected '<'")
-    lt = parser.offset
-    end = parser._balanced_end(lt)
-    body = parser.src[lt:end]
-    m = _MMA_BODY.fullmatch(body)
-    if m is None:
-        raise parser.error("expected MMAMatrixType body <RxCxT, \"Op\">", lt)
-    parser._skip_to_offset(end)
-    dims = [int(d) for d in re.findall(r"[0-9]+", m.group(1))]
-    element = parse_type_text(m.group(2))
-    operand = m.group(3)
+    if parser.tok == "<":
+        parser._balanced_end(parser.offset)  # (MLIR first takes the balanced body)
+    parser.expect("<")
+    dims, _ = parser.parse_dimension_list(dynamic=False)
+    element = parser.parse_type()
+    parser.expect(",")
+    if not parser.tok.startswith('"'):
+        raise parser.error("expected string")
+    operand = parser.parse_string()
+    parser.expect(">")
+    mnemonic = offset + len("!gpu.")
     if len(dims) != 2:
-        raise parser.error("MMAMatrixType must have exactly two dimensions", offset)
+        raise parser.error("MMAMatrixType must have exactly two dimensions", mnemonic)
     if str(element) not in MMA_ELEMENT_TYPES:
-        raise parser.error(MMA_ELEMENT_ERROR, offset)
+        raise parser.error(MMA_ELEMENT_ERROR, mnemonic)
     if operand not in MMA_OPERANDS:
-        raise parser.error("operand expected to be one of AOp, BOp or COp", offset)
+        raise parser.error("operand expected to be one of AOp, BOp or COp", mnemonic)
     return MMAMatrixType(dims, element, operand)
 
 

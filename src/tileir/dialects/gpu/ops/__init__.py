@@ -2,4 +2,4 @@
 
 from __future__ import annotations
 
-from . import comm, index, memory, mma, sparse, structure  # noqa: F401
+from . import comm, index, memory, mma, sparse, structure, symbols  # noqa: F401

@@ -113,7 +113,7 @@ def render_region(printer: "OpPrinter", region: "Region", *, entry_args: bool = 
 def parse_region(parser: "Parser", region: "Region", *, isolated: bool = False,
                  entry_args=None) -> "Region":
     if parser.tok != "{":
-        raise parser.error("expected '{' to begin a region")
+        raise parser.wrong_token_error("expected '{' to begin a region")
     return parser.parse_region_into(region, None, isolated=isolated, dialect="",
                                     entry_args=entry_args)
 
@@ -125,6 +125,8 @@ def attr_dict(printer: "OpPrinter", op: "Operation", elided: Sequence[str] = (),
 
 
 def parse_attr_dict(parser: "Parser", state: "OpState", keyword: bool = False) -> None:
+    """The op's attribute dictionary: what it gives of the attributes the syntax spelled
+    replaces them (MLIR sets the op's properties from it last)."""
     if keyword:
         if parser.tok != "attributes":
             return
@@ -133,10 +135,6 @@ def parse_attr_dict(parser: "Parser", state: "OpState", keyword: bool = False) -
         return
     off = parser.offset
     attrs = parser.parse_attr_dict_body()
-    for name in attrs:
-        if name in state.attrs:
-            raise parser.error(f"attribute '{name}' occurs more than once in the attribute list",
-                               off)
     if state.spec.cls.DECLARATIVE_FORMAT:
         # (MLIR's declarative assembly formats check the op's own attributes right here)
         attrs = checked_inherent_attributes(parser, state, attrs, off)

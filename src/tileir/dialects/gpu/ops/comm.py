@@ -337,9 +337,8 @@ class SubgroupBroadcastOp(GpuOp):
     def parse_custom(parser, state):
         state.operands["src"] = [parser._parse_use()]
         parser.expect(",")
-        kind = parse_keyword_enum(parser, BroadcastType)
-        state.attrs["broadcast_type"] = kind
-        if kind is BroadcastType.specific_lane:
+        state.attrs["broadcast_type"] = parse_keyword_enum(parser, BroadcastType)
+        if parser.tok[:1] == "%":  # (either kind parses; the verifier checks the lane)
             state.operands["lane"] = [parser._parse_use()]
             state.set_types("lane", "operand", [I32], parser.offset)
         parse_attr_dict(parser, state)

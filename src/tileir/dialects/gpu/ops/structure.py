@@ -165,19 +165,45 @@ class ModuleOp(GpuOp):
             state.attrs["offloadingHandler"] = handler
         if parser.tok == "[":
             state.attrs["targets"] = parser.parse_attribute()
-        parse_attr_dict(parser, state, keyword=True)
+        if parser.tok == "attributes":
+            # (MLIR checks the op's own attributes given in the dictionary right away)
+            at = parser.offset
+            spelled = state.attrs
+            state.attrs = {}
+            parse_attr_dict(parser, state, keyword=True)
+            given, state.attrs = state.attrs, spelled
+            for name in sorted(given):
+                msg = ModuleOp._attribute_error(name, given[name])
+                if msg is not None:
+                    raise parser.error(f"{parser.op_prefix()}'gpu.module' op {msg}", at)
+            state.attrs.update(given)
         region = Region()
         parse_region(parser, region, isolated=True)
         if not region.blocks:
             region.add_block()
         state.regions["bodyRegion"] = region
 
-    def verify_op(self):
-        targets = self.attributes.get("targets")
-        if targets is not None and not (isinstance(targets, ArrayAttr) and targets.value and all(
-                is_target_attribute(t) for t in targets.value)):
+    @staticmethod
+    def _attribute_error(name: str, value) -> Optional[str]:
+        """The constraint error of one of gpu.module's own attributes (None if it holds)."""
+        if name == "sym_name" and not isinstance(value, StringAttr):
+            return "attribute 'sym_name' failed to satisfy constraint: string attribute"
+        if name == "targets" and not (isinstance(value, ArrayAttr) and value.value and all(
+                is_target_attribute(t) for t in value.value)):
             return ("attribute 'targets' failed to satisfy constraint: array of GPU target "
                     "attributes with at least 1 elements")
+        if name == "offloadingHandler" and not (
+                isinstance(value, SelectObjectAttr) or is_target_attribute(value)):
+            return ("attribute 'offloadingHandler' failed to satisfy constraint: any attribute "
+                    "with the `OffloadingTranslationAttrTrait` trait.")
+        return None
+
+    def verify_op(self):
+        targets = self.attributes.get("targets")
+        if targets is not None:
+            msg = ModuleOp._attribute_error("targets", targets)
+            if msg is not None:
+                return msg
         return verify_handler(self)
 
     @staticmethod
@@ -314,7 +340,12 @@ class FuncOp(GpuOp):
         if parser.tok == "kernel":
             parser.i += 1
             state.attrs[_KERNEL] = UNIT
+        # (MLIR adds the attributes the syntax spells after the dictionary: one given in both
+        # places is an error at the op)
+        spelled = state.attrs
+        state.attrs = {}
         parse_attr_dict(parser, state, keyword=True)
+        state.attrs, given = spelled, state.attrs
         state.attrs["function_type"] = TypeAttr(FunctionType([a[1] for a in args], results))
         if any(a[3] is not None for a in args):
             state.attrs["arg_attrs"] = ArrayAttr(tuple(a[3] or DictionaryAttr(())
@@ -327,6 +358,11 @@ class FuncOp(GpuOp):
             attrib_attrs = _attribution_attrs(values)
             if attrib_attrs is not None:
                 state.attrs[name] = attrib_attrs
+        for name in given:
+            if name in state.attrs:
+                raise parser.error(f"{parser.op_prefix()}attribute '{name}' occurs more than "
+                                   "once in the attribute list", state.start)
+        state.attrs.update(given)
         entry = [(n, t, off, loc) for n, t, off, _, loc in args + workgroup + private]
         region = Region()
         parse_region(parser, region, isolated=True, entry_args=entry)
