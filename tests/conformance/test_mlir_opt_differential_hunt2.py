@@ -303,3 +303,15 @@ def test_inline_output_is_mlir_opts(name):
     run = run_mlir_opt(text, ["-allow-unregistered-dialect"])
     assert line in run.stdout.splitlines()
     assert run.stdout.rstrip("\n") == _tileir(text).rstrip("\n")
+
+
+def test_cuda_tile_fast_path_splits_digit_led_result_names_as_mlir():
+    """``%2cf`` is ``%2`` then ``cf`` for MLIR's lexer (mlir-opt: "expected '=' after SSA
+    name" at the ``c``); the cuda_tile fast path used to accept it as one name."""
+    import tileir
+    from tileir.ir.diagnostics import DiagnosticError
+    text = ("cuda_tile.module @m {\n  entry @k() {\n    %2cf = constant <i32: 1> : tile<i32>\n"
+            "    return\n  }\n}\n")
+    with pytest.raises(DiagnosticError, match=r"3:7: error: expected '=' after SSA name"):
+        tileir.parse(text)
+    tileir.parse(text.replace("%2cf", "%c2f"))

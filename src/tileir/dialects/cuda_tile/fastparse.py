@@ -49,10 +49,12 @@ _TYPE_FINDER = re.compile(TYPE_PATTERN)
 _NAME_FINDER = re.compile(_NAME)
 _KW_END = KW_END
 #: Op header: leading whitespace/comments, result names, op name (bare or quoted).
+#: a result name as MLIR's lexer reads one: digits only, or starting with a non-digit
+_RESULT = r"%(?:[0-9]+|[A-Za-z_$.\-][A-Za-z0-9_$.\-]*)"
 _HEADER = re.compile(
-    rf"(?:\s|//[^\n]*)*((?:(%[A-Za-z0-9_$.\-]+(?::[0-9]+)?(?:{_WS},{_WS}%[A-Za-z0-9_$.\-]+"
+    rf"(?:\s|//[^\n]*)*((?:({_RESULT}(?::[0-9]+)?(?:{_WS},{_WS}{_RESULT}"
     rf"(?::[0-9]+)?)*){_WS}={_WS})?([A-Za-z_][A-Za-z0-9_$.]*|\"[A-Za-z0-9_$.]+\"))")
-_RESULT_NAME = re.compile(r"(%[A-Za-z0-9_$.\-]+)(?::([0-9]+))?")
+_RESULT_NAME = re.compile(rf"({_RESULT})(?::([0-9]+))?")
 #: End of an op line: an optional trailing location alias, an optional comment.
 _END = rf"{_WS}(?:loc\((#[A-Za-z_][A-Za-z0-9_$.\-]*|unknown)\){_WS})?(?://[^\n]*)?(?=\n|$)"
 
