@@ -241,7 +241,7 @@ TERMINATORS = {"scf.yield", "scf.condition", "gpu.yield", "gpu.return", "func.re
                "cf.br", "cf.cond_br", "cf.switch", "gpu.terminator", "scf.reduce",
                "scf.reduce.return", "memref.alloca_scope.return",
                "memref.atomic_yield", "vector.yield", "scf.forall.in_parallel",
-               "gpu.all_reduce_yield", "async.yield"}
+               "gpu.all_reduce_yield", "async.yield", "affine.yield"}
 
 
 class Compiler:

@@ -1,5 +1,8 @@
 """affine.apply / affine.min / affine.max, affine.load / affine.store: an affine map of ``index`` operands (dimensions,
-then symbols), evaluated per lane.
+then symbols), evaluated per lane.  affine.for runs as ``scf.for`` (the same loop machinery,
+per-lane bounds included) from the greatest result of its lower bound map to the least of its
+upper bound map; affine.if as a (possibly divergent) ``scf.if`` on whether every constraint of
+its integer set holds.
 
 Sums and products by constants of affine lane values stay :class:`~..lanes.Aff` (so that
 ``affine.apply`` of block and thread ids still addresses memory as a strided view);
@@ -22,6 +25,7 @@ from ..interp import affine
 from ..lanes import Aff, BoxSpace, ROOT_NDIM
 from ..registry import lowering
 from . import memref_access
+from .scf import _if as _scf_if, counted_loop
 from .arith import aff_add, aff_mul
 
 _ZERO = (0,) * ROOT_NDIM
@@ -107,3 +111,47 @@ lowering("affine.store")(_access(memref_access._store, 1))
 lowering("affine.apply")(_step(None))
 lowering("affine.min")(_step(np.minimum))
 lowering("affine.max")(_step(np.maximum))
+
+
+def _bound(amap, operands: list, space, reduce) -> Any:
+    """A loop bound: the map's single result as it is (affine values stay affine), else the
+    lane-wise ``reduce`` (``np.maximum`` / ``np.minimum``) of its results."""
+    n = amap.n_dims
+    values = [evaluate(r, operands[:n], operands[n:], space) for r in amap.results]
+    if len(values) == 1:
+        return values[0]
+    return reduce.reduce(np.broadcast_arrays(*[_values(space, v) for v in values]))
+
+
+@lowering("affine.for")
+def _for(op: Operation, c) -> Any:
+    loop = counted_loop(op, c, op.regions[0].blocks[0].args[0].type)
+    lb_map = op.attributes["lowerBoundMap"].value
+    ub_map = op.attributes["upperBoundMap"].value
+    step_value = Aff(op.attributes["step"].value, _ZERO, _I64)
+    n_lb, n_ub = len(op.lowerBoundOperands), len(op.upperBoundOperands)
+
+    def step(ex, frame, args):
+        space = frame.space
+        lb = _bound(lb_map, list(args[:n_lb]), space, np.maximum)
+        ub = _bound(ub_map, list(args[n_lb:n_lb + n_ub]), space, np.minimum)
+        st = step_value if isinstance(space, BoxSpace) else space.uniform(step_value.const, _I64)
+        return loop(ex, frame, [lb, ub, st] + list(args[n_lb + n_ub:]))
+    return affine(step)
+
+
+@lowering("affine.if")
+def _if(op: Operation, c) -> Any:
+    branch = _scf_if(op, c)
+    iset = op.attributes["condition"].value
+    n = iset.n_dims
+
+    def step(ex, frame, args):
+        space = frame.space
+        dims, symbols = list(args[:n]), list(args[n:])
+        cond: Any = np.True_
+        for expr, equality in zip(iset.constraints, iset.equalities):
+            value = _values(space, evaluate(expr, dims, symbols, space))
+            cond = cond & (value == 0 if equality else value >= 0)
+        return branch(ex, frame, [cond])
+    return affine(step)

@@ -126,9 +126,15 @@ def _lane_compare_lt(a, b, unsigned: bool):
 
 @lowering("scf.for")
 def _for(op: Operation, c) -> Any:
+    return counted_loop(op, c, op.operands[0].type, "unsignedCmp" in op.attributes)
+
+
+def counted_loop(op: Operation, c, iv_type, unsigned: bool = False) -> Any:
+    """The step of a counted loop over ``op.regions[0]`` (entry arguments: the induction
+    variable of type ``iv_type``, then the carried values; results: the carried values): the
+    step takes ``[lb, ub, step, *inits]``, each uniform or per lane.  ``scf.for``'s lowering,
+    shared with ``affine.for``."""
     region = op.regions[0]
-    unsigned = "unsignedCmp" in op.attributes
-    iv_type = op.operands[0].type
     is_index = str(iv_type) == "index"
     width = 64 if is_index else iv_type.width
     types = [r.type for r in op.results]
@@ -146,7 +152,7 @@ def _for(op: Operation, c) -> Any:
             mask = (1 << width) - 1
             lb, ub, st = lb & mask, ub & mask, st & mask
         if st <= 0:
-            raise LaneFault(f"scf.for step {st} is not positive", kind=UndefinedBehaviorError)
+            raise LaneFault(f"{op.name} step {st} is not positive", kind=UndefinedBehaviorError)
         return range(lb, ub, st)
 
     def _uniform_loop(ex, frame, lb, ub, st, values):
@@ -193,7 +199,7 @@ def _for(op: Operation, c) -> Any:
                           for b in bounds)
             st_k = None
         if np.any(np.asarray(st_k if st_k is not None else st) <= 0):
-            raise LaneFault("scf.for step is not positive", np.asarray(st) <= 0)
+            raise LaneFault(f"{op.name} step is not positive", np.asarray(st) <= 0)
         body = region.blocks[0]
         exits = []
         iv = lb
@@ -210,7 +216,7 @@ def _for(op: Operation, c) -> Any:
                 break
             count += 1
             if count > ex.max_loop_iterations:
-                raise LaneFault("scf.for ran past the iteration limit")
+                raise LaneFault(f"{op.name} ran past the iteration limit")
             if nxt is not active:
                 iv, values = conv(iv), [conv(v) for v in values]
                 if st_k is None:
