@@ -627,6 +627,9 @@ class _Reader:
         name = self.strings.get(name_i, at)
         if not name:
             raise BytecodeError(f"global symbol name at index {name_i} is empty", at)
+        if type_i >= self.types.size:
+            raise BytecodeError(f"global value type index {type_i} out of bounds (the type table "
+                                f"has {self.types.size} entries)", at)
         typ = self.types.get(type_i)
         value = self.constant(const_i, typ, at)
         try:

@@ -386,6 +386,11 @@ class _Writer:
         elif kind == "i64" or kind == "i32":
             if not isinstance(value, IntegerAttr):
                 raise _unsupported(info, value, op)
+            bits = 64 if kind == "i64" else 32
+            if not -(1 << (bits - 1)) <= value.value < 1 << bits:
+                # (masking it would silently write another value)
+                raise _err(f"'{op.name}' op cannot be written as bytecode: its '{info.name}' "
+                           f"value {value.value} does not fit in {bits} bits", op.loc)
             put_varint(out, value.value & (MASK64 if kind == "i64" else 0xFFFFFFFF))
         elif kind == "bool":
             if not (isinstance(value, bool) or
@@ -422,7 +427,12 @@ class _Writer:
                                                      value.element == kind[-3:]):
                 raise _unsupported(info, value, op)
             vals = value.value if isinstance(value, DenseArrayAttr) else tuple(value)
-            put_le_array(out, list(vals), 4 if kind == "array_i32" else 8)
+            bits = 32 if kind == "array_i32" else 64
+            bad = [v for v in vals if not -(1 << (bits - 1)) <= v < 1 << (bits - 1)]
+            if bad:
+                raise _err(f"'{op.name}' op cannot be written as bytecode: its '{info.name}' "
+                           f"element {bad[0]} does not fit in i{bits}", op.loc)
+            put_le_array(out, list(vals), bits // 8)
         elif kind == "array_bool":
             if isinstance(value, Attribute) and not (isinstance(value, DenseArrayAttr) and
                                                      value.element == "i1"):

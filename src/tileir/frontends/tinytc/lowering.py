@@ -24,7 +24,7 @@ from ...ir.locations import FileLineColLoc
 from .blas import BlasLowering
 from .ir import Function, Imm, Inst, MemrefType, Program, Region, ScalarType
 from .ir import is_float
-from .tiles import GroupVal, MemrefVal, Root, _pow2, _tile, cuda_element
+from .tiles import Dim, GroupVal, MemrefVal, Root, _pow2, _tile, cuda_element
 
 __all__ = ["lower_program", "entry_signature", "cuda_element"]
 
@@ -369,19 +369,30 @@ class _FunctionLowering(BlasLowering):
 
 def remove_dead_code(module) -> None:
     """Erase pure ops whose results are unused (e.g. the pointer of a subview that is only
-    read through views of its argument)."""
+    read through views of its argument).
+
+    Dead ops are found in reverse order (so a chain of dead ops goes in one sweep) and each
+    block is rebuilt once per sweep: erasing them one by one from their block's list would take
+    time quadratic in the number of ops of a long straight-line function."""
     from ...ir.opdef import OP_REGISTRY
     from ...ir.traits import Pure
     changed = True
     while changed:
         changed = False
+        dead: dict = {}       # id(block) -> (block, ids of its dead ops)
         for op in reversed(list(module.walk(include_self=False))):
             spec = OP_REGISTRY.get(op.name)
             if spec is None or Pure not in spec.traits or not op.results or op.regions:
                 continue
             if not any(r.has_uses for r in op.results):
-                op.erase()
+                op.drop_operand_uses()
+                block = op.parent
+                if block is not None:
+                    dead.setdefault(id(block), (block, set()))[1].add(id(op))
+                op.parent = None
                 changed = True
+        for block, ids in dead.values():
+            block.ops = [o for o in block.ops if id(o) not in ids]
 
 
 def lower_program(prog: Program):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ...ir.limits import MAX_REGION_DEPTH
 from .diagnostics import Loc, TinytcError
 from .ir import (Function, GroupType, Imm, Inst, MemrefType, Program, Region,
                  ScalarType, Value, canonical_strides)
@@ -24,6 +25,13 @@ _VALUE_STARTS = ("alloca", "arith", "cast", "cmp", "expand", "fuse", "if", "load
                  "group_size", "size", "subview")
 
 
+#: Deepest region nesting accepted (a function body is depth 1).  Regions are parsed, checked,
+#: printed and lowered recursively; each level lowers to one cuda_tile region, plus a few for
+#: the loops of a collective instruction, so the lowered module stays within the
+#: MAX_REGION_DEPTH levels that the cuda_tile tools accept.
+MAX_REGION_NESTING = MAX_REGION_DEPTH - 16
+
+
 def _describe(tok: Token) -> str:
     return tok.kind
 
@@ -36,6 +44,7 @@ class _Parser:
         self.pos = 0
         self.scopes: list[dict[str, Value]] = []
         self.functions: dict[str, Function] = {}
+        self.depth = 0
 
     # -- tokens ------------------------------------------------------------------------------
 
@@ -197,8 +206,11 @@ class _Parser:
         shape_t = tuple(shape)
         if strides is not None and not _layout_ok(shape_t, tuple(strides)):
             raise self.error(MESSAGES["invalid_layout"], loc)
-        return MemrefType(el.name, shape_t, tuple(strides) if strides is not None
-                          else canonical_strides(shape_t)), loc
+        strides_t = tuple(strides) if strides is not None else canonical_strides(shape_t)
+        if not _fits_address_space(el.name, shape_t, strides_t):
+            raise self.error(f"Memref type is too large: its elements span more than "
+                             f"{_INT64_MAX} bytes", loc)
+        return MemrefType(el.name, shape_t, strides_t), loc
 
     def group_type(self) -> tuple[GroupType, Loc]:
         start = self.expect("group").loc
@@ -262,12 +274,17 @@ class _Parser:
 
     def region(self) -> Region:
         start = self.expect("{").loc
+        if self.depth >= MAX_REGION_NESTING:
+            raise self.error(f"Regions nest too deeply (at most {MAX_REGION_NESTING} levels)",
+                             start)
+        self.depth += 1
         self.scopes.append({})
         insts = []
         while self.tok.kind != "}":
             insts.append(self.instruction())
         end = self.expect("}").loc
         self.scopes.pop()
+        self.depth -= 1
         return Region(insts, start.to(end))
 
     def finish(self, inst: Inst, start: Loc) -> Inst:
@@ -562,6 +579,28 @@ class _Parser:
             self.check_scalar(v, t, vals_loc, types_loc)
         inst = Inst("yield", [v for v, _ in vals], [t for t, _ in types])
         return self.finish(inst, start)
+
+
+_INT64_MAX = (1 << 63) - 1
+
+
+def _fits_address_space(element: str, shape: tuple, strides: tuple) -> bool:
+    """Whether every static stride, and the bytes the static modes span, fit tinytc's 64-bit
+    sizes (sizes and offsets are ``int64``; larger ones would wrap in the lowered code)."""
+    if any(s is not None and s > _INT64_MAX for s in strides):
+        return False
+    if any(n == 0 for n in shape):
+        return True
+    span = 1 + sum((n - 1) * s for n, s in zip(shape, strides)
+                   if n is not None and s is not None)
+    return span * _element_bytes(element) <= _INT64_MAX
+
+
+def _element_bytes(element: str) -> int:
+    """Bytes of one element of scalar type ``element`` (``index`` is 64-bit)."""
+    if element == "index":
+        return 8
+    return max(1, int(element[1:]) // 8)
 
 
 def _layout_ok(shape: tuple, strides: tuple) -> bool:

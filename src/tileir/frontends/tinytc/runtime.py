@@ -12,6 +12,8 @@ parameters of :func:`.lowering.entry_signature`.
 
 from __future__ import annotations
 
+import numbers
+import operator
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
@@ -41,6 +43,29 @@ class Group:
     buffers: Sequence[np.ndarray]
     offset: int = 0
     shapes: Optional[Sequence[Sequence[int]]] = None
+
+
+def _integer(value: Any, what: str) -> int:
+    """``value`` as an int; an :class:`ArgumentError` if it is not an integer (an integral
+    float such as ``3.0`` is taken; no truncation of fractions, no parsing of strings)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise ArgumentError(f"{what} must be an integer, got {type(value).__name__} {value!r}")
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return int(value)
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise ArgumentError(f"{what} must be an integer, got {type(value).__name__} "
+                            f"{value!r}") from None
+
+
+def _boolean(value: Any, what: str) -> bool:
+    """An ``i1`` argument: a Python or NumPy bool or real number."""
+    if isinstance(value, (bool, np.bool_)) or (isinstance(value, numbers.Real)
+                                               and not isinstance(value, np.ndarray)):
+        return bool(value)
+    raise ArgumentError(f"{what}: expected a boolean for an i1 parameter, got "
+                        f"{type(value).__name__}")
 
 
 def _dtype(element: str) -> np.dtype:
@@ -84,6 +109,27 @@ def _check_memref(arr: Any, t: MemrefType, what: str) -> tuple[np.ndarray, tuple
     return flat, tuple(arr.shape), strides
 
 
+def _sequence(value: Any, what: str) -> list:
+    """A list or tuple argument as a list (an :class:`ArgumentError` for anything else)."""
+    if not isinstance(value, (list, tuple)):
+        raise ArgumentError(f"{what} must be a list, got {type(value).__name__}")
+    return list(value)
+
+
+def _group_shape(shape: Any, m: MemrefType, what: str) -> tuple:
+    """One memref's sizes given in a :class:`Group`: ``m.order`` non-negative integers that
+    agree with the static sizes of ``m``."""
+    sizes = tuple(_integer(x, what) for x in _sequence(shape, what))
+    if len(sizes) != m.order:
+        raise ArgumentError(f"{what}: {m} has {m.order} modes, got {len(sizes)} sizes {sizes}")
+    for d, (s, n) in enumerate(zip(m.shape, sizes)):
+        if n < 0:
+            raise ArgumentError(f"{what}: size {d} must not be negative, got {n}")
+        if s is not None and s != n:
+            raise ArgumentError(f"{what}: size {d} must be {s} for {m}, got {n}")
+    return sizes
+
+
 class TinytcKernel:
     """A tinytc function lowered and compiled for the CPU executor."""
 
@@ -99,10 +145,17 @@ class TinytcKernel:
         """Run over ``group_size`` work groups, writing into the argument arrays; ``mma`` as
         :func:`tileir.tinytc.launch`."""
         fn = self.function
-        args = list(args)
+        try:
+            if isinstance(args, (str, bytes)):
+                raise TypeError
+            args = list(args)
+        except TypeError:
+            raise ArgumentError(f"@{fn.name}: args must be a list of arguments, got "
+                                f"{type(args).__name__}") from None
         if len(args) != len(fn.args):
             raise ArgumentError(f"@{fn.name} takes {len(fn.args)} arguments, got {len(args)}")
-        if int(group_size) < 1:
+        group_size = _integer(group_size, "group_size")
+        if group_size < 1:
             raise ArgumentError(f"group_size must be at least 1, got {group_size}")
         memory = self.kernel.memory
         mark = memory.mark()
@@ -112,7 +165,7 @@ class TinytcKernel:
                 what = f"argument %{a.name}"
                 t = a.type
                 if isinstance(t, ScalarType):
-                    params.append(bool(value) if t.name == "i1" else value)
+                    params.append(_boolean(value, what) if t.name == "i1" else value)
                 elif isinstance(t, MemrefType):
                     flat, shape, strides = _check_memref(value, t, what)
                     params.append(flat)
@@ -121,7 +174,7 @@ class TinytcKernel:
                                if s is None]
                 elif isinstance(t, GroupType):
                     params += self._group(value, t, what, memory)
-            return self.kernel.launch((int(group_size), 1, 1), params, mma=mma)
+            return self.kernel.launch((group_size, 1, 1), params, mma=mma)
         finally:
             memory.release(mark)
 
@@ -130,17 +183,24 @@ class TinytcKernel:
         m = t.memref
         if isinstance(value, Group):
             # the kernel adds the type's offset (or the `offset: ?` parameter) to each pointer
-            offset = value.offset if t.offset is None else t.offset
+            value_offset = _integer(value.offset, f"{what}: Group offset")
+            offset = value_offset if t.offset is None else t.offset
+            buffers = _sequence(value.buffers, f"{what}: Group buffers")
+            given = None if value.shapes is None else \
+                _sequence(value.shapes, f"{what}: Group shapes")
+            if given is not None and len(given) != len(buffers):
+                raise ArgumentError(f"{what}: Group has {len(buffers)} buffers but "
+                                    f"{len(given)} shapes")
             bufs = []
             shapes = []
-            for i, buf in enumerate(value.buffers):
+            for i, buf in enumerate(buffers):
                 if not isinstance(buf, np.ndarray) or buf.ndim != 1 or \
                         not buf.flags.c_contiguous or buf.dtype != _dtype(m.element):
                     raise ArgumentError(f"{what}: buffer {i} must be a contiguous 1-D array of "
                                         f"dtype {_dtype(m.element)}")
                 bufs.append(buf)
-                if value.shapes is not None:
-                    shapes.append(tuple(int(x) for x in value.shapes[i]))
+                if given is not None:
+                    shapes.append(_group_shape(given[i], m, f"{what}: Group shape {i}"))
                 elif any(s is None for s in m.shape):
                     raise ArgumentError(f"{what}: {m} has dynamic sizes: pass Group(..., "
                                         f"shapes=[...])")
@@ -154,7 +214,7 @@ class TinytcKernel:
                     acc *= n
                 strides.append(tuple(s if s is not None else p
                                      for s, p in zip(m.strides, packed)))
-            starts = [value.offset - offset] * len(bufs)
+            starts = [value_offset - offset] * len(bufs)
         else:
             if not isinstance(value, (list, tuple)):
                 raise ArgumentError(f"{what}: expected a list of arrays or tinytc.Group for {t}")
