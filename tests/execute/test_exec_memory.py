@@ -538,3 +538,20 @@ def test_one_block_edge_tiles_and_index_errors_with_i64_indices():
         assert dst.tobytes() == want.tobytes()
         with pytest.raises(UndefinedBehaviorError, match="outside the view's index space"):
             tileir.launch(m, "k", (1,), [src, dst, 6, 7, -1, 0], batch=batch)
+
+
+@pytest.mark.parametrize("num", [10 ** 12, 1 << 62])
+def test_alloca_beyond_the_machine_is_a_memory_access_error(num):
+    """An alloca larger than the machine's memory (or the address space) is a diagnostic naming
+    the op, not Python's MemoryError behind an "internal executor error"."""
+    text = f"""cuda_tile.module @m {{
+  entry @k() {{
+    %a = alloca num_elem = {num}, alignment = 16 : tile<ptr<f32>>
+    return
+  }}
+}}"""
+    k = tileir.compile(tileir.parse(text), "k")
+    with pytest.raises(MemoryAccessError, match="'cuda_tile.alloca' alloca of .*(out of memory|"
+                                                "address space)") as err:
+        k.launch((2,), [])
+    assert "internal executor error" not in str(err.value)

@@ -98,14 +98,25 @@ def _lower_alloca(op, cc):
     out = cc.slot(op.results[0])
     rt = cc.rt
     name = f"{'global alloca' if 'global' in op.attributes else 'alloca'} of {n} elements"
+    ctx = cc.ctx(op)
 
     def run(r):
         lanes = rt.lanes
-        if lanes == 1:
-            buf = rt.memory.allocate(n * isz, name, align)
-            r[out] = np.array([buf.base], dtype=np.uint64)
-        else:
-            buf, stride = rt.memory.allocate_segments(lanes, n * isz, name, align)
-            r[out] = np.uint64(buf.base) + np.arange(lanes, dtype=np.uint64) * np.uint64(stride)
+        # (more than the address space, or than the machine has: a diagnostic, not Python's
+        # MemoryError)
+        if n * isz * lanes >= 1 << 62:
+            raise rt.error(ctx, MemoryAccessError, f"{name} ({n * isz} bytes per tile block): "
+                           "more than the 64-bit address space")
+        try:
+            if lanes == 1:
+                buf = rt.memory.allocate(n * isz, name, align)
+                r[out] = np.array([buf.base], dtype=np.uint64)
+            else:
+                buf, stride = rt.memory.allocate_segments(lanes, n * isz, name, align)
+                r[out] = np.uint64(buf.base) + np.arange(lanes, dtype=np.uint64) * \
+                    np.uint64(stride)
+        except MemoryError:
+            raise rt.error(ctx, MemoryAccessError, f"{name} ({n * isz} bytes per tile block, "
+                           f"{lanes} blocks at once): out of memory") from None
         rt.allocs.append(buf)
     return run
