@@ -249,8 +249,12 @@ def test_writer_refuses_i64_attribute_out_of_range(value):
 }''')
     alloca = next(op for op in module.walk() if op.name == "cuda_tile.alloca")
     alloca.attributes["num_elem"] = IntegerAttr(value, I64)
-    with pytest.raises(BytecodeWriteError, match="does not fit in 64 bits"):
+    with pytest.raises(BytecodeWriteError, match="does not fit in 64 bits|num_elem' failed to "
+                                                 "satisfy constraint"):
         write_bytecode(module, "13.3")
+    # and the verifier refuses it (it printed as text the parser rejects)
+    with pytest.raises(tileir.DiagnosticError, match="num_elem"):
+        tileir.verify(module)
     alloca.attributes["num_elem"] = IntegerAttr(2 ** 64 - 1, I64)    # the unsigned spelling
     write_bytecode(module, "13.3")
 

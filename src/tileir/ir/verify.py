@@ -788,7 +788,10 @@ def _attr_checker(attr, constraints: bool = True):
         desc = desc or "unit attribute"
     elif kind in ("i64", "i32", "bool"):
         want = {"i64": I64, "i32": I32, "bool": I1}[kind]
-        base = lambda v, w=want: v.__class__ is IntegerAttr and v.type is w  # noqa: E731
+        bits = {"i64": 64, "i32": 32, "bool": 1}[kind]
+        # (an attribute built through the API may hold a value its type has not: text cannot)
+        base = lambda v, w=want, b=bits: v.__class__ is IntegerAttr and v.type is w and \
+            -(1 << (b - 1)) <= v.value < 1 << b  # noqa: E731
         desc = desc or {"i64": "64-bit signless integer attribute",
                         "i32": "32-bit signless integer attribute", "bool": "bool attribute"}[kind]
     elif kind in ("str", "symbol"):
@@ -906,10 +909,13 @@ def check_attribute_kind(attr, value, constraints: bool = True) -> Optional[str]
         ok = value is UNIT
         desc = desc or "unit attribute"
     elif kind == "i64":
-        ok = isinstance(value, IntegerAttr) and value.type is I64
+        # (an attribute built through the API may hold a value no i64 has: text cannot)
+        ok = isinstance(value, IntegerAttr) and value.type is I64 and \
+            -(1 << 63) <= int(value.value) < 1 << 64
         desc = desc or "64-bit signless integer attribute"
     elif kind == "i32":
-        ok = isinstance(value, IntegerAttr) and value.type is I32
+        ok = isinstance(value, IntegerAttr) and value.type is I32 and \
+            -(1 << 31) <= int(value.value) < 1 << 32
         desc = desc or "32-bit signless integer attribute"
     elif kind == "bool":
         ok = isinstance(value, IntegerAttr) and value.type is I1
