@@ -359,3 +359,275 @@ def test_zero_step_is_reported():
             + "({\n^bb0(%i: index):\n \"affine.yield\"() : () -> ()\n}) : () -> ()\nreturn\n}")
     with pytest.raises(Exception, match="step 0 is not positive"):
         gpu.run(tileir.parse(text), "z", args=[])
+
+
+# -- affine.parallel ---------------------------------------------------------------------------
+
+PARALLEL_SOURCE = """
+func.func @p(%n: index, %k: index, %m: memref<?x?xf32>) -> (f32, i32) {
+  %f = arith.constant 1.0 : f32
+  %r:2 = affine.parallel (%i, %j) = (0, 0) to (%n, 10) step (1, 2) reduce ("addf", "addi") -> (f32, i32) {
+    %v = affine.load %m[%i, %j] : memref<?x?xf32>
+    %c = arith.constant 1 : i32
+    affine.yield %v, %c : f32, i32
+  }
+  affine.parallel (%i) = (max(0, %n)) to (min(%n + 5, 20)) {
+    affine.store %r#0, %m[%i, %i] : memref<?x?xf32>
+  }
+  affine.parallel (%i, %j, %l) = (%n * 2, symbol(%n), max(%n, 3, symbol(%n) floordiv 2)) to (symbol(%n) + 1, min(%n + 4, symbol(%k) - 1), 7) {
+    affine.yield
+  } {tag = 1}
+  affine.parallel () = () to () {
+  }
+  %x = affine.parallel (%i) = (-3) to (%n mod 4 + %k floordiv 2 - symbol(%k) * 3) step (5) reduce ("maximumf") -> f32 {
+    affine.yield %f : f32
+  }
+  return %x, %r#1 : f32, i32
+}
+"""
+
+# (as in MLIR, a value used again inside one bound keeps the role of its first use there:
+# ``max(%n, 3, symbol(%n) floordiv 2)`` has %n as a dimension throughout)
+PARALLEL_CUSTOM = """\
+module {
+  func.func @p(%arg0: index, %arg1: index, %arg2: memref<?x?xf32>) -> (f32, i32) {
+    %cst = arith.constant 1.000000e+00 : f32
+    %0:2 = affine.parallel (%arg3, %arg4) = (0, 0) to (%arg0, 10) step (1, 2) reduce ("addf", \
+"addi") -> (f32, i32) {
+      %2 = affine.load %arg2[%arg3, %arg4] : memref<?x?xf32>
+      %c1_i32 = arith.constant 1 : i32
+      affine.yield %2, %c1_i32 : f32, i32
+    }
+    affine.parallel (%arg3) = (max(0, %arg0)) to (min(%arg0 + 5, 20)) {
+      affine.store %0#0, %arg2[%arg3, %arg3] : memref<?x?xf32>
+    }
+    affine.parallel (%arg3, %arg4, %arg5) = (%arg0 * 2, symbol(%arg0), max(%arg0, 3, %arg0 \
+floordiv 2)) to (symbol(%arg0) + 1, min(%arg0 + 4, symbol(%arg1) - 1), 7) {
+    } {tag = 1 : i64}
+    affine.parallel () = () to () {
+    }
+    %1 = affine.parallel (%arg3) = (-3) to (%arg0 mod 4 + %arg1 floordiv 2 - %arg1 * 3) step \
+(5) reduce ("maximumf") -> (f32) {
+      affine.yield %cst : f32
+    }
+    return %1, %0#1 : f32, i32
+  }
+}
+"""
+
+PARALLEL_GENERIC_PART = """\
+    "affine.parallel"(%arg0, %arg0, %arg0, %arg0, %arg1) <{lowerBoundsGroups = dense<[1, 1, 3]> \
+: tensor<3xi32>, lowerBoundsMap = #map6, reductions = [], steps = [1, 1, 1], upperBoundsGroups \
+= dense<[1, 2, 1]> : tensor<3xi32>, upperBoundsMap = #map7}> ({
+"""
+
+
+def test_parallel_custom_and_generic_forms():
+    module = tileir.parse(PARALLEL_SOURCE)
+    tileir.verify(module)
+    assert tileir.print(module) == PARALLEL_CUSTOM
+    generic = tileir.print(module, generic=True)
+    assert PARALLEL_GENERIC_PART in generic
+    assert "reductions = [0, 1], steps = [1, 2]" in generic
+    assert "#map6 = affine_map<(d0)[s0] -> (d0 * 2, s0, d0, 3, d0 floordiv 2)>" in generic
+    again = tileir.parse(generic)
+    tileir.verify(again)
+    assert tileir.print(again) == PARALLEL_CUSTOM
+    assert tileir.print(again, generic=True) == generic
+
+
+@pytest.mark.parametrize("generic", [False, True])
+def test_parallel_matches_mlir_opt(generic):
+    flags = ("--mlir-print-op-generic",) if generic else ()
+    ref = _mlir_opt(PARALLEL_SOURCE, *flags)
+    assert ref.returncode == 0, ref.stderr
+    assert tileir.print(tileir.parse(PARALLEL_SOURCE), generic=generic) + "\n" == ref.stdout
+
+
+_PAR = ('"affine.parallel"() <{{lowerBoundsGroups = dense<{lg}> : tensor<1xi32>, lowerBoundsMap '
+        '= affine_map<() -> ({lm})>, reductions = [{red}], steps = [{steps}], upperBoundsGroups '
+        '= dense<1> : tensor<1xi32>, upperBoundsMap = affine_map<() -> ({um})>}}> ')
+_PAR_BODY = '({\n^bb0(%i: index):\n "affine.yield"() : () -> ()\n}) : () -> ()'
+
+PARALLEL_ERRORS = [
+    ('affine.parallel (%i) = (0) to (4) reduce ("foo") -> f32 {\n affine.yield %f : f32\n}',
+     'custom op \'affine.parallel\' invalid reduction value: "foo"'),
+    ('%r = affine.parallel (%i) = (0) to (4) reduce ("addi") -> f32 {\n affine.yield %f : f32\n}',
+     "'affine.parallel' op result type cannot match reduction attribute"),
+    ('%r = affine.parallel (%i) = (0) to (4) reduce ("maxs") -> i32 {\n %c = arith.constant 1 : '
+     'i32\n affine.yield %c : i32\n}',
+     "'affine.parallel' op result type cannot match reduction attribute"),
+    ('%r = affine.parallel (%i) = (0) to (4) reduce ("addf") -> f32 {\n affine.yield %n : '
+     'index\n}', "'affine.yield' op types mismatch between yield op and its parent"),
+    ('%r = affine.parallel (%i) = (0) to (4) reduce ("addf") -> f32 {\n affine.yield\n}',
+     "'affine.yield' op parent of yield must have same number of results as the yield "
+     "operands"),
+    ("affine.parallel (%i) = (0) to (4) step (%n) {\n}",
+     "custom op 'affine.parallel' steps must be constant integers"),
+    ("affine.parallel (%i) = (0) 4 {\n}", "custom op 'affine.parallel' expected 'to'"),
+    ("affine.parallel (%i, %j) = (0) to (4) {\n}",
+     "'affine.parallel' op the number of region arguments (2) and the number of map groups for "
+     "lower (1) and upper bound (1), and the number of steps (2) must all match"),
+    (_PAR.format(lg="1", lm="0", red="", steps="1", um="4, 5") + _PAR_BODY,
+     "'affine.parallel' op expected upper bounds map to have 1 results"),
+    (_PAR.format(lg="0", lm="", red="", steps="1", um="4") + _PAR_BODY,
+     "'affine.parallel' op expected lower bound map to have at least one result"),
+    (_PAR.format(lg="1", lm="0", red="0", steps="1", um="4") + _PAR_BODY,
+     "'affine.parallel' op a reduction must be specified for each output"),
+    (_PAR.format(lg="1", lm="0", red="99", steps="1", um="4")
+     + _PAR_BODY.replace('"() : () -> ()\n}) : () -> ()', '"(%f) : (f32) -> ()\n}) : () -> f32'),
+     "'affine.parallel' op attribute 'reductions' failed to satisfy constraint: Reduction ops"),
+]
+
+
+@pytest.mark.parametrize("body,message", PARALLEL_ERRORS)
+def test_parallel_verifier_messages(body, message):
+    test_verifier_messages(body, message)
+
+
+PARALLEL_HOST = """
+func.func @reduce(%m: memref<6x10xf32>, %n: index) -> (f32, f32, i32, i32, i32) {
+  %r:5 = affine.parallel (%i, %j) = (0, max(1, symbol(%n) - 3)) to (%n, 10) step (1, 2)
+      reduce ("addf", "maximumf", "muli", "andi", "ori") -> (f32, f32, i32, i32, i32) {
+    %v = affine.load %m[%i, %j] : memref<6x10xf32>
+    %x = affine.apply affine_map<(d0, d1) -> (d0 * 16 + d1 + 1)>(%i, %j)
+    %y = arith.index_cast %x : index to i32
+    affine.yield %v, %v, %y, %y, %y : f32, f32, i32, i32, i32
+  }
+  return %r#0, %r#1, %r#2, %r#3, %r#4 : f32, f32, i32, i32, i32
+}
+
+func.func @fill(%m: memref<6x10xi64>, %n: index) {
+  affine.parallel (%i, %j) = (0, 0) to (min(6, symbol(%n)), 10) step (1, 3) {
+    %x = affine.apply affine_map<(d0, d1) -> (d0 * 100 + d1)>(%i, %j)
+    %y = arith.index_cast %x : index to i64
+    affine.store %y, %m[%i, %j] : memref<6x10xi64>
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("n", [0, 3, 6])
+def test_parallel_host_reductions(n):
+    m = np.arange(60, dtype=np.float32).reshape(6, 10) * np.float32(0.5) - np.float32(7)
+    got = gpu.run(_module(PARALLEL_HOST), "reduce", args=[m, n])
+    points = [(i, j) for i in range(n) for j in range(max(1, n - 3), 10, 2)]
+    vals = [m[i, j] for i, j in points]
+    ys = np.array([i * 16 + j + 1 for i, j in points], dtype=np.int32)
+    want_sum = np.float32(0)
+    for v in vals:                     # (row-major, starting from the identity)
+        want_sum = np.float32(want_sum + v)
+    assert got[0] == want_sum
+    assert got[1] == (max(vals) if vals else -np.inf)
+    with np.errstate(over="ignore"):
+        assert got[2] == np.prod(ys, dtype=np.int32)
+    assert got[3] == np.bitwise_and.reduce(ys, initial=np.int32(-1))
+    assert got[4] == np.bitwise_or.reduce(ys, initial=np.int32(0))
+
+
+@pytest.mark.parametrize("n", [2, 9])
+def test_parallel_host_store(n):
+    m = np.full((6, 10), -1, np.int64)
+    gpu.run(_module(PARALLEL_HOST), "fill", args=[m, n])
+    want = np.full((6, 10), -1, np.int64)
+    for i in range(min(6, n)):
+        for j in range(0, 10, 3):
+            want[i, j] = i * 100 + j
+    np.testing.assert_array_equal(m, want)
+
+
+PARALLEL_KERNEL = """
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%out: memref<?xi64>, %fout: memref<?xf32>, %src: memref<8x8xi64>, %n: index) kernel {
+      %tid = gpu.thread_id x
+      %s:2 = affine.parallel (%i, %j) = (0, 1) to (min(%n, 8), 8) step (2, 3) reduce ("addi", "ori") -> (i64, i64) {
+        %v = affine.load %src[%i, %j] : memref<8x8xi64>
+        %t = arith.index_cast %tid : index to i64
+        %w = arith.muli %v, %t : i64
+        affine.yield %w, %w : i64, i64
+      }
+      %f = affine.parallel (%i) = (0) to (4) reduce ("minimumf") -> (f32) {
+        %x = affine.apply affine_map<(d0, d1) -> (d0 * 3 + d1)>(%tid, %i)
+        %y = arith.index_cast %x : index to i32
+        %z = arith.sitofp %y : i32 to f32
+        %q = arith.constant 5.0 : f32
+        %r = arith.subf %q, %z : f32
+        affine.yield %r : f32
+      }
+      affine.parallel (%k) = (0) to (2) {
+        affine.store %s#0, %out[%tid * 2 + %k] : memref<?xi64>
+      }
+      affine.store %s#1, %out[%tid + 64] : memref<?xi64>
+      affine.store %f, %fout[%tid] : memref<?xf32>
+      gpu.return
+    }
+    gpu.func @divergent(%out: memref<?xi64>, %fout: memref<?xf64>, %src: memref<8x8xi64>,
+                        %n: index) kernel {
+      %tid = gpu.thread_id x
+      %s:2 = affine.parallel (%i, %j) = (%tid mod 3, 0) to (min(%tid floordiv 4, symbol(%n)), %tid mod 8 + 1)
+          step (1, 2) reduce ("addi", "maximumf") -> (i64, f64) {
+        %v = affine.load %src[%i, %j] : memref<8x8xi64>
+        %w = arith.sitofp %v : i64 to f64
+        affine.yield %v, %w : i64, f64
+      }
+      affine.store %s#0, %out[%tid] : memref<?xi64>
+      affine.store %s#1, %fout[%tid] : memref<?xf64>
+      affine.parallel (%i) = (0) to (%tid) {
+        %c = arith.constant 1 : i64
+        %x = affine.load %out[%tid + 64] : memref<?xi64>
+        %y = arith.addi %x, %c : i64
+        affine.store %y, %out[%tid + 64] : memref<?xi64>
+      }
+      gpu.return
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("n", [3, 8, 20])
+def test_parallel_kernel_reductions(n):
+    threads = 32
+    src = (np.arange(64, dtype=np.int64).reshape(8, 8) * 13) % 29
+    out = np.zeros(96, np.int64)
+    fout = np.zeros(threads, np.float32)
+    gpu.launch(_module(PARALLEL_KERNEL), "m::k", grid=(1,), block=(threads,),
+               args=[out, fout, src, n])
+    want = np.zeros(96, np.int64)
+    fwant = np.zeros(threads, np.float32)
+    for t in range(threads):
+        vals = [int(src[i, j]) * t for i in range(0, min(n, 8), 2) for j in range(1, 8, 3)]
+        want[2 * t] = want[2 * t + 1] = sum(vals)
+        want[t + 64] = np.bitwise_or.reduce(np.array(vals, np.int64), initial=0)
+        fwant[t] = min(5.0 - (t * 3 + i) for i in range(4))
+    np.testing.assert_array_equal(out, want)
+    np.testing.assert_array_equal(fout, fwant)
+
+
+@pytest.mark.parametrize("n", [0, 2, 8])
+def test_parallel_kernel_per_thread_bounds(n):
+    threads = 32
+    src = (np.arange(64, dtype=np.int64).reshape(8, 8) * 37) % 53 - 20
+    out = np.zeros(96, np.int64)
+    fout = np.zeros(threads, np.float64)
+    gpu.launch(_module(PARALLEL_KERNEL), "m::divergent", grid=(1,), block=(threads,),
+               args=[out, fout, src, n])
+    want = np.zeros(96, np.int64)
+    fwant = np.zeros(threads, np.float64)
+    for t in range(threads):
+        vals = [int(src[i, j]) for i in range(t % 3, min(t // 4, n))
+                for j in range(0, t % 8 + 1, 2)]
+        want[t] = sum(vals)
+        fwant[t] = max(vals, default=-np.inf)
+        want[t + 64] = t
+    np.testing.assert_array_equal(out, want)
+    np.testing.assert_array_equal(fout, fwant)
+
+
+def test_parallel_zero_step_is_reported():
+    text = ("func.func @z() {\n" + _PAR.format(lg="1", lm="0", red="", steps="0", um="4")
+            + _PAR_BODY + "\nreturn\n}")
+    with pytest.raises(Exception, match="step 0 is not positive"):
+        gpu.run(tileir.parse(text), "z", args=[])

@@ -2,7 +2,13 @@
 then symbols), evaluated per lane.  affine.for runs as ``scf.for`` (the same loop machinery,
 per-lane bounds included) from the greatest result of its lower bound map to the least of its
 upper bound map; affine.if as a (possibly divergent) ``scf.if`` on whether every constraint of
-its integer set holds.
+its integer set holds.  affine.parallel runs its iterations one after another in row-major order
+of the iteration space (a legal schedule of independent iterations), each bound the greatest
+(lower) / least (upper) of its group of map results; each yielded value is combined into its
+result with the op's reduction kind, starting from the kind's identity (``assign`` keeps the
+last value; zero when there is no iteration).
+(per-thread bounds run each thread's own iteration space, linearised in row-major order:
+iteration k runs on the threads that have more than k iterations).
 
 Sums and products by constants of affine lane values stay :class:`~..lanes.Aff` (so that
 ``affine.apply`` of block and thread ids still addresses memory as a strided view);
@@ -13,20 +19,22 @@ behaviour, as is a result that does not fit in 64 bits."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
 
 from ....dialects.builtin.affine import AffineBinary, AffineConst, AffineDim, AffineExpr
 from ....ir.core import Operation
-from ...errors import UndefinedBehaviorError
+from ...errors import UndefinedBehaviorError, UnsupportedError
 from ..faults import LaneFault
-from ..interp import affine
+from ..interp import Frame, affine
 from ..lanes import Aff, BoxSpace, ROOT_NDIM
 from ..registry import lowering
 from . import memref_access
 from .scf import _if as _scf_if, counted_loop
-from .arith import aff_add, aff_mul
+from .arith import _signed_zero_extremum, aff_add, aff_mul
+from .intsem import Int
 
 _ZERO = (0,) * ROOT_NDIM
 _I64 = np.dtype(np.int64)
@@ -154,4 +162,126 @@ def _if(op: Operation, c) -> Any:
             value = _values(space, evaluate(expr, dims, symbols, space))
             cond = cond & (value == 0 if equality else value >= 0)
         return branch(ex, frame, [cond])
+    return affine(step)
+
+
+# -- affine.parallel ----------------------------------------------------------------------------
+
+def _group_bounds(amap, sizes: list, operands: list, space, reduce) -> list:
+    """One bound per group of ``amap``'s results: the ``reduce`` of the group, an int when
+    it is the same on every lane, else an int64 lane array."""
+    n = amap.n_dims
+    values = [evaluate(r, operands[:n], operands[n:], space) for r in amap.results]
+    out: list = []
+    start = 0
+    for size in sizes:
+        group = [_values(space, v) for v in values[start:start + size]]
+        start += size
+        bound = np.asarray(reduce.reduce(np.broadcast_arrays(*group)))
+        flat = bound.reshape(-1)
+        out.append(int(flat[0]) if flat.size and (flat == flat[0]).all() else bound)
+    return out
+
+
+def _reduction(kind: str, t) -> tuple:
+    """``(identity, combine)`` of the reduction ``kind`` over values of type ``t`` (MLIR's
+    ``getIdentityValueAttr`` and the arith op it reduces with)."""
+    from ..values import element_name, storage
+    name = element_name(t)
+    dtype = storage(t)
+    if kind == "assign":
+        return np.zeros((), dtype), lambda a, b: b
+    if kind in ("addf", "mulf", "maximumf", "minimumf"):
+        if name not in ("f16", "bf16", "f32", "f64"):
+            raise UnsupportedError(f"affine.parallel reduction '{kind}' on {name} (no IEEE "
+                                   "arithmetic on that type)", op="affine.parallel")
+        ident = {"addf": 0.0, "mulf": 1.0, "maximumf": -np.inf, "minimumf": np.inf}[kind]
+        fn = {"addf": np.add, "mulf": np.multiply,
+              "maximumf": _signed_zero_extremum(True, True),
+              "minimumf": _signed_zero_extremum(False, True)}[kind]
+
+        def combine_f(a, b):
+            with np.errstate(all="ignore"):
+                return np.asarray(fn(a, b)).astype(dtype, copy=False)
+        return np.asarray(ident, dtype), combine_f
+    bits = int(name.lstrip("siu"))
+    num = Int(bits, name)
+    ident = {"addi": 0, "ori": 0, "muli": 1, "andi": -1, "maxs": num.smin, "mins": num.smax,
+             "maxu": 0, "minu": -1}[kind]
+    ops = {"addi": num.add, "muli": num.mul, "andi": num.andi, "ori": num.ori,
+           "maxs": lambda a, b: num.max(a, b, True), "mins": lambda a, b: num.min(a, b, True),
+           "maxu": lambda a, b: num.max(a, b, False), "minu": lambda a, b: num.min(a, b, False)}
+    return num.wrap(np.asarray(ident, np.int64)), ops[kind]
+
+
+@lowering("affine.parallel")
+def _parallel(op: Operation, c) -> Any:
+    from ....dialects.affine.control import group_sizes, reduction_kind
+    attrs = op.attributes
+    lb_map, ub_map = attrs["lowerBoundsMap"].value, attrs["upperBoundsMap"].value
+    lb_groups = group_sizes(attrs["lowerBoundsGroups"])
+    ub_groups = group_sizes(attrs["upperBoundsGroups"])
+    steps = [int(s.value) for s in attrs["steps"].value]
+    n_lb = lb_map.n_dims + lb_map.n_symbols
+    reductions = [_reduction(reduction_kind(r), res.type)
+                  for r, res in zip(attrs["reductions"].value, op.results)]
+    body = op.regions[0].blocks[0]
+
+    def step(ex, frame, args):
+        space = frame.space
+        lbs = _group_bounds(lb_map, lb_groups, list(args[:n_lb]), space, np.maximum)
+        ubs = _group_bounds(ub_map, ub_groups, list(args[n_lb:]), space, np.minimum)
+        for st in steps:
+            if st <= 0:
+                raise LaneFault(f"affine.parallel step {st} is not positive",
+                                kind=UndefinedBehaviorError)
+        accs = [space.uniform(ident, ident.dtype) for ident, _ in reductions]
+        if any(not isinstance(b, int) for b in lbs + ubs):
+            return _divergent(ex, frame, lbs, ubs, accs)
+        box = isinstance(space, BoxSpace)
+        for ivs in itertools.product(*(range(lb, ub, st)
+                                       for lb, ub, st in zip(lbs, ubs, steps))):
+            fr = Frame(space, frame)
+            for a, v in zip(body.args, ivs):
+                fr.vals[a] = Aff(v, _ZERO, _I64) if box else space.uniform(v, _I64)
+            values = ex.run_block(body, fr).values
+            for k, ((_, combine), v) in enumerate(zip(reductions, values)):
+                accs[k] = combine(accs[k], space.array(v) if isinstance(v, Aff) else v)
+        return accs
+
+    def _divergent(ex, frame, lbs, ubs, accs):
+        """Per-thread bounds: each thread's iteration space linearised in row-major order;
+        iteration k runs on the threads that have more than k iterations."""
+        space = frame.space
+        shape = space.shape
+        lb = [np.broadcast_to(np.asarray(b, np.int64), shape) for b in lbs]
+        ub = [np.broadcast_to(np.asarray(b, np.int64), shape) for b in ubs]
+        counts = [np.maximum(0, -(-(u - l) // st)) for l, u, st in zip(lb, ub, steps)]
+        total = np.ones(shape, dtype=np.int64)
+        for cnt in counts:
+            total = total * cnt
+        full = [np.array(np.broadcast_to(a, shape + a.shape[space.ndim:])) for a in accs]
+        for k in range(int(total.max(initial=0))):
+            sub = space.restrict(k < total)
+            if sub is None:
+                break
+            rem = np.full(shape, k, dtype=np.int64)
+            ivs = []
+            for d in range(len(counts) - 1, -1, -1):
+                size = np.maximum(counts[d], 1)
+                ivs.append(lb[d] + (rem % size) * steps[d])
+                rem = rem // size
+            ivs.reverse()
+            conv = (lambda v: v) if sub is space else sub.enter
+            fr = Frame(sub, frame)
+            for a, v in zip(body.args, ivs):
+                fr.vals[a] = conv(v)
+            values = ex.run_block(body, fr).values
+            for j, ((_, combine), v) in enumerate(zip(reductions, values)):
+                new = combine(conv(full[j]), sub.array(v) if isinstance(v, Aff) else v)
+                if sub is space:
+                    full[j] = np.array(np.broadcast_to(new, full[j].shape))
+                else:
+                    sub.scatter(full[j], new)
+        return full
     return affine(step)
