@@ -6,7 +6,7 @@ texts and their start offsets.  A token's kind is read from its first character:
 
 * ``%`` SSA value, ``^`` block label, ``@`` symbol, ``#`` attribute alias or dialect attribute,
   ``!`` type alias or dialect type, ``"`` string, a digit a number, a letter or ``_`` an
-  identifier; anything else is punctuation (``->`` and ``::`` are single tokens).
+  identifier; anything else is punctuation (``->``, ``::`` and ``...`` are single tokens).
 * A token starting with ``\\x00`` marks a character the lexer does not accept.
 """
 
@@ -31,7 +31,7 @@ _TOKEN = re.compile(r"""
   | 0x[0-9A-Fa-f]+
   | [0-9]+(?:\.[0-9]*(?:[eE][+-]?[0-9]+)?)?
   | [A-Za-z_][A-Za-z0-9_$.]*
-  | ->|::
+  | ->|::|\.\.\.
   | [()\[\]{}<>,:=?*+\-|/]
   | "(?:[^"\\\n]|\\.)*
   | .

@@ -16,6 +16,7 @@ from ..kernel import Geometry, KernelExecutor, run_kernel
 from ..lanes import Aff
 from ..registry import lowering
 from ..runner_utils import call_runner_function
+from .llvm_host import c_printf
 from ..memory import MemRef
 from ..aliasing import captured_memrefs, written_captures
 from ..runtime import check_device_use, dependencies, start, token_of, written_by
@@ -64,6 +65,8 @@ def _llvm_call(op: Operation, c):
                             kind=UnsupportedError)
         if callee in _RUNTIME_NO_OPS:
             return []
+        if callee == "printf" and "var_callee_type" in op.attributes:
+            return c_printf(host, op, args)
         results = call_runner_function(host, func, args)
         if results is None:
             raise LaneFault(f"llvm.call of '@{callee}': not a function tileir provides (MLIR's "

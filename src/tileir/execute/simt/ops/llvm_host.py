@@ -1,0 +1,158 @@
+"""llvm: what C ``printf`` programs do on the host: ``llvm.mlir.addressof`` of a string
+``llvm.mlir.global`` (a :class:`HostPtr` to its bytes), ``llvm.getelementptr`` with constant
+indices into it, and ``llvm.call @printf(%fmt, ...)`` of a declared variadic ``printf``: the
+format (the global's bytes up to the NUL) is formatted with C's printf semantics (the engine's
+:mod:`~tileir.execute.printf`, as ``gpu.printf``) and written to the run's stdout; the result
+is the number of bytes printed.  A ``%s`` argument is a pointer into a string global."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from ....ir.core import Operation
+from ...errors import UnsupportedError
+from ...printf import Spec, format_printf, parse_format
+from ..faults import LaneFault
+from ..interp import affine
+from ..registry import lowering
+from ..values import numerics_name
+
+__all__ = ["HostPtr", "c_printf"]
+
+
+@dataclass(frozen=True)
+class HostPtr:
+    """A pointer into the bytes of a global (``data``) at byte ``offset``."""
+
+    name: str
+    data: bytes
+    offset: int = 0
+
+    def c_string(self) -> bytes:
+        rest = self.data[self.offset:]
+        end = rest.find(b"\0")
+        if end < 0:
+            raise LaneFault(f"string at '@{self.name}' + {self.offset} has no NUL terminator")
+        return rest[:end]
+
+
+def _globals(c) -> dict:
+    key = ("llvm globals",)
+    found = c.cache.get(key)
+    if found is None:
+        found = {}
+        module = c.module
+        for op in module.regions[0].blocks[0].ops if module.regions and \
+                module.regions[0].blocks else []:
+            if op.name == "llvm.mlir.global":
+                found[op.attributes["sym_name"].value] = op
+        c.cache[key] = found
+    return found
+
+
+def _host_only(ex, op: Operation) -> None:
+    from ..host import HostExecutor
+    if not isinstance(ex, HostExecutor):
+        raise LaneFault(f"'{op.name}' inside a kernel (tileir runs it on the host only)",
+                        kind=UnsupportedError)
+
+
+@lowering("llvm.mlir.addressof")
+def _addressof(op: Operation, c):
+    name = str(op.attributes["global_name"].generic()).lstrip("@")
+
+    def step(ex, frame, args):
+        _host_only(ex, op)
+        glob = _globals(c).get(name)
+        value = glob.attributes.get("value") if glob is not None else None
+        if glob is None or value is None or not hasattr(value, "value") or \
+                not isinstance(value.value, str):
+            raise LaneFault(f"llvm.mlir.addressof @{name}: tileir takes addresses of string "
+                            "globals only", kind=UnsupportedError)
+        return [HostPtr(name, value.value.encode("utf-8", "surrogateescape"))]
+    return affine(step)
+
+
+_ARRAY = re.compile(r"!llvm\.array<\s*(\d+)\s*x\s*(.+?)\s*>\Z")
+
+
+def _size_of(text: str) -> int:
+    m = _ARRAY.match(text)
+    if m:
+        return int(m.group(1)) * _size_of(m.group(2))
+    m = re.fullmatch(r"i(\d+)", text)
+    if m:
+        return (int(m.group(1)) + 7) // 8
+    raise LaneFault(f"llvm.getelementptr over '{text}' is not supported", kind=UnsupportedError)
+
+
+@lowering("llvm.getelementptr")
+def _gep(op: Operation, c):
+    elem = str(op.attributes["elem_type"].value)
+    indices = list(op.attributes["rawConstantIndices"].value)
+    offset = 0
+    t = elem
+    for k, i in enumerate(indices):
+        if k == 0:
+            offset += i * _size_of(t)
+            continue
+        m = _ARRAY.match(t)
+        if m is None:
+            raise LaneFault(f"llvm.getelementptr index into '{t}' is not supported",
+                            kind=UnsupportedError)
+        t = m.group(2)
+        offset += i * _size_of(t)
+
+    def step(ex, frame, args):
+        base = args[0]
+        if not isinstance(base, HostPtr):
+            raise LaneFault("llvm.getelementptr of a pointer that is no string global's",
+                            kind=UnsupportedError)
+        return [HostPtr(base.name, base.data, base.offset + offset)]
+    return affine(step)
+
+
+def _scalar(value):
+    if isinstance(value, HostPtr):
+        return value
+    arr = np.asarray(value)
+    if arr.size != 1:
+        raise LaneFault("llvm.call @printf with an argument that differs between lanes")
+    return arr.reshape(-1)[0]
+
+
+def c_printf(ex, op: Operation, args) -> list:
+    """``llvm.call @printf(%fmt, ...)``: format, write to the run's stdout, return the count."""
+    fmt = _scalar(args[0])
+    if not isinstance(fmt, HostPtr):
+        raise LaneFault("llvm.call @printf: the format is no pointer into a string global",
+                        kind=UnsupportedError)
+    pieces = parse_format(fmt.c_string().decode("utf-8", "surrogateescape"))
+    specs = [p for p in pieces if isinstance(p, Spec)]
+    values = []
+    for k, (v, operand) in enumerate(zip(args[1:], op.operands[1:])):
+        v = _scalar(v)
+        spec = specs[k] if k < len(specs) else None
+        if isinstance(v, HostPtr):
+            if spec is not None and spec.conv == "s":
+                values.append((np.asarray(v.c_string().decode("utf-8", "surrogateescape")),
+                               "str"))
+            else:
+                raise LaneFault("llvm.call @printf: a pointer argument for a conversion "
+                                "other than %s", kind=UnsupportedError)
+        else:
+            values.append((v, numerics_name(operand.type)))
+    text = format_printf(pieces, values)
+    out = getattr(ex, "out", None)
+    if out is not None:
+        out.write(text)
+    else:
+        ex.emit(text)
+    count = len(text.encode("utf-8", "surrogateescape"))
+    if not op.results:
+        return []
+    dtype = {"i64": np.int64, "i32": np.int32}.get(str(op.results[0].type), np.int32)
+    return [ex.root.uniform(count, dtype)]
