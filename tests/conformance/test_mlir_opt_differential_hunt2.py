@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 from tileir.cli.opt import process_buffer
-from tileir.text import print_op
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "interop"))
-from mlir_tools import find_mlir_opt, run_mlir_opt  # noqa: E402
-from test_mlir_opt_differential_hunt import _mlir_error, _tileir_error  # noqa: E402
+from mlir_tools import run_mlir_opt  # noqa: E402
+from test_mlir_opt_differential_hunt import (  # noqa: E402
+    _mlir_error, _needs_mlir_opt, _tileir, _tileir_error)
 
 
 def _errors(text: str) -> list:
@@ -31,14 +31,6 @@ def _errors(text: str) -> list:
             if d.severity == "error"]
 
 
-def _tileir(text: str, generic: bool = False) -> str:
-    result = process_buffer(text, "<stdin>", allow_unregistered=True)
-    assert not result.failed, [d.message for d in result.diagnostics]
-    return print_op(result.module, generic=generic)
-
-
-_needs_mlir_opt = pytest.mark.skipif(find_mlir_opt() is None,
-                                     reason="MLIR's mlir-opt not found (mlir-22-tools)")
 
 _RET = "  return\n}\n"
 _FN = "func.func @f(%m: memref<f32>, %i: index, %v: f32, %w: i32) {{\n  {}\n  return\n}}\n"
