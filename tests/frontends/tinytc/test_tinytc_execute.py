@@ -318,6 +318,12 @@ def test_argument_errors_name_the_argument():
         run(src, "k", [np.zeros((4, 2))])
 
 
+def test_unknown_kernel_is_an_argument_error_listing_the_functions():
+    from tileir.execute import ArgumentError
+    with pytest.raises(ArgumentError, match=r"no function @g in the program \(functions: @k\)"):
+        run("func @k(%a: f32) {\n}", "g", [1.0])
+
+
 def test_more_atomics_and_for_inside_foreach():
     src = """func @ger(%a: memref<f64x5>, %b: memref<f64x3>, %C: memref<f64x5x3>) {
   ger.atomic 2.0, %a, %b, 1.0, %C : f64, memref<f64x5>, memref<f64x3>, f64, memref<f64x5x3>

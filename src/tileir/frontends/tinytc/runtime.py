@@ -137,7 +137,10 @@ class TinytcKernel:
         from ...execute import compile_kernel as _compile
         from .lowering import lower_program
         self.prog = prog
-        self.function = prog.function(name)
+        try:
+            self.function = prog.function(name)
+        except KeyError as exc:     # (the API's error for an unknown kernel, as launch's)
+            raise ArgumentError(exc.args[0]) from None
         self.module = lower_program(prog)
         self.kernel = _compile(self.module, self.function.name)
 
