@@ -320,3 +320,56 @@ def test_divi_remi_of_natural_numbers_equal_the_general_path(elem, monkeypatch):
         for f, g in zip(fast, general):
             assert f.dtype == g.dtype and np.array_equal(f, g)
 
+
+
+@pytest.mark.parametrize("elem", ["f16", "bf16", "f32", "f64"])
+@pytest.mark.parametrize("want_max", [True, False])
+@pytest.mark.parametrize("prop", [True, False])
+def test_maxmin_rows_without_nan_equal_the_fold(elem, want_max, prop):
+    """Rows with no NaN anywhere (the fmax/fmin row reduction): signed zeros, infinities and
+    random finite bit patterns fold to the same bits as the reference maxf/minf."""
+    rng = np.random.default_rng(21)
+    dt = np.dtype(DT[elem])
+    pool = samples(elem, 2000, seed=22)
+    pool = pool[~np.isnan(pool.astype(np.float64))]
+    rows = pool[rng.integers(0, pool.size, (400, 64))]
+    rows[:50] = np.array([0.0, -0.0], np.float64).astype(dt)[rng.integers(0, 2, (50, 64))]
+    rows[50:60, :] = np.array(np.inf if not want_max else -np.inf, np.float64).astype(dt)
+    ref = N.maxf if want_max else N.minf
+    want = rows[:, 0]
+    for k in range(1, rows.shape[1]):
+        want = ref(want, rows[:, k], elem, prop)
+    assert same_bits(fast.float_maxmin_rows(want_max, prop, elem)(rows), want)
+
+
+def test_fma_f32_with_few_valued_broadcast_operands_equals_numerics():
+    """``x * scale - row_term`` shapes (an attention kernel's): the scale and the per-row term
+    are widened to f64 once; the bits are the reference fma's, ties and tiny results too."""
+    rng = np.random.default_rng(23)
+    lanes = 9
+    a = samples("f32", lanes * 64 * 64, seed=24)[:lanes * 64 * 64].reshape(lanes, 64, 64)
+    b = rng.standard_normal((lanes, 1, 1)).astype(np.float32)
+    c = rng.standard_normal((lanes, 64, 1)).astype(np.float32)
+    c[0, :, 0] = np.ldexp(c[0, :, 0], -140).astype(np.float32)          # tiny sums
+    a[1] = np.float32(1.0)
+    b[1] = np.float32(2.0 ** -24)
+    c[1] = np.float32(1.0)                                              # exact ties
+    with np.errstate(all="ignore"):
+        for args in ((a, b, c), (b, a, c), (a, c, b)):
+            full = [np.broadcast_to(x, a.shape) for x in args]
+            assert same_bits(fast.fma_f32()(*args), N.fma(*full, "f32"))
+
+
+def test_exp2_flush_to_zero_at_the_normal_limit():
+    """exp2 with flush_to_zero: 2**-126 (x = -126) stays, results just below it are flushed
+    to +0; arrays whose smallest x is -126 or more skip the flush with the same bits."""
+    below = np.nextafter(np.float32(-126), np.float32(-np.inf))
+    x = np.array([-126.0, below, -127.5, -149.0, -0.0, 3.25, -np.inf, np.inf], np.float32)
+    got = N.exp2(x, "f32", flush_to_zero=True)
+    assert got.view(np.uint32).tolist() == [0x00800000, 0, 0, 0, 0x3F800000,
+                                            np.float32(2 ** 3.25).view(np.uint32), 0,
+                                            0x7F800000]
+    ok = np.linspace(-126, 20, 5001, dtype=np.float32)
+    assert same_bits(N.exp2(ok, "f32", flush_to_zero=True), N.exp2(ok, "f32"))
+    with_nan = np.append(ok, np.float32(np.nan))
+    assert np.isnan(N.exp2(with_nan, "f32", flush_to_zero=True)[-1])

@@ -128,8 +128,8 @@ def round_exact(hi: ArrayLike, lo: Optional[ArrayLike] = None,
     return r
 
 
-def _has_nan(x: NDArray[np.float64]) -> bool:
-    """Whether the float64 array ``x`` holds a NaN (one maximum reduction: NaN propagates)."""
+def _has_nan(x: NDArray) -> bool:
+    """Whether the f32 or f64 array ``x`` holds a NaN (one maximum reduction: NaN propagates)."""
     return x.size > 0 and bool(np.isnan(np.maximum.reduce(x, axis=None)))
 
 
@@ -159,7 +159,9 @@ def round_to(hi: ArrayLike, lo: Optional[ArrayLike], elem: str, mode: str = NEAR
             tie = (lo != 0) & (up != dn) & halfway & np.isfinite(hi)
             if tie.any():
                 out = np.where(tie, np.where(lo > 0, up, dn), out)
-        return encode(out.astype(np.float64), elem) if _has_nan(hi) else out
+        # (a NaN of ``hi`` is a NaN of ``out``: test the narrower f32 array, half the bytes)
+        nan = _has_nan(out) if out.dtype == np.float32 else _has_nan(hi)
+        return encode(out.astype(np.float64), elem) if nan else out
     return encode(round_exact(hi, lo, elem, mode, scale=scale, saturate=saturate), elem)
 
 

@@ -106,7 +106,14 @@ def exp(x: ArrayLike, elem: str, rounding: str = "full") -> NDArray:
 def exp2(x: ArrayLike, elem: str, flush_to_zero: bool = False) -> NDArray:
     """2**x (exact for integral x in range).  With ``flush_to_zero`` only results are
     flushed: ``2**x`` of a subnormal ``x`` (``|x ln 2| < 2**-126``) rounds to 1, as
-    ``2**0`` is."""
+    ``2**0`` is; and none is flushed when every ``x`` is at least -126 (``2**x`` is then
+    at least ``2**-126``, the smallest normal f32: no result can be subnormal)."""
+    if flush_to_zero and elem == "f32":
+        a = np.asarray(x, dtype=np.float32)
+        # (one f32 reduction instead of three integer passes over the results; a NaN
+        # minimum compares False and keeps the flush)
+        if a.size and np.minimum.reduce(a, axis=None) >= np.float32(-126):
+            return _evaluate(np.exp2, (a,), elem)
     return _evaluate(np.exp2, (x,), elem, flush_to_zero, flat_at_zero=True)
 
 

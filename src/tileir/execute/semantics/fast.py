@@ -149,13 +149,19 @@ def float_maxmin_rows(want_max: bool, propagate_nan: bool, elem: str):
     if dt is None:
         return None
     uf = np.maximum if want_max else np.minimum
+    # (NumPy's fmax/fmin reduce rows ~1.4x faster than maximum/minimum; they agree where no
+    # NaN is present, which one whole-array maximum reduction tells: NaN propagates)
+    no_nan_uf = np.fmax if want_max else np.fmin
     ignored = -np.inf if want_max else np.inf       # what a NaN counts as without propagation
     zeros = (0.0, -0.0) if want_max else (-0.0, 0.0)    # (the preferred zero, the other)
     wide = dt in (F16, BF16)
 
     def run(rows):
         x = rows.astype(F32) if wide else rows        # (exact; the result is one element)
-        r = uf.reduce(x, axis=1)                      # (NaN propagates)
+        if x.size and not np.isnan(np.maximum.reduce(x, axis=None)):
+            r = no_nan_uf.reduce(x, axis=1)
+        else:
+            r = uf.reduce(x, axis=1)                  # (NaN propagates)
         if not propagate_nan:
             nan = np.isnan(r)
             if nan.any():        # (NumPy's fmax.reduce is not reliable past a NaN: measured)
@@ -528,6 +534,15 @@ def fma_f32(canonical: bool = True):
             return whole(a, b, c)
         # chunks of rows whose f64 temporaries stay in the cache (3x faster on 4M elements)
         rows = _FMA_CHUNK // row
+        total = row * shape[0]
+        # operands broadcast from a few values (a scale, a per-row term) are widened to f64
+        # once (exactly), so that the passes below mix no f32 into f64 (NumPy casts mixed
+        # operands through buffers: 1.5-2x slower); the full-size f32 multiplicand is copied
+        # into the f64 work array, then multiplied in place
+        a, b, c = (x.astype(F64) if x.dtype == F32 and 8 * x.size <= total else x
+                   for x in (a, b, c))
+        if a.dtype == F64 and b.dtype == F32:
+            a, b = b, a
         a, b, c = (np.broadcast_to(x, shape) for x in (a, b, c))
         out = fresh(shape, F32)
         chunk = (min(rows, shape[0]),) + shape[1:]
@@ -535,7 +550,8 @@ def fma_f32(canonical: bool = True):
         for i in range(0, shape[0], rows):
             j = min(shape[0], i + rows)
             s = tmp[:j - i]
-            np.multiply(a[i:j], b[i:j], out=s, dtype=F64)      # exact
+            np.copyto(s, a[i:j])                                # exact
+            np.multiply(s, b[i:j], out=s)                       # exact
             np.add(s, c[i:j], out=s)
             r = out[i:j]
             np.copyto(r, s, casting="same_kind")
