@@ -550,6 +550,9 @@ def shared_tiles_product(in_elem: str, other_f32: Callable) -> Callable:
             run = _run_of(sel)
             lanes_g = sel if run is None else run       # (a slice reads and writes in place)
             xs = x[lanes_g]
+            if side == 1 and run is not None:   # (the product lands in p's rows directly)
+                np.matmul(xs.reshape(-1, xs.shape[-1]), tiles[g], out=p[run].reshape(-1, n))
+                continue
             if side == 1:       # each lane's (m, k) rows times the shared (k, n) tile
                 q = np.matmul(xs.reshape(-1, xs.shape[-1]), tiles[g]).reshape(-1, m, n)
             else:               # the shared (m, k) tile times each lane's (k, n) columns
