@@ -3,7 +3,8 @@ ops MLIR's own GPU pipelines, ``--convert-parallel-loops-to-gpu`` and loop tilin
 host code and kernels), ``affine.load``/``affine.store`` and the structured control flow
 ``affine.for``/``affine.if``/``affine.parallel``/``affine.yield``.  Maps, sets and their
 parsing/printing are the builtin ``affine_map``/``affine_set`` attributes'
-(:mod:`tileir.dialects.builtin.affine`)."""
+(:mod:`tileir.dialects.builtin.affine`); which values may be dimensions and symbols is
+:mod:`tileir.dialects.affine.validity`'s."""
 
 from __future__ import annotations
 

@@ -13,9 +13,8 @@ symbol) or ``max(...)``/``min(...)`` of several; ``lowerBoundsMap``/``upperBound
 of them and ``lowerBoundsGroups``/``upperBoundsGroups`` how many results each bound has;
 ``reductions`` holds the ``arith::AtomicRMWKind`` of each result.
 
-Left lenient (MLIR checks them): whether the bound and condition operands (affine.parallel's
-too) are valid affine dimensions/symbols (``operand cannot be used as a symbol``...).  Stricter
-than MLIR 22: a generic ``affine.for`` whose bound operand counts do not match its maps
+Bound and condition operands must be valid affine dimensions/symbols
+(:mod:`tileir.dialects.affine.validity`).  Stricter than MLIR 22: a generic ``affine.for`` whose bound operand counts do not match its maps
 (mlir-opt accepts it and then misprints it) is an error, and so is a generic ``affine.parallel``
 whose operand count does not match its two maps."""
 
@@ -33,9 +32,10 @@ from ...ir.opdef import VARIADIC, Attr, OpBase, Operand, RegionDef, Result
 from ...ir.traits import Pure, RecursiveMemoryEffects, ReturnLike, SingleBlockImplicitTerminator, Terminator
 from ...ir.types import I32, FloatType, IntegerType
 from ..builtin.affine import (AffineConst, AffineMap, AffineMapAttr, AffineSymbol, IntegerSetAttr)
-from ..scf.branch import check_edge, terminator_of
+from ..scf.branch import check_edge, terminator_of, verify_loop_like
 from ..scf.common import ANY, INDEX, INDEX_TYPE, ensure_terminator, parse_region, type_list
 from ..scf.syntax import _elide_any_terminator, _is_terminator, _paren_or_single_types
+from .validity import dim_symbol_error
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...text.format import OpState
@@ -271,15 +271,23 @@ class ForOp(_AffineRegionOp):
     def verify_regions(self):
         region = self.regions[0]
         args = list(region.blocks[0].args) if region.blocks else []
+        iter_args, inits, results = args[1:], list(self.inits), list(self.results)
+        # (MLIR runs the LoopLikeOpInterface verifier before the op's own region checks)
+        msg = verify_loop_like(inits, iter_args, region, results, "affine.yield")
+        if msg:
+            return msg
         if not args or str(args[0].type) != "index":
             return "expected body to have a single index argument for the induction variable"
+        for which, operands in (("lower", self.lowerBoundOperands),
+                                ("upper", self.upperBoundOperands)):
+            amap = self.attributes[f"{which}BoundMap"].value
+            if amap.n_dims + amap.n_symbols:
+                msg = dim_symbol_error(self, operands, amap.n_dims)
+                if msg:
+                    return msg
         for which in ("lower", "upper"):
             if not self.attributes[f"{which}BoundMap"].value.results:
                 return f"expected {which} bound map to have at least one result"
-        iter_args, inits, results = args[1:], list(self.inits), list(self.results)
-        msg = _verify_loop_like(inits, iter_args, results)
-        if msg:
-            return msg
         iter_types = _types(iter_args)
         edge = check_edge(self, self, "parent", "Region #0", _types(inits), iter_types)
         if edge:
@@ -294,24 +302,6 @@ class ForOp(_AffineRegionOp):
         if results and len(inits) != len(results):
             return "mismatch between the number of loop-carried values and results"
         return None
-
-
-def _verify_loop_like(inits: list, iter_args: list, results: list) -> Optional[str]:
-    """MLIR's LoopLikeOpInterface checks that the yield's own verifier leaves to the loop."""
-    if len(inits) != len(iter_args):
-        return f"different number of inits and region iter_args: {len(inits)} != {len(iter_args)}"
-    if results and len(results) != len(iter_args):
-        return (f"different number of loop results and region iter_args: {len(results)} != "
-                f"{len(iter_args)}")
-    for i, (a, b) in enumerate(zip(inits, iter_args)):
-        if a.type != b.type:
-            return (f"{i}-th init and {i}-th region iter_arg have different type: "
-                    f"'{a.type}' != '{b.type}'")
-    for i, (a, b) in enumerate(zip(iter_args, results)):
-        if a.type != b.type:
-            return (f"{i}-th region iter_arg and {i}-th loop result have different type: "
-                    f"'{a.type}' != '{b.type}'")
-    return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -388,7 +378,7 @@ class IfOp(_AffineRegionOp):
         if len(self.operands) != iset.n_dims + iset.n_symbols:
             return ("operand count and condition integer set dimension and symbol count must "
                     "match")
-        return None
+        return dim_symbol_error(self, self.operands, iset.n_dims)
 
     def verify_regions(self):
         if self.results and not self.regions[1].blocks:
@@ -686,7 +676,10 @@ class ParallelOp(_AffineRegionOp):
             # (not checked by mlir-opt 22)
             return ("bound operand count and affine maps dimension and symbol count must "
                     "match")
-        return None
+        return (dim_symbol_error(self, self.lowerBoundsOperands,
+                                 attrs["lowerBoundsMap"].value.n_dims)
+                or dim_symbol_error(self, self.upperBoundsOperands,
+                                    attrs["upperBoundsMap"].value.n_dims))
 
     def verify_regions(self):
         region = self.regions[0]

@@ -79,6 +79,13 @@ class _MapOp(OpBase):
         if self.MNEMONIC == "apply":
             if len(amap.results) != 1:
                 return "mapping must produce one value"
+            # (apply takes any operand, but not a dimension where a symbol goes)
+            from ...ir.verify import op_error
+            from .validity import affine_scope, is_valid_dim, is_valid_symbol
+            region = affine_scope(self)
+            for value in self.operands[amap.n_dims:]:
+                if is_valid_dim(value, region) and not is_valid_symbol(value, region):
+                    return op_error(self, "dimensional operand cannot be used as a symbol")
         elif not amap.results:
             return "affine map expect at least one result"
         return None
@@ -162,7 +169,8 @@ class _AccessOp(OpBase):
             return "affine map num results must equal memref rank"
         if len(indices) != amap.n_dims + amap.n_symbols:
             return "expects as many subscripts as affine map inputs"
-        return None
+        from .validity import dim_symbol_error
+        return dim_symbol_error(self, indices, amap.n_dims)
 
 
 class LoadOp(_AccessOp):

@@ -1,12 +1,14 @@
 """Affine expressions, maps and integer sets (MLIR's ``AffineExpr``/``AffineMap``/``IntegerSet``)
 with their attributes ``affine_map<...>`` and ``affine_set<...>``.
 
-Expressions are simplified while they are built, as MLIR builds them (constants folded and moved
-to the right of ``+`` and ``*``, ``x + 0``/``x * 1``/``x floordiv 1`` dropped, chains of
-constants merged), so that a parsed map prints as ``mlir-opt`` prints it.  Printing follows
-MLIR's conventions: ``x + y * -1`` is ``x - y``, ``x * -1`` is ``-x``, a negative constant term
-is subtracted, and operands of ``*``/``floordiv``/``ceildiv``/``mod`` that are themselves
-binary expressions are parenthesised.
+Expressions are simplified while they are built, by MLIR 22's rules (``simplifyAdd``,
+``simplifyMul``, ``simplifyFloorDiv``...), so that a parsed map prints as ``mlir-opt`` prints it:
+constants folded and moved right of ``+`` and ``*``, a symbolic term right of a dimensional one,
+``d1 + d0``/``s1 * s0`` ordered, ``x * c1 + x * c2`` merged, ``x - (x floordiv c) * c`` turned
+into ``x mod c``, divisions of multiples folded (``floordiv``/``ceildiv`` by any nonzero
+constant, ``mod`` by a positive one).  Printing follows MLIR's conventions: ``x + y * -1`` is
+``x - y``, ``x * -1`` is ``-x``, a negative constant term is subtracted, and operands of
+``*``/``floordiv``/``ceildiv``/``mod`` that are themselves binary expressions are parenthesised.
 """
 
 from __future__ import annotations
@@ -150,45 +152,108 @@ def _const(e: AffineExpr) -> Optional[int]:
     return e.value if isinstance(e, AffineConst) else None
 
 
+def _is(e: AffineExpr, kind: str) -> bool:
+    return isinstance(e, AffineBinary) and e.kind == kind
+
+
+def _c_rem(a: int, b: int) -> int:
+    """C's ``a % b`` (the sign of ``a``)."""
+    return a - b * _c_div(a, b)
+
+
+def _c_div(a: int, b: int) -> int:
+    """C's ``a / b`` (rounded toward zero)."""
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _gcd64(a: int, b: int) -> int:
+    """``std::gcd`` of the two values taken as unsigned 64-bit, read back as signed."""
+    import math
+    mask = (1 << 64) - 1
+    g = math.gcd(a & mask, b & mask)
+    return g - (1 << 64) if g >= 1 << 63 else g
+
+
+def largest_known_divisor(e: AffineExpr) -> int:
+    """MLIR's ``getLargestKnownDivisor``: a value every value of ``e`` is a multiple of."""
+    if isinstance(e, AffineConst):
+        return abs(e.value)
+    if not isinstance(e, AffineBinary):
+        return 1
+    if e.kind in ("floordiv", "ceildiv"):
+        d = _const(e.rhs)
+        if d:
+            inner = largest_known_divisor(e.lhs)
+            if _c_rem(inner, d) == 0:
+                return _c_div(inner, d)
+        return 1
+    if e.kind == "mul":
+        return largest_known_divisor(e.lhs) * largest_known_divisor(e.rhs)
+    return _gcd64(largest_known_divisor(e.lhs), largest_known_divisor(e.rhs))
+
+
+def _ordered(lhs: AffineExpr, rhs: AffineExpr) -> bool:
+    """False for two dimensions (or two symbols) in decreasing position, which MLIR swaps in
+    a sum or product (``d1 + d0`` is ``d0 + d1``)."""
+    return not (type(lhs) is type(rhs) and isinstance(lhs, (AffineDim, AffineSymbol))
+                and lhs.position > rhs.position)
+
+
 def affine_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
-    """``lhs + rhs``, simplified."""
+    """``lhs + rhs``, simplified as MLIR 22's ``AffineExpr::operator+`` simplifies it."""
+    return _simplify_add(lhs, rhs) or AffineBinary("add", lhs, rhs)
+
+
+def _simplify_add(lhs: AffineExpr, rhs: AffineExpr) -> Optional[AffineExpr]:
+    """The simplified sum, or None where MLIR keeps ``lhs + rhs`` as it is."""
     a, b = _const(lhs), _const(rhs)
     if a is not None and b is not None:
         return AffineConst(a + b)
+    # a constant, or else a symbolic term next to a dimensional one, goes to the right
     if a is not None or (lhs.is_symbolic_or_constant() and not rhs.is_symbolic_or_constant()):
+        return affine_add(rhs, lhs)
+    if not _ordered(lhs, rhs):
         return affine_add(rhs, lhs)
     if b == 0:
         return lhs
-    if type(lhs) is type(rhs) and isinstance(lhs, (AffineDim, AffineSymbol)) \
-            and lhs.position > rhs.position:
-        return AffineBinary("add", rhs, lhs)
-    if isinstance(lhs, AffineBinary) and lhs.kind == "add":
-        c = _const(lhs.rhs)
-        if c is not None:
-            # (x + c1) + c2  ->  x + (c1 + c2);  (x + c) + y  ->  (x + y) + c
-            if b is not None:
-                return affine_add(lhs.lhs, AffineConst(c + b))
-            return affine_add(affine_add(lhs.lhs, rhs), lhs.rhs)
-    # x * c1 + x * c2  ->  x * (c1 + c2)  (c = 1 where there is no factor)
-    lbase, lfactor = _scaled(lhs)
+    inner_c = _const(lhs.rhs) if _is(lhs, "add") else None
+    if inner_c is not None and b is not None:        # (x + c1) + c2  ->  x + (c1 + c2)
+        return affine_add(lhs.lhs, AffineConst(inner_c + b))
+    lbase, lfactor = _scaled(lhs)                    # x * c1 + x * c2  ->  x * (c1 + c2)
     rbase, rfactor = _scaled(rhs)
     if lbase == rbase:
         return affine_mul(lbase, AffineConst(lfactor + rfactor))
-    # x + (x floordiv c) * -c  ->  x mod c
-    if isinstance(rhs, AffineBinary) and rhs.kind == "mul" and isinstance(rhs.lhs, AffineBinary) \
-            and rhs.lhs.kind == "floordiv" and rhs.lhs.lhs == lhs:
-        c, f = _const(rhs.lhs.rhs), _const(rhs.rhs)
-        if c is not None and f == -c:
-            return affine_mod(lhs, rhs.lhs.rhs)
-    if isinstance(rhs, AffineBinary) and rhs.kind == "add":
-        # x + (y + z)  ->  (x + y) + z, the inner sum built as is (as MLIR does)
-        return affine_add(AffineBinary("add", lhs, rhs.lhs), rhs.rhs)
-    return AffineBinary("add", lhs, rhs)
+    if inner_c is not None:                          # (x + c) + y  ->  (x + y) + c
+        return affine_add(affine_add(lhs.lhs, rhs), lhs.rhs)
+    if not _is(rhs, "mul"):
+        return None
+    # x - (x floordiv q) * q  ->  x mod q
+    scaled, factor = rhs.lhs, rhs.rhs
+    if _const(factor) == -1 and _is(scaled, "mul"):
+        # x + ((x floordiv q) * q) * -1, q symbolic
+        quotient, q = scaled.lhs, scaled.rhs
+        if not _is(quotient, "floordiv"):
+            return None
+        if quotient.rhs == q and quotient.lhs == lhs:
+            return affine_mod(lhs, q)
+    if not _is(scaled, "floordiv"):
+        return None
+    q = _const(scaled.rhs)
+    if scaled.lhs == lhs and q is not None and q > 0 and _const(factor) == -q:
+        return affine_mod(lhs, scaled.rhs)           # x + (x floordiv c) * -c
+    if _is(lhs, "add"):
+        # (y + z) + (x floordiv q) * k  ->  y + (z + (x floordiv q) * k) where that inner sum
+        # simplifies (MLIR 22: so that (y + x) + (x floordiv c) * -c is y + x mod c)
+        inner = _simplify_add(lhs.rhs, rhs)
+        if inner is not None:
+            return affine_add(lhs.lhs, inner)
+    return None
 
 
 def _scaled(e: AffineExpr) -> tuple[AffineExpr, int]:
     """``(x, c)`` for ``x * c`` (constant c), else ``(e, 1)``."""
-    if isinstance(e, AffineBinary) and e.kind == "mul":
+    if _is(e, "mul"):
         c = _const(e.rhs)
         if c is not None:
             return e.lhs, c
@@ -200,38 +265,56 @@ def affine_mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     a, b = _const(lhs), _const(rhs)
     if a is not None and b is not None:
         return AffineConst(a * b)
-    if a is not None or (lhs.is_symbolic_or_constant() and not rhs.is_symbolic_or_constant()):
+    if a is not None or not rhs.is_symbolic_or_constant() or not _ordered(lhs, rhs):
         return affine_mul(rhs, lhs)
     if b == 1:
         return lhs
     if b == 0:
         return rhs
-    if isinstance(lhs, AffineBinary) and lhs.kind == "mul" and b is not None:
+    if _is(lhs, "mul"):
         c = _const(lhs.rhs)
         if c is not None:
-            return affine_mul(lhs.lhs, AffineConst(c * b))
+            if b is not None:                        # (x * c1) * c2  ->  x * (c1 * c2)
+                return affine_mul(lhs.lhs, AffineConst(c * b))
+            return affine_mul(affine_mul(lhs.lhs, rhs), lhs.rhs)   # (x * c) * y -> (x * y) * c
     return AffineBinary("mul", lhs, rhs)
 
 
 def _div_like(kind: str, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
-    a, b = _const(lhs), _const(rhs)
-    if b is not None and b != 0:
-        if a is not None:
-            if kind == "floordiv":
-                return AffineConst(a // b)
-            if kind == "ceildiv":
-                return AffineConst(-((-a) // b))
-            return AffineConst(a % abs(b) if b > 0 else a % b)
-        if b == 1:
-            return AffineConst(0) if kind == "mod" else lhs
-        if kind == "mod" and isinstance(lhs, AffineBinary) and lhs.kind == "mod" and b > 0:
-            inner = _const(lhs.rhs)
-            if inner is not None and inner % b == 0:
+    """``floordiv``/``ceildiv``/``mod`` simplified as MLIR 22 does; nothing is simplified
+    unless the divisor is a nonzero constant (for ``mod``, a positive one)."""
+    a, d = _const(lhs), _const(rhs)
+    if d is None or d == 0 or (kind == "mod" and d < 0):
+        return AffineBinary(kind, lhs, rhs)
+    if a is not None:
+        if kind == "floordiv":
+            return AffineConst(a // d)
+        if kind == "ceildiv":
+            return AffineConst(-((-a) // d))
+        return AffineConst(a % d)
+    if kind == "mod":
+        if largest_known_divisor(lhs) % d == 0:
+            return AffineConst(0)
+        if _is(lhs, "add"):
+            if largest_known_divisor(lhs.lhs) % d == 0:
+                return affine_mod(lhs.rhs, rhs)
+            if largest_known_divisor(lhs.rhs) % d == 0:
                 return affine_mod(lhs.lhs, rhs)
-        if isinstance(lhs, AffineBinary) and lhs.kind == "mul" and b > 0:
-            c = _const(lhs.rhs)
-            if c is not None and c % b == 0:
-                return AffineConst(0) if kind == "mod" else affine_mul(lhs.lhs, AffineConst(c // b))
+        if _is(lhs, "mod"):
+            inner = _const(lhs.rhs)
+            if inner is not None and inner >= 1 and inner % d == 0:
+                return affine_mod(lhs.lhs, rhs)
+        return AffineBinary(kind, lhs, rhs)
+    if d == 1:
+        return lhs
+    if _is(lhs, "mul"):
+        c = _const(lhs.rhs)
+        if c is not None and c % d == 0:
+            return affine_mul(lhs.lhs, AffineConst(_c_div(c, d)))
+    if kind == "floordiv" and _is(lhs, "add") and (
+            _c_rem(largest_known_divisor(lhs.lhs), d) == 0
+            or _c_rem(largest_known_divisor(lhs.rhs), d) == 0):
+        return affine_add(affine_floordiv(lhs.lhs, rhs), affine_floordiv(lhs.rhs, rhs))
     return AffineBinary(kind, lhs, rhs)
 
 

@@ -9,7 +9,7 @@ from typing import Optional
 from ...ir.core import Operation
 from ...ir.diagnostics import ERROR, Diagnostic
 
-__all__ = ["check_edge", "terminator_of", "op_diag"]
+__all__ = ["check_edge", "terminator_of", "op_diag", "verify_loop_like"]
 
 
 def op_diag(op: Operation, message: str, note: Optional[str] = None,
@@ -47,3 +47,35 @@ def check_edge(op: Operation, point: Operation, source: str, target: str, values
     if message is None:
         return None
     return op_diag(op, message, "region branch point", point)
+
+
+def verify_loop_like(inits, iter_args, region, results, yield_name: str) -> Optional[str]:
+    """MLIR's LoopLikeOpInterface verifier, shared by ``scf.for`` and ``affine.for``: the
+    counts of inits, region iter_args, yielded values (the operands of the region's
+    ``yield_name`` terminator, when it yields any) and loop results (when there are any), then
+    for each position the init and yielded types against the iter_arg's, then the results'
+    types, in MLIR's order."""
+    term = terminator_of(region)
+    yielded = list(term.operands) if term is not None and term.name == yield_name else []
+    if len(inits) != len(iter_args):
+        return f"different number of inits and region iter_args: {len(inits)} != {len(iter_args)}"
+    if yielded and len(iter_args) != len(yielded):
+        return (f"different number of region iter_args and yielded values: {len(iter_args)} != "
+                f"{len(yielded)}")
+    if results and len(results) != len(iter_args):
+        # (MLIR 22 skips this for a loop without results: affine.for then fails on the
+        # region-branch edges; scf.for checks the result count itself before)
+        return (f"different number of loop results and region iter_args: {len(results)} != "
+                f"{len(iter_args)}")
+    for i, (init, arg) in enumerate(zip(inits, iter_args)):
+        if init.type != arg.type:
+            return (f"{i}-th init and {i}-th region iter_arg have different type: "
+                    f"'{init.type}' != '{arg.type}'")
+        if yielded and arg.type != yielded[i].type:
+            return (f"{i}-th region iter_arg and {i}-th yielded value have different type: "
+                    f"'{arg.type}' != '{yielded[i].type}'")
+    for i, (arg, result) in enumerate(zip(iter_args, results)):
+        if arg.type != result.type:
+            return (f"{i}-th region iter_arg and {i}-th loop result have different type: "
+                    f"'{arg.type}' != '{result.type}'")
+    return None

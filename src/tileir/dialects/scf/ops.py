@@ -12,7 +12,7 @@ from ...ir.traits import (ParentOneOf, Pure, RecursiveMemoryEffects, ReturnLike,
                           SingleBlockNoTerminator,
                           SingleBlockImplicitTerminator, Terminator)
 from . import syntax
-from .branch import check_edge, op_diag, terminator_of
+from .branch import check_edge, op_diag, terminator_of, verify_loop_like
 from .common import ANY, I1_TYPE, INDEX, SIGNLESS_INT_OR_INDEX, is_index
 from ...ir.constraints import Pred
 from ...ir.verify import op_error
@@ -172,8 +172,8 @@ class ForOp(ScfOp):
         inits = self.operands[3:]
         if len(inits) != len(self.results):
             return "mismatch in number of loop-carried values and defined values"
-        return _verify_loop_like(inits, _entry_args(self.regions[0])[1:], self.regions[0],
-                                 self.results)
+        return verify_loop_like(inits, _entry_args(self.regions[0])[1:], self.regions[0],
+                                self.results, "scf.yield")
 
     def verify_regions(self):
         args = _entry_args(self.regions[0])
@@ -184,33 +184,6 @@ class ForOp(ScfOp):
                            iter_types)
                 or _yield_edges(self, self.regions[0], [("Region #0", iter_types),
                                                         ("parent", _types(self.results))]))
-
-
-def _verify_loop_like(inits, iter_args, region, results) -> str | None:
-    """MLIR's LoopLikeOpInterface verifier."""
-    if len(inits) != len(iter_args):
-        return f"different number of inits and region iter_args: {len(inits)} != {len(iter_args)}"
-    term = terminator_of(region)
-    yielded = list(term.operands) if term is not None and term.name == "scf.yield" else []
-    if yielded and len(iter_args) != len(yielded):
-        return (f"different number of region iter_args and yielded values: {len(iter_args)} != "
-                f"{len(yielded)}")
-    if len(results) != len(iter_args):
-        return (f"different number of loop results and region iter_args: {len(results)} != "
-                f"{len(iter_args)}")
-    for i, (a, b) in enumerate(zip(inits, iter_args)):
-        if a.type != b.type:
-            return (f"{i}-th init and {i}-th region iter_arg have different type: "
-                    f"'{a.type}' != '{b.type}'")
-    for i, (a, b) in enumerate(zip(iter_args, yielded)):
-        if a.type != b.type:
-            return (f"{i}-th region iter_arg and {i}-th yielded value have different type: "
-                    f"'{a.type}' != '{b.type}'")
-    for i, (a, b) in enumerate(zip(iter_args, results)):
-        if a.type != b.type:
-            return (f"{i}-th region iter_arg and {i}-th loop result have different type: "
-                    f"'{a.type}' != '{b.type}'")
-    return None
 
 
 class ForallOp(ScfOp):
