@@ -7,7 +7,7 @@ constant such as a format string), ``llvm.mlir.addressof`` (a pointer to it) and
     %s = llvm.getelementptr %p[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<7 x i8>
 
 Initialiser regions are not supported (a global's value is an attribute); ``getelementptr``
-takes constant indices only.  Linkage is kept as MLIR's ``#llvm.linkage<...>`` attribute."""
+takes constant and dynamic (SSA) indices.  Linkage is kept as MLIR's ``#llvm.linkage<...>`` attribute."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from ...ir.attributes import (UNIT, DenseArrayAttr, IntegerAttr, OpaqueAttr, Str
                               SymbolRefAttr, TypeAttr, format_named_attr)
 from ...ir.constraints import ANY_TYPE
 from ...ir.core import Region
-from ...ir.opdef import Attr, OpBase, Operand, RegionDef, Result
+from ...ir.opdef import VARIADIC, Attr, OpBase, Operand, RegionDef, Result
 from ...ir.traits import Pure
 from ...ir.types import I32, I64, BuiltinType
 
@@ -182,14 +182,71 @@ class AddressOfOp(OpBase):
         return None
 
 
+#: ``rawConstantIndices`` entry of a dynamic index (MLIR's ``GEPOp::kDynamicIndex``)
+DYNAMIC_INDEX = -(1 << 31)
+#: ``noWrapFlags`` bits: inbounds is ``inbounds_flag | nusw``
+_GEP_FLAGS = {"inbounds": 3, "inbounds_flag": 1, "nusw": 2, "nuw": 4}
+
+
+def _flags_text(v: int) -> str:
+    words = []
+    if v & 3 == 3:
+        words.append("inbounds")
+    elif v & 1:
+        words.append("inbounds_flag")
+    elif v & 2:
+        words.append("nusw")
+    if v & 4:
+        words.append("nuw")
+    return "|".join(words)
+
+
+def llvm_type_parts(text: str):
+    """The structure of an LLVM type's text: ``("struct", [member texts])``, ``("array",
+    count, element)``, ``("vector", count, element)`` or ``("scalar",)``."""
+    t = text.strip()
+    if t.startswith("!llvm."):
+        t = t[len("!llvm."):]
+    m = re.fullmatch(r"array<\s*(\d+)\s*x\s*(.+)>", t, re.S)
+    if m:
+        return ("array", int(m.group(1)), m.group(2).strip())
+    m = re.fullmatch(r"vector<\s*(\d+)\s*x\s*(.+)>", t, re.S) or \
+        re.fullmatch(r"vector<\s*(\d+)x(.+)>", t, re.S)
+    if m:
+        return ("vector", int(m.group(1)), m.group(2).strip())
+    m = re.fullmatch(r"struct<(.*)>", t, re.S)
+    if m:
+        body = m.group(1).strip()
+        if body.startswith('"'):          # a named struct: "name", [packed] (members)
+            end = body.index('"', 1)
+            body = body[end + 1:].lstrip(", ").strip()
+        packed = body.startswith("packed")
+        if packed:
+            body = body[len("packed"):].strip()
+        if body.startswith("(") and body.endswith(")"):
+            from .ops import _split_top
+            return ("struct", _split_top(body[1:-1]), packed)
+        return ("struct", [], packed)
+    return ("scalar",)
+
+
+def _is_signless_int(t) -> bool:
+    text = str(t)
+    if re.fullmatch(r"i\d+", text):
+        return True
+    m = re.fullmatch(r"vector<(?:\[?\d+\]?x)+(i\d+)>", text)
+    return m is not None
+
+
 class GEPOp(OpBase):
-    """``%q = llvm.getelementptr [inbounds] %p[0, 1] : (!llvm.ptr) -> !llvm.ptr, T`` with
-    constant indices only."""
+    """``%q = llvm.getelementptr [flags] %p[0, %i, 1] : (!llvm.ptr, i64) -> !llvm.ptr, T``:
+    constant and dynamic (SSA, signless integer) indices; ``rawConstantIndices`` holds the
+    constants with :data:`DYNAMIC_INDEX` where an operand stands, as MLIR does."""
 
     __slots__ = ()
     DIALECT_NAME = "llvm"
     MNEMONIC = "getelementptr"
-    OPERANDS = (Operand("base", ANY_TYPE),)
+    OPERANDS = (Operand("base", ANY_TYPE), Operand("dynamicIndices", ANY_TYPE, VARIADIC))
     RESULTS = (Result("res", ANY_TYPE),)
     ATTRIBUTES = (Attr("elem_type", "type"), Attr("noWrapFlags", "i32", optional=True),
                   Attr("rawConstantIndices", "array_i32"))
@@ -198,24 +255,45 @@ class GEPOp(OpBase):
     @staticmethod
     def parse_custom(parser, state):
         flags = 0
-        if parser.tok == "inbounds":
-            flags = 3
+        while parser.tok in _GEP_FLAGS:
+            flags |= _GEP_FLAGS[parser.tok]
             parser.i += 1
+            if not parser.consume("|"):
+                break
         state.operands["base"] = [parser._parse_use()]
         parser.expect("[")
         indices: list = []
+        dynamic: list = []
+
+        def one():
+            if parser.tok.startswith("%"):
+                dynamic.append(parser._parse_use())
+                indices.append(DYNAMIC_INDEX)
+                return
+            off = parser.offset
+            v = parser.parse_integer()
+            if not -(1 << 31) <= v < (1 << 31):
+                raise parser.error(f"{parser.op_prefix()}integer value too large", off)
+            indices.append(v)
         if parser.tok != "]":
-            parser.parse_comma_list(lambda: indices.append(parser.parse_integer()), "]")
+            parser.parse_comma_list(one, "]")
         parser.expect("]")
         state.attrs["rawConstantIndices"] = DenseArrayAttr("i32", tuple(indices))
         state.attrs["noWrapFlags"] = IntegerAttr(flags, I32)
+        state.operands["dynamicIndices"] = dynamic
         if parser.tok == "{":
             state.attrs.update(parser.parse_attr_dict_body())
         parser.expect(":")
         parser.expect("(")
         off = parser.offset
-        state.set_types("base", "operand", [parser.parse_type()], off)
+        types = parser.parse_comma_list(parser.parse_type, ")")
         parser.expect(")")
+        if len(types) != 1 + len(dynamic):
+            raise parser.error(f"{parser.op_prefix()}number of operands and types do not "
+                               f"match: got {1 + len(dynamic)} operands and {len(types)} "
+                               "types", state.start)
+        state.set_types("base", "operand", types[:1], off)
+        state.set_types("dynamicIndices", "operand", types[1:], off)
         parser.expect("->")
         off = parser.offset
         state.set_types("res", "result", [parser.parse_type()], off)
@@ -226,15 +304,49 @@ class GEPOp(OpBase):
     @staticmethod
     def print_custom(printer, op):
         flags = op.attributes.get("noWrapFlags")
-        text = " inbounds" if isinstance(flags, IntegerAttr) and flags.value == 3 else ""
-        idx = ", ".join(str(i) for i in op.attributes["rawConstantIndices"].value)
+        words = _flags_text(flags.value) if isinstance(flags, IntegerAttr) else ""
+        text = f" {words}" if words else ""
+        dyn = iter(op.operands[1:])
+        idx = ", ".join(printer.value_name(next(dyn)) if i == DYNAMIC_INDEX else str(i)
+                        for i in op.attributes["rawConstantIndices"].value)
         text += f" {printer.value_name(op.operands[0])}[{idx}]"
         text += printer.attr_dict_text(op, {"rawConstantIndices", "noWrapFlags", "elem_type"})
-        return (text + f" : ({op.operands[0].type}) -> {op.results[0].type}, "
+        types = ", ".join(str(v.type) for v in op.operands)
+        return (text + f" : ({types}) -> {op.results[0].type}, "
                 f"{op.attributes['elem_type'].value}")
 
     def verify_op(self):
         for what, t in (("operand", self.operands[0].type), ("result", self.results[0].type)):
             if _ptr_space(t) < 0:
                 return f"{what} #0 must be LLVM pointer type, but got '{t}'"
+        for k, v in enumerate(self.operands[1:], start=1):
+            if not _is_signless_int(v.type):
+                return f"operand #{k} must be variadic of signless integer or LLVM " \
+                    "dialect-compatible vector of signless integer, but got " \
+                    f"'{v.type}'"
+        raw = list(self.attributes["rawConstantIndices"].value)
+        if sum(1 for i in raw if i == DYNAMIC_INDEX) != len(self.operands) - 1:
+            return "expected as many dynamic indices as specified in 'rawConstantIndices'"
+        t = str(self.attributes["elem_type"].value)
+        for k, i in enumerate(raw[1:], start=1):
+            parts = llvm_type_parts(t)
+            if parts[0] == "struct":
+                if i == DYNAMIC_INDEX:
+                    return f"expected index {k} indexing a struct to be constant"
+                if not 0 <= i < len(parts[1]):
+                    return f"index {k} indexing a struct is out of bounds"
+                t = parts[1][i]
+            elif parts[0] in ("array", "vector"):
+                t = parts[2]
+            else:
+                return f"type '{_type_text(t)}' cannot be indexed (index #{k})"
         return None
+
+
+def _type_text(t: str) -> str:
+    """An LLVM type's text as a diagnostic shows it (a builtin type bare, others
+    ``!llvm.``-prefixed)."""
+    if t.startswith("!") or re.fullmatch(r"(i\d+|f16|bf16|f32|f64|f80|f128|index)", t) or \
+            t.startswith("vector<"):
+        return t
+    return "!llvm." + t

@@ -11,7 +11,34 @@ from ...ir.types import BuiltinType, Type
 from ...text import registry
 from ...text.parser import ParseError, Parser
 
-__all__ = ["parse_llvm_type"]
+__all__ = ["parse_llvm_type", "LLVMFuncType"]
+
+
+class LLVMFuncType(BuiltinType):
+    """``!llvm.func<R (A, B[, ...])>``, kept as its text like other LLVM types, with the
+    signature at hand: ``inputs`` and ``results`` (none for ``void``) as a builtin function
+    type has them, and ``vararg``."""
+
+    __slots__ = ("_sig",)
+
+    def _signature(self):
+        sig = getattr(self, "_sig", None)
+        if sig is None:
+            from .ops import func_signature
+            sig = self._sig = func_signature(self)
+        return sig
+
+    @property
+    def inputs(self) -> list:
+        return self._signature()[0]
+
+    @property
+    def results(self) -> list:
+        return self._signature()[1]
+
+    @property
+    def vararg(self) -> bool:
+        return self._signature()[2]
 
 _ADDRESS_SPACE_ERROR = ("failed to parse LLVMPointerType parameter 'addressSpace' which is to "
                         "be a `unsigned`")
@@ -21,7 +48,11 @@ def parse_llvm_type(parser: Parser, word: str, offset: int, word_end: int) -> Ty
     """``!llvm.<word>``: the hook of :data:`tileir.text.registry.DIALECT_TYPE_PARSERS`."""
     if word != "ptr":
         if parser.peek() == "<":
-            return BuiltinType(parser.take_balanced_text())
+            text = parser.take_balanced_text()
+            if word == "func":
+                from .ops import canonical_llvm_func_type
+                return canonical_llvm_func_type(text)
+            return BuiltinType(text)
         parser.i += 1
         return BuiltinType(parser.toks[parser.i - 1])
     parser.i += 1

@@ -201,6 +201,7 @@ class KernelExecutor(Executor):
         buf = Buffer(data, scope, name, zero_pending=True)
         self.scratch.append(buf)
         buf.copy_size = n
+        buf.copy_extent = n
         if interleave and (self.interleave[scope] or prefer_interleaved) and n > 0 and \
                 copies > 1:
             buf.layout = Interleaved(n, copies, copy)
@@ -210,6 +211,33 @@ class KernelExecutor(Executor):
             strides.append(acc)
             acc *= s
         return MemRef(buf, copy.times(n), list(shape), list(reversed(strides)))
+
+    def copy_base(self, space: Space, buffer: Buffer) -> Any:
+        """Where the copy of the per-block / per-thread ``buffer`` (``buffer.per_copy``) that
+        each lane of ``space`` owns begins: ``copy_size`` times the linear block id in the
+        chunk (workgroup memory) or the linear thread id in the chunk (private memory), an
+        :class:`Aff` in box spaces.  On a GPU that copy is all a block (thread) sees of the
+        memory, at the same address in every block: descriptors show offsets relative to
+        it (``memref.extract_strided_metadata``), and a descriptor built on the bare base
+        (``memref.reinterpret_cast``) starts there."""
+        copy = self.block_linear if buffer.space == "workgroup" else self.lane_linear
+        return self.in_space(space, copy.times(buffer.copy_size))
+
+    def dynamic_shared_memory(self) -> MemRef:
+        """The bytes of ``gpu.dynamic_shared_memory`` (a copy per block, each padded to 16
+        bytes), made on first use."""
+        ref = self.dynamic_shared.get("bytes")
+        if ref is None:
+            size = self.geo.dynamic_shared_memory
+            per_block = -(-size // 16) * 16
+            buf = Buffer(allocation(per_block * self.n_blocks, np.uint8,
+                                    "dynamic shared memory"),
+                         "workgroup", "dynamic shared memory")
+            buf.copy_size = per_block
+            buf.copy_extent = size
+            ref = MemRef(buf, self.block_linear.times(per_block), [size], [1])
+            self.dynamic_shared["bytes"] = ref
+        return ref
 
     def attributions(self, workgroup: Sequence[Value], private: Sequence[Value]) -> list[MemRef]:
         """Memrefs for a kernel's workgroup and private attributions (its entry block's

@@ -1,9 +1,13 @@
 """Physical layouts of per-block and per-thread memory: copies stored interleaved.
 
 A workgroup attribution has one copy of its ``n`` elements per block of the chunk, a private
-one per thread.  *Logically* -- for descriptors (``memref.extract_strided_metadata``),
-subviews, bounds checks, race records and diagnostics -- copy ``b``'s element ``e`` is element
-``b * n + e`` of the buffer (:class:`~.memory.MemRef` offsets are ``block * n``).  *Physically*
+one per thread.  *Logically* -- inside the engine: :class:`~.memory.MemRef` offsets, subviews,
+race records -- copy ``b``'s element ``e`` is element ``b * n + e`` of the buffer (offsets are
+``block * n``).  What a kernel observes is a GPU's view, in which each block (thread) sees only
+its own copy, at the same address everywhere: ``memref.extract_strided_metadata`` reports
+offsets from the start of the copy, ``memref.reinterpret_cast`` counts its offset from there
+and may not reach outside the copy (:meth:`~.kernel.KernelExecutor.copy_base`,
+``Buffer.copy_size`` / ``copy_extent``).  *Physically*
 the engine may store it at ``e * m + b`` instead (``m`` copies, :class:`Interleaved`): the same
 element of every copy is then contiguous, so an access in which every block touches its own
 copy at the same index (``sh[tid]`` for ``tid < s``) is one dense slice of memory rather than

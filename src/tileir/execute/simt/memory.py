@@ -77,7 +77,7 @@ class Buffer:
     zeroing."""
 
     __slots__ = ("_data", "zero_pending", "space", "name", "freed", "ident", "read_only",
-                 "pending", "copy_size", "layout", "__weakref__")
+                 "pending", "copy_size", "copy_extent", "layout", "__weakref__")
 
     def __init__(self, data: np.ndarray, space: str = "global", name: str = "buffer",
                  read_only: bool = False, zero_pending: bool = False) -> None:
@@ -91,8 +91,12 @@ class Buffer:
         self.read_only = read_only
         #: the :class:`~.values.Token` of an async op still writing it (host runtime)
         self.pending = None
-        #: elements per block (workgroup) or per thread (private) copy, else 0
+        #: elements from one block's (workgroup) or thread's (private) copy to the next, else
+        #: 0: copy ``b`` starts at element ``b * copy_size`` (:meth:`copy_base`)
         self.copy_size = 0
+        #: elements of one copy that are the block's (thread's) memory (``copy_size`` unless
+        #: the copies are padded, as dynamic shared memory's are)
+        self.copy_extent = 0
         self.layout: Optional[Interleaved] = None
         LIVE_BUFFERS.add(self)
 
@@ -124,6 +128,17 @@ class Buffer:
     @property
     def size(self) -> int:
         return int(self._data.size)
+
+    @property
+    def per_copy(self) -> bool:
+        """Whether the buffer holds one copy per block (workgroup memory) or per thread
+        (private memory): what a kernel sees of it is only its own copy."""
+        return self.copy_size > 0 and self.space in ("workgroup", "private")
+
+    @property
+    def copy_elements(self) -> int:
+        """The elements of one copy a block (thread) may touch."""
+        return self.copy_extent or self.copy_size
 
     def __repr__(self) -> str:
         return f"Buffer({self.name}, {self.space}, {self._data.dtype}[{self.size}])"

@@ -17,7 +17,6 @@ from ..faults import LaneFault
 from ..interp import affine
 from ..kernel import SUBGROUP_SIZE, KernelExecutor
 from ..lanes import Aff, ROOT_NDIM
-from ..memory import Buffer, MemRef, allocation
 from ..registry import lowering
 
 _AXIS = {"x": 0, "y": 1, "z": 2}
@@ -192,15 +191,8 @@ def _barrier(op: Operation, c):
 def _dynamic_shared_memory(op: Operation, c):
     def step(ex, frame, args):
         k = _kernel(ex)
-        ref = k.dynamic_shared.get("bytes")
-        if ref is None:
-            per_block = -(-k.geo.dynamic_shared_memory // 16) * 16
-            buf = Buffer(allocation(per_block * k.n_blocks, np.uint8, "dynamic shared memory"),
-                         "workgroup", "dynamic shared memory")
-            ref = MemRef(buf, k.block_linear.times(per_block),
-                         [k.geo.dynamic_shared_memory], [1])
-            ref.type = op.results[0].type
-            k.dynamic_shared["bytes"] = ref
+        ref = k.dynamic_shared_memory()
+        ref.type = op.results[0].type
         return [ref if frame.space is k.root else frame.space.enter(ref)
                 if frame.space.parent is k.root else _enter_chain(frame.space, ref)]
     return affine(step)

@@ -76,41 +76,93 @@ def _addressof(op: Operation, c):
     return affine(step)
 
 
-_ARRAY = re.compile(r"!llvm\.array<\s*(\d+)\s*x\s*(.+?)\s*>\Z")
+_SCALAR_SIZES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "f80": 16, "f128": 16, "ptr": 8}
+
+
+def _layout(text: str) -> tuple[int, int]:
+    """``(size, alignment)`` in bytes of an LLVM type (natural alignment, as on NVPTX)."""
+    from ....dialects.llvm.globals import llvm_type_parts
+    t = text[len("!llvm."):] if text.startswith("!llvm.") else text
+    parts = llvm_type_parts(t)
+    if parts[0] in ("array", "vector"):
+        size, align = _layout(parts[2])
+        return parts[1] * size, align
+    if parts[0] == "struct":
+        off, align = 0, 1
+        for m in parts[1]:
+            size, a = _layout(m)
+            if parts[2]:
+                a = 1
+            off = -(-off // a) * a + size
+            align = max(align, a)
+        return -(-off // align) * align, align
+    m = re.fullmatch(r"i(\d+)", t)
+    if m:
+        n = (int(m.group(1)) + 7) // 8
+        return n, 1 << max(0, (n - 1).bit_length())
+    if t.startswith("ptr"):
+        return 8, 8
+    if t in _SCALAR_SIZES:
+        return _SCALAR_SIZES[t], min(_SCALAR_SIZES[t], 16)
+    raise LaneFault(f"llvm.getelementptr over '{text}' is not supported", kind=UnsupportedError)
 
 
 def _size_of(text: str) -> int:
-    m = _ARRAY.match(text)
-    if m:
-        return int(m.group(1)) * _size_of(m.group(2))
-    m = re.fullmatch(r"i(\d+)", text)
-    if m:
-        return (int(m.group(1)) + 7) // 8
-    raise LaneFault(f"llvm.getelementptr over '{text}' is not supported", kind=UnsupportedError)
+    return _layout(text)[0]
+
+
+def _struct_offset(members: list, k: int, packed: bool) -> int:
+    off = 0
+    for j, m in enumerate(members):
+        size, a = _layout(m)
+        off = off if packed else -(-off // a) * a
+        if j == k:
+            return off
+        off += size
+    return off
 
 
 @lowering("llvm.getelementptr")
 def _gep(op: Operation, c):
+    """The byte offset of the indices (constant and dynamic, sign-extended as LLVM does)."""
+    from ....dialects.llvm.globals import DYNAMIC_INDEX, llvm_type_parts
     elem = str(op.attributes["elem_type"].value)
-    indices = list(op.attributes["rawConstantIndices"].value)
-    offset = 0
+    raw = list(op.attributes["rawConstantIndices"].value)
+    # per index: ("const", bytes) or ("dyn", operand position, bytes per step)
+    plan = []
     t = elem
-    for k, i in enumerate(indices):
+    n_dyn = 0
+    for k, i in enumerate(raw):
         if k == 0:
-            offset += i * _size_of(t)
-            continue
-        m = _ARRAY.match(t)
-        if m is None:
-            raise LaneFault(f"llvm.getelementptr index into '{t}' is not supported",
-                            kind=UnsupportedError)
-        t = m.group(2)
-        offset += i * _size_of(t)
+            step_t = t
+        else:
+            parts = llvm_type_parts(t)
+            if parts[0] == "struct":
+                plan.append(("const", _struct_offset(parts[1], i, parts[2])))
+                t = parts[1][i]
+                continue
+            if parts[0] not in ("array", "vector"):
+                raise LaneFault(f"llvm.getelementptr index into '{t}' is not supported",
+                                kind=UnsupportedError)
+            t = step_t = parts[2]
+        if i == DYNAMIC_INDEX:
+            plan.append(("dyn", n_dyn, _size_of(step_t)))
+            n_dyn += 1
+        else:
+            plan.append(("const", i * _size_of(step_t)))
 
     def step(ex, frame, args):
         base = args[0]
         if not isinstance(base, HostPtr):
             raise LaneFault("llvm.getelementptr of a pointer that is no string global's",
                             kind=UnsupportedError)
+        offset = 0
+        for entry in plan:
+            if entry[0] == "const":
+                offset += entry[1]
+            else:
+                v = args[1 + entry[1]]
+                offset += int(_scalar(frame.space.array(v))) * entry[2]
         return [HostPtr(base.name, base.data, base.offset + offset)]
     return affine(step)
 

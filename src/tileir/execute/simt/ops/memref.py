@@ -7,6 +7,13 @@ can.  Every descriptor a view op builds is checked against its source (a subview
 source, a cast to a static size the memref does not have, a view past its byte buffer are
 :class:`~tileir.execute.errors.MemoryAccessError`).
 
+Workgroup and private memory in a kernel are one buffer holding a copy per block (thread); a
+kernel sees only its own copy, as on a GPU: descriptor offsets reported by
+``extract_strided_metadata`` count from the copy, its base is the copy's first element,
+``reinterpret_cast`` offsets count from there and a descriptor reaching outside the copy is
+out of bounds.  ``memref.view`` at a uniform byte shift gives, as MLIR lowers it, a descriptor
+of offset 0 whose base is the shifted byte.
+
 Choices where MLIR leaves values open: fresh allocations (``alloc``, ``alloca``, ``realloc``'s
 new tail) are zero-filled; ``extract_aligned_pointer_as_index`` gives a made-up address that is
 the same for one buffer and distinct between buffers.
@@ -276,16 +283,30 @@ def _rank(op: Operation, c):
     return step
 
 
+def _copy_base(ex, space, buf: Buffer) -> Any:
+    """Where the lanes' own copy of ``buf`` begins: 0, or for per-block / per-thread memory
+    in a kernel (``buf.per_copy``) the copy's first element (see
+    :meth:`~..kernel.KernelExecutor.copy_base`)."""
+    if not buf.per_copy or getattr(ex, "kind", "") != "kernel":
+        return 0
+    return _norm(space, ex.copy_base(space, buf))
+
+
 @lowering("memref.extract_strided_metadata")
 def _metadata(op: Operation, c):
     def step(ex, frame, args):
         ref = args[0]
         space = frame.space
-        base = MemRef(ref.buffer, 0, [], [], op.results[0].type)
+        # a block (thread) sees its own copy of workgroup (private) memory, at the same
+        # address in every block: offsets count from the copy, and the base is the copy
+        origin = _copy_base(ex, space, ref.buffer)
+        offset = ref.offset if type(origin) is int and origin == 0 else \
+            _norm(space, _add(space, ref.offset, _mul(space, origin, -1)))
+        base = MemRef(ref.buffer, origin, [], [], op.results[0].type)
 
         def val(x):
             return space.uniform(x, np.int64) if isinstance(x, int) else x
-        return [base, val(ref.offset)] + [val(s) for s in ref.sizes] + \
+        return [base, val(offset)] + [val(s) for s in ref.sizes] + \
             [val(s) for s in ref.strides]
     return affine(step)
 
@@ -403,10 +424,50 @@ def _reinterpret_cast(op: Operation, c):
         offset = _mixed(s_off, dyn[:seg[1]], space)[0]
         sizes = _mixed(s_size, dyn[seg[1]:seg[1] + seg[2]], space)
         strides = _mixed(s_str, dyn[seg[1] + seg[2]:], space)
-        new = MemRef(ref.buffer, offset, sizes, strides, t)
-        _check_extent(new)
-        return [new]
+        origin = _copy_base(ex, space, ref.buffer)
+        if type(origin) is int and origin == 0:
+            new = MemRef(ref.buffer, offset, sizes, strides, t)
+            _check_extent(new)
+            return [new]
+        # the block's (thread's) own copy: the offset counts from its start, and the
+        # descriptor must stay inside it (the other copies are other blocks' memory)
+        _check_copy_extent(space, ref.buffer, offset, sizes, strides)
+        return [MemRef(ref.buffer, _norm(space, _add(space, origin, offset)), sizes, strides, t)]
     return affine(step)
+
+
+def _check_copy_extent(space, buf: Buffer, offset: Any, sizes: list, strides: list) -> None:
+    """A descriptor of per-block / per-thread memory, its offset counted from the lane's own
+    copy, must stay inside that copy (for every lane)."""
+    n = buf.copy_elements
+    whose = "block's" if buf.space == "workgroup" else "thread's"
+    if all(isinstance(v, int) for v in [offset, *sizes, *strides]):
+        if any(k == 0 for k in sizes):
+            return
+        lo = offset + sum(min(0, (k - 1) * st) for k, st in zip(sizes, strides))
+        hi = offset + sum(max(0, (k - 1) * st) for k, st in zip(sizes, strides))
+        if lo < 0 or hi >= n:
+            raise _fault(f"descriptor reaches elements [{lo}, {hi}] outside the {whose} own "
+                         f"{buf.name} ({n} elements)")
+        return
+    lo = hi = _arr(space, offset)
+    empty = np.zeros((), bool)
+    for k, st in zip(sizes, strides):
+        k_a, st_a = _arr(space, k), _arr(space, st)
+        empty = empty | (k_a == 0)
+        span = (k_a - 1) * st_a
+        lo = lo + np.minimum(0, span)
+        hi = hi + np.maximum(0, span)
+    bad = ~empty & ((lo < 0) | (hi >= n))
+    if np.any(bad):
+        first = tuple(np.argwhere(np.broadcast_to(bad, np.broadcast(bad, lo, hi).shape))[0])
+
+        def at(x):
+            x = np.broadcast_to(x, np.broadcast(bad, lo, hi).shape)
+            return int(x[first])
+        raise LaneFault(f"descriptor reaches elements [{at(lo)}, {at(hi)}] outside the "
+                        f"{whose} own {buf.name} ({n} elements)", np.asarray(bad),
+                        kind=MemoryAccessError)
 
 
 def _check_extent(ref: MemRef) -> None:
@@ -521,8 +582,12 @@ def _view(op: Operation, c):
         data = src.buffer.data
         if data.itemsize != 1:
             raise _fault("memref.view of a memref whose elements are not bytes")
-        byte_off = _add(space, src.offset, _norm(space, shift))
         item = dtype.itemsize
+        ref = _shifted_view(ex, space, src, _const(shift), dtype, t, sizes)
+        if ref is not None:
+            _check_view_size(src, shift, sizes, item)
+            return [ref]
+        byte_off = _add(space, src.offset, _norm(space, shift))
         if isinstance(byte_off, Aff):
             if byte_off.const % item or any(k % item for k in byte_off.coef):
                 raise _fault(f"memref.view byte shift not a multiple of {item}")
@@ -539,18 +604,61 @@ def _view(op: Operation, c):
             usable = data.size - data.size % item
             buf = Buffer(data[:usable].view(dtype), src.buffer.space,
                          f"{src.buffer.name} as {t.element}")
+            if src.buffer.copy_size % item == 0:
+                buf.copy_size = src.buffer.copy_size // item
+                buf.copy_extent = src.buffer.copy_elements // item
             _TYPED_VIEWS[key] = buf
         ref = MemRef(buf, offset, sizes, _identity_strides(sizes, space), t)
-        n_bytes = src.sizes[0] if src.sizes else 0
-        total = item * int(np.prod([_const(s) or 0 for s in sizes])) if all(
-            _const(s) is not None for s in sizes) else None
-        shift_k = _const(shift)
-        if total is not None and shift_k is not None and isinstance(n_bytes, int) and \
-                shift_k + total > n_bytes:
-            raise _fault(f"memref.view of {total} bytes at byte {shift_k} reaches past the "
-                         f"{n_bytes}-byte buffer")
+        _check_view_size(src, shift, sizes, item)
         return [ref]
     return affine(step)
+
+
+def _check_view_size(src: MemRef, shift: Any, sizes: list, item: int) -> None:
+    n_bytes = src.sizes[0] if src.sizes else 0
+    total = item * int(np.prod([_const(s) or 0 for s in sizes])) if all(
+        _const(s) is not None for s in sizes) else None
+    shift_k = _const(shift)
+    if total is not None and shift_k is not None and isinstance(n_bytes, int) and \
+            shift_k + total > n_bytes:
+        raise _fault(f"memref.view of {total} bytes at byte {shift_k} reaches past the "
+                     f"{n_bytes}-byte buffer")
+
+
+def _shifted_view(ex, space, src: MemRef, shift, dtype: np.dtype, t, sizes: list):
+    """``memref.view`` at a uniform byte ``shift``, as MLIR lowers it: the view's aligned
+    pointer is the source's plus ``shift`` and its offset is 0 (what
+    ``extract_strided_metadata`` shows), so the view is a buffer of ``dtype`` starting at that
+    byte -- in every copy of per-block / per-thread memory.  None where that does not apply
+    (a per-lane shift or source offset, copies whose size is not a multiple of the element
+    size): the caller then views the whole buffer at an offset."""
+    if shift is None:
+        return None
+    item = dtype.itemsize
+    origin = _copy_base(ex, space, src.buffer)
+    rel = _const(src.offset) if type(origin) is int and origin == 0 else \
+        _const(_norm(space, _add(space, src.offset, _mul(space, origin, -1))))
+    if rel is None or rel + shift < 0:
+        return None
+    start = rel + shift
+    if start % item:
+        raise _fault(f"memref.view byte shift not a multiple of the element size {item}")
+    per_copy = src.buffer.per_copy and getattr(ex, "kind", "") == "kernel"
+    if per_copy and src.buffer.copy_size % item:
+        return None
+    data = src.buffer.data
+    key = (src.buffer.ident, dtype.str, start)
+    buf = _TYPED_VIEWS.get(key)
+    if buf is None or buf.data.base is not data and buf.data.base is not data.base:
+        usable = max(0, (data.size - start) // item)
+        buf = Buffer(data[start:start + usable * item].view(dtype), src.buffer.space,
+                     f"{src.buffer.name} as {t.element}")
+        if src.buffer.copy_size and src.buffer.copy_size % item == 0:
+            buf.copy_size = src.buffer.copy_size // item
+            buf.copy_extent = max(0, (src.buffer.copy_elements - start) // item)
+        _TYPED_VIEWS[key] = buf
+    offset = _copy_base(ex, space, buf) if per_copy else 0
+    return MemRef(buf, offset, sizes, _identity_strides(sizes, space), t)
 
 
 # -- copies ---------------------------------------------------------------------------------------
