@@ -18,6 +18,8 @@ memref.alloca_scope {
   %ca = memref.cast %a : memref<4x8xf32> to memref<?x?xf32>
   %cu = memref.cast %a : memref<4x8xf32> to memref<*xf32>
   %sv = memref.subview %a[0, %i] [2, 4] [1, 1] : memref<4x8xf32> to memref<2x4xf32, strided<[8, 1], offset: ?>>
+  %svz = memref.subview %ca[0, 0] [%i, %i] [1, 1] : memref<?x?xf32> to memref<?x?xf32, strided<[?, 1]>>
+  %svs = memref.subview %ca[%i, 0] [4, %i] [0, 1] : memref<?x?xf32> to memref<4x?xf32, strided<[0, 1], offset: ?>>
   %rc = memref.reinterpret_cast %a to offset: [0], sizes: [%i, 4], strides: [4, 1] : memref<4x8xf32> to memref<?x4xf32>
   %buf = memref.alloc() : memref<2048xi8>
   %v = memref.view %buf[%i][%i] : memref<2048xi8> to memref<?x4xf32>

@@ -576,13 +576,17 @@ def _subview_type(op):
     a = op.attributes
     offsets, sizes, steps = (a[k].value for k in ("static_offsets", "static_sizes",
                                                    "static_strides"))
+    def static(x):
+        return None if x is None or x == DYNAMIC else x
+
+    def times(x, y):
+        # MLIR's saturated arithmetic: zero times anything (even dynamic) is zero
+        x, y = static(x), static(y)
+        return 0 if x == 0 or y == 0 else None if x is None or y is None else x * y
     for off, stride in zip(offsets, strides):
-        if offset is None or off == DYNAMIC or stride is None:
-            offset = None
-        else:
-            offset += off * stride
-    new_strides = tuple(None if s is None or t == DYNAMIC else s * t
-                        for s, t in zip(strides, steps))
+        term = times(off, stride)
+        offset = None if offset is None or term is None else offset + term
+    new_strides = tuple(times(s, t) for s, t in zip(strides, steps))
     shape = tuple(None if d == DYNAMIC else d for d in sizes)
     return MemRefType(shape, source.element_type, StridedLayoutAttr(new_strides, offset),
                       source.memory_space)
