@@ -15,7 +15,7 @@ from ...ir.traits import (AffineScope, ParentOneOf, Pure, RecursiveMemoryEffects
                           SingleBlockImplicitTerminator, Terminator, TypesMatchWith)
 from ...ir.attributes import UNIT, DenseElementsAttr
 from ..builtin.dense import DenseResourceAttr
-from ...ir.verify import op_error, visibility_error
+from ...ir.verify import nearest_symbol_table, op_error, symbol_lookup, visibility_error
 from ..scf.common import ANY, INDEX
 from . import syntax
 
@@ -501,16 +501,10 @@ class GetGlobalOp(MemRefOp):
 
     def verify_op(self):
         name = self.attributes["name"].root
-        top = self
-        while top.parent_op is not None:
-            top = top.parent_op
-        found = None
-        for region in top.regions:
-            for block in region.blocks:
-                for op in block.ops:
-                    sym = op.attributes.get("sym_name")
-                    if sym is not None and sym.value == name:
-                        found = op
+        # as MLIR's lookupNearestSymbolFrom: only the closest symbol table (a kernel inside a
+        # gpu.module sees the gpu.module's globals, not the enclosing module's)
+        table = nearest_symbol_table(self)
+        found = symbol_lookup(table, name) if table is not None else None
         if found is None or found.name != "memref.global":
             return f"'{name}' does not reference a valid global memref"
         want = found.attributes["type"].value

@@ -7,12 +7,13 @@ start :func:`~.kernel.run_kernel`; the async ops of :mod:`.ops.gpu_host` keep to
 
 from __future__ import annotations
 
+import numbers
 from typing import Any, Optional, Sequence
 
 import numpy as np
 
 from ...ir.core import Operation
-from ..errors import ArgumentError, LaunchError, UnsupportedError
+from ..errors import ArgumentError, GridError, LaunchError, UnsupportedError
 from .aliasing import readonly_buffers, written_arguments
 from .interp import Compiler, Executor, Frame, loc_text
 from .kernel import COLUMN_MAJOR, Geometry, KernelExecutor, MAX_LANES, run_kernel
@@ -158,6 +159,18 @@ def _lowest_view(arr: np.ndarray, strides: Sequence[int]) -> np.ndarray:
     return arr[idx + (None,)] if arr.ndim else arr.reshape(1)
 
 
+def _real_scalar(value: Any, type_, name: str) -> Any:
+    """``value`` as a real number for a scalar parameter of ``type_`` (a 0-d array gives its
+    element); strings, complex numbers, ``None``, sequences and larger arrays are refused."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, numbers.Real):
+        return value
+    if isinstance(value, np.bool_) or type(value).__module__.startswith("ml_dtypes"):
+        return value                    # NumPy bools and ml_dtypes scalars (bfloat16, fp8, i4...)
+    raise ArgumentError(f"{name}: expected a number for {type_}, got {type(value).__name__}")
+
+
 def bind_argument(value: Any, type_, name: str, space) -> Any:
     """A Python/NumPy argument as a runtime value of ``type_``."""
     tname = type(type_).__name__
@@ -185,6 +198,7 @@ def bind_argument(value: Any, type_, name: str, space) -> Any:
     if tname in ("IntegerType", "IndexType", "FloatType") or hasattr(type_, "width") or \
             str(type_) == "index":
         dtype = storage(type_)
+        value = _real_scalar(value, type_, name)
         try:
             if dtype.kind in "iu" and not isinstance(value, (bool, np.bool_)):
                 if isinstance(value, (float, np.floating)) and not float(value).is_integer():
@@ -226,6 +240,21 @@ def to_python(value: Any, type_) -> Any:
         arr = value.reshape(value.shape[value.ndim - len(vshape):] if vshape else ())
         return np.array(arr) if vshape else arr[()]
     return value
+
+
+def _check_known_sizes(kernel: Operation, geo: Geometry,
+                       launch_op: Optional[Operation]) -> None:
+    """A kernel's ``known_block_size`` / ``known_grid_size`` must be the launch's extents: the
+    spec leaves other launches undefined (CUDA's lowering turns the block size into ``reqntid``,
+    and the driver refuses a launch with another one)."""
+    for attr, dims, what in (("known_block_size", geo.block, "block"),
+                             ("known_grid_size", geo.grid, "grid")):
+        known = kernel.attributes.get(attr)
+        if known is not None and tuple(known.value) != tuple(dims):
+            raise GridError(f"kernel '{kernel.attributes['sym_name'].value}' has {attr} = "
+                            f"{tuple(known.value)} but is launched with {what} {tuple(dims)}",
+                            op=launch_op.name if launch_op else None,
+                            loc=loc_text(launch_op) if launch_op else "")
 
 
 class HostExecutor(Executor):
@@ -296,6 +325,7 @@ class HostExecutor(Executor):
             raise ArgumentError(f"kernel '{kernel.attributes['sym_name'].value}' takes {n_in} "
                                 f"arguments, got {len(args)}", op=launch_op.name if launch_op
                                 else None, loc=loc_text(launch_op) if launch_op else "")
+        _check_known_sizes(kernel, geo, launch_op)
         n_wg = int(kernel.attributes["workgroup_attributions"].value) \
             if "workgroup_attributions" in kernel.attributes else 0
         entry = body.blocks[0]

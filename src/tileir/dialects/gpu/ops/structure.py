@@ -13,7 +13,7 @@ from ....ir.opdef import OPTIONAL, VARIADIC, Attr, Operand, RegionDef, Result
 from ....ir.types import I64, FunctionType
 from ....ir.traits import (TERMINATOR, AffineScope, IsolatedFromAbove, ReturnLike,
                           SingleBlockImplicitTerminator, SingleBlockNoTerminator, Symbol,
-                          function_attribute_arrays_error)
+                          SymbolTable, function_attribute_arrays_error)
 from ..attributes import ObjectAttr, SelectObjectAttr
 from ....text import registry
 from ....text.format import parse_attr_of_storage
@@ -155,7 +155,7 @@ class ModuleOp(GpuOp):
     ATTRIBUTES = (Attr("sym_name", "symbol"), Attr("targets", "array", optional=True),
                   Attr("offloadingHandler", "any", optional=True))
     REGIONS = (RegionDef("bodyRegion", "sized1"),)
-    TRAITS = (IsolatedFromAbove(), SingleBlockNoTerminator(), Symbol)
+    TRAITS = (IsolatedFromAbove(), SingleBlockNoTerminator(), SymbolTable, Symbol)
 
     @staticmethod
     def parse_custom(parser, state):
