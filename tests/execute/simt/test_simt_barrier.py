@@ -294,7 +294,7 @@ def test_plain_read_of_an_element_other_threads_update_atomically_is_a_race():
         tileir.gpu.launch(mod, "m::count", grid=(2,), block=(64,), args=[out], racecheck=True)
     text = str(info.value)
     assert "element 0" in text and "workgroup" in text, text
-    assert "writes atomically it at 'memref.atomic_rmw'" in text, text
+    assert "writes it atomically at 'memref.atomic_rmw'" in text, text
     assert "reads it at 'memref.load'" in text, text
     # without racecheck the kernel runs (atomics first, in program order: every block sees 64)
     tileir.gpu.launch(mod, "m::count", grid=(2,), block=(64,), args=[out])
@@ -330,4 +330,4 @@ gpu.module @m {
     with pytest.raises(tileir.gpu.DataRaceError) as info:
         tileir.gpu.launch(mod, "m::k", grid=(1,), block=(8,), args=[np.zeros(1, np.float32)],
                           racecheck=True)
-    assert "writes atomically" in str(info.value) and "memref.store" in str(info.value)
+    assert "writes it atomically" in str(info.value) and "memref.store" in str(info.value)

@@ -3013,9 +3013,6 @@ def test_private_scratch_scf_parallel_reduce_index_ops_bit_counts_dynamic_vector
         np.testing.assert_array_equal(vo[t], want)
 
 
-@pytest.mark.xfail(strict=True, reason="memref.py: memref.alloca sizes must be uniform over "
-                   "the threads (UnsupportedError: 'memref.alloca with sizes that differ "
-                   "between threads')")
 def test_private_alloca_with_a_thread_dependent_size():
     src = PRIVATE_SCRATCH.replace("memref.alloca() : memref<5xi64>",
                                   "memref.alloca(%len) : memref<?xi64>") \
@@ -3064,9 +3061,6 @@ def test_get_global_in_a_kernel_does_not_see_the_enclosing_modules_globals():
         tileir.verify(tileir.parse(GLOBAL_OUTSIDE))
 
 
-@pytest.mark.xfail(strict=True, reason="memref.py _get_global / global_buffer resolve "
-                   "@name by its bare name in Program.globals, one flat table: every kernel "
-                   "reads the top module's @lut, not its own gpu.module's")
 def test_same_global_name_in_two_gpu_modules_and_the_host_module():
     oa, ob, oh = (np.zeros(4, np.int32) for _ in range(3))
     tileir.gpu.run(_module(SHADOWED_GLOBALS), "main", args=[oa, ob, oh])
@@ -3102,3 +3096,62 @@ def test_more_math_within_one_ulp_of_mpmath(ty, fn, lo, hi):
     np.testing.assert_array_equal(out[~finite], ref[~finite])
     dist = np.abs(_ordered(out[finite]) - _ordered(ref[finite]))
     assert dist.max(initial=0) <= 1, (fn, ty, x[finite][dist.argmax()])
+
+
+PER_THREAD_ALLOCA = """
+// Each thread allocates tid % 4 + 1 rows of 3 i32, fills them, sums them, and (with %peek)
+// reads row %peek of its own scratch, which is past the end for threads with fewer rows.
+gpu.module @m {
+  gpu.func @k(%out: memref<?xi32>, %peek: index) kernel {
+    %tid = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %r0 = arith.remui %tid, %c4 : index
+    %rows = arith.addi %r0, %c1 : index
+    %odd = arith.remui %tid, %c1 : index
+    %buf = memref.alloca(%rows) : memref<?x3xi32>
+    scf.for %i = %c0 to %rows step %c1 {
+      scf.for %j = %c0 to %c3 step %c1 {
+        %t = arith.muli %i, %c3 : index
+        %e = arith.addi %t, %j : index
+        %v = arith.index_cast %e : index to i32
+        memref.store %v, %buf[%i, %j] : memref<?x3xi32>
+      }
+    }
+    %total = scf.for %i = %c0 to %rows step %c1 iter_args(%acc = %odd) -> (index) {
+      %d = memref.dim %buf, %c0 : memref<?x3xi32>
+      %x = memref.load %buf[%i, %c1] : memref<?x3xi32>
+      %xi = arith.index_cast %x : i32 to index
+      %s = arith.addi %acc, %xi : index
+      %s2 = arith.addi %s, %d : index
+      scf.yield %s2 : index
+    }
+    %any = arith.cmpi ne, %peek, %c0 : index
+    %res = scf.if %any -> (index) {
+      %y = memref.load %buf[%peek, %c0] : memref<?x3xi32>
+      %yi = arith.index_cast %y : i32 to index
+      scf.yield %yi : index
+    } else {
+      scf.yield %total : index
+    }
+    %r = arith.index_cast %res : index to i32
+    memref.store %r, %out[%tid] : memref<?xi32>
+    gpu.return
+  }
+}
+"""
+
+
+def test_alloca_with_per_thread_sizes_bounds_each_thread_by_its_own_size():
+    """memref.alloca(%rows) with rows = tid % 4 + 1: each thread's copy has its own sizes
+    (memref.dim), and a load past a thread's own rows is out of bounds for that thread even
+    where a longer copy would reach."""
+    out = np.zeros(8, np.int32)
+    _launch(PER_THREAD_ALLOCA, (2,), (8,), [out, 0])
+    rows = np.arange(8) % 4 + 1
+    want = [sum(3 * i + 1 + r for i in range(r)) for r in rows]
+    np.testing.assert_array_equal(out, want)
+    with pytest.raises(tileir.LaunchError, match=r"memref.load[\s\S]*thread \(0, 0, 0\)"):
+        _launch(PER_THREAD_ALLOCA, (1,), (8,), [out, 2])

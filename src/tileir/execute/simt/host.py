@@ -64,7 +64,8 @@ class Program:
                 self.globals[name.value] = op
             elif op.name == "gpu.binary":
                 self.binaries.add(name.value)
-        self.global_buffers: dict[str, MemRef] = {}
+        #: buffers of the memref.global declarations used so far (see ops.memref.global_buffer)
+        self.global_buffers: dict[Operation, MemRef] = {}
 
 
 def _top_ops(module: Operation) -> list[Operation]:

@@ -593,7 +593,13 @@ class Executor:
             if hits.size:
                 lane = np.unravel_index(int(hits[0]), space.shape)
         where = self.describe_lane(space, lane) if lane is not None else ""
+        if lane is None and fault.bad is None and space.size > 1:
+            # a fault of every lane alike: name the first thread as an example
+            first = self.describe_lane(space, np.unravel_index(0, space.shape))
+            where = f"every thread (first: {first})" if first else ""
         message = fault.message
+        if message.startswith(op.name + " "):     # (the diagnostic names the op already)
+            message = message[len(op.name) + 1:]
         if fault.index is not None and len(fault.index) > 1:
             message += " (index [" + ", ".join(str(int(i)) for i in fault.index) + "])"
         if where:

@@ -301,9 +301,9 @@ class KernelExecutor(Executor):
                 (False, True): "read/write"}[(wa, wb)]
         raise DataRaceError(
             f"data race ({kind}) on element {elem} of {buf.name} ({buf.space} memory) in block "
-            f"{self.block_tuple(blk)}: thread {self.thread_tuple(ta)} {_access(wa, aa)} it at "
+            f"{self.block_tuple(blk)}: thread {self.thread_tuple(ta)} {_access(wa, aa)} at "
             f"'{op_a.name}' ({loc_text(op_a) or '?'}) and thread {self.thread_tuple(tb)} "
-            f"{_access(wb, ab)} it at '{op_b.name}' ({loc_text(op_b) or '?'}) with no barrier "
+            f"{_access(wb, ab)} at '{op_b.name}' ({loc_text(op_b) or '?'}) with no barrier "
             "between",
             op=op_a.name, loc=loc_text(op_a))
 
@@ -335,7 +335,8 @@ class KernelExecutor(Executor):
 
 
 def _access(write: bool, atomic: bool) -> str:
-    return ("writes" if write else "reads") + (" atomically" if atomic else "")
+    """How a thread touched the element: ``writes it``, ``reads it atomically``..."""
+    return ("writes it" if write else "reads it") + (" atomically" if atomic else "")
 
 
 def interleavable_cached(compiler: Compiler, value: Value) -> bool:

@@ -24,7 +24,7 @@ another in lane (thread) order, across blocks too; each lane gets the value it r
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
@@ -126,7 +126,10 @@ def _check_static(ref: MemRef, t, what: str) -> None:
 
 def _allocate(ex, frame, t, sizes: list, name: str, interleave: bool = False) -> MemRef:
     if any(not isinstance(s, int) for s in sizes):
-        raise LaneFault(f"{name} with sizes that differ between threads", kind=UnsupportedError)
+        if getattr(ex, "kind", "") != "kernel":
+            raise LaneFault(f"{name} with sizes that differ between lanes",
+                            kind=UnsupportedError)
+        return _allocate_per_thread(ex, frame, t, sizes, name)
     if any(s < 0 for s in sizes):
         raise _fault(f"{name} with a negative size {sizes}")
     if getattr(ex, "kind", "") == "kernel":
@@ -138,6 +141,27 @@ def _allocate(ex, frame, t, sizes: list, name: str, interleave: bool = False) ->
         ref = MemRef(buf, 0, sizes, _identity_strides(sizes, frame.space))
     ref.type = t
     return ref
+
+
+def _allocate_per_thread(ex, frame, t, sizes: list, name: str) -> MemRef:
+    """A kernel's ``alloc``/``alloca`` whose sizes differ between threads: each thread's own
+    zero-filled copy with its own sizes (identity strides), the copies as long as the largest
+    one; an access beyond a thread's own sizes is out of bounds for it."""
+    space = frame.space
+    arrs = [_arr(space, s) for s in sizes]
+    counts = np.ones((), np.int64)
+    for a in arrs:
+        if a.size and int(a.min()) < 0:
+            raise LaneFault(f"{name} with a negative size", a < 0, kind=MemoryAccessError)
+        counts = counts * a
+    longest = int(counts.max()) if counts.size else 0
+    ref = ex.allocate("private", t.element, [longest], name)
+    if space is not ex.root:
+        ref = _enter_from_root(space, ref)
+    own = [_norm(space, s) for s in sizes]
+    new = MemRef(ref.buffer, ref.offset, own, _identity_strides(own, space))
+    new.type = t
+    return new
 
 
 def _enter_from_root(space, ref):
@@ -217,14 +241,17 @@ def _global(op: Operation, c):
     return step
 
 
-def global_buffer(program, name: str) -> MemRef:
-    """The buffer of the module global ``@name`` (made once per Program)."""
-    ref = program.global_buffers.get(name)
+def global_buffer(program, name: str, decl: Optional[Operation] = None) -> MemRef:
+    """The buffer of the ``memref.global`` ``decl`` (by default the program's global
+    ``@name``), made once per Program: globals of the same name in different symbol tables
+    (the host module, each ``gpu.module``) are different buffers."""
+    if decl is None:
+        decl = program.globals.get(name)
+        if decl is None:
+            raise LaneFault(f"no memref.global @{name}", kind=UnsupportedError)
+    ref = program.global_buffers.get(decl)
     if ref is not None:
         return ref
-    decl = program.globals.get(name)
-    if decl is None:
-        raise LaneFault(f"no memref.global @{name}", kind=UnsupportedError)
     t = decl.attributes["type"].value
     shape = [int(s) for s in t.shape]
     n = int(np.prod(shape, dtype=np.int64)) if shape else 1
@@ -241,19 +268,26 @@ def global_buffer(program, name: str) -> MemRef:
     buf = Buffer(data, "global", f"memref.global @{name}",
                  read_only="constant" in decl.attributes)
     ref = MemRef(buf, 0, shape, _identity_strides(shape, None), t)
-    program.global_buffers[name] = ref
+    program.global_buffers[decl] = ref
     return ref
 
 
 @lowering("memref.get_global")
 def _get_global(op: Operation, c):
     name = str(op.attributes["name"]).lstrip("@")
+    # the global the op names in its nearest symbol table (MLIR's lookupNearestSymbolFrom): a
+    # kernel's own gpu.module before the host module
+    from ....ir.verify import nearest_symbol_table, symbol_lookup
+    table = nearest_symbol_table(op)
+    decl = symbol_lookup(table, name) if table is not None else None
+    if decl is not None and decl.name != "memref.global":
+        decl = None
 
     def step(ex, frame, args):
         program = getattr(ex, "program", None)
         if program is None:
             raise LaneFault("memref.get_global without a program", kind=UnsupportedError)
-        return [global_buffer(program, name)]
+        return [global_buffer(program, name, decl)]
     return step
 
 
