@@ -15,6 +15,7 @@ __all__ = ["run_opt", "process_buffer", "BufferResult"]
 _ALIASES = {
     "--mlir-print-op-generic": "--print-generic",
     "--mlir-print-debuginfo": "--print-debuginfo",
+    "--mlir-print-local-scope": "--print-local-scope",
 }
 
 
@@ -36,6 +37,9 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
                    help="check expected-error/-warning/-note annotations")
     p.add_argument("--print-generic", action="store_true", help="print the generic op form")
     p.add_argument("--print-debuginfo", action="store_true", help="print locations")
+    p.add_argument("--print-local-scope", action="store_true",
+                   help="print affine maps, locations and debug info where they are used "
+                        "(no alias definitions)")
     p.add_argument("--allow-unregistered-dialect", action="store_true")
     p.add_argument("--no-implicit-module", action="store_true",
                    help="do not wrap the input in a builtin module")
@@ -145,6 +149,12 @@ def _print_after(generic: bool, debuginfo: bool):
     return hook
 
 
+def _trailer(args) -> str:
+    """What mlir-opt prints after a buffer's module: an empty line, except with
+    ``--mlir-print-local-scope`` (observed with mlir-opt 22)."""
+    return "" if args.print_local_scope else "\n"
+
+
 def _hint_mode(args) -> str:
     # as cuda-tile-opt: -Werr-hints only matters together with -Wunsupported-hints
     if args.warn_hints:
@@ -204,8 +214,9 @@ def run_opt(argv: Sequence[str], prog: str = "tileir opt") -> int:
                 status = 1
             if res.module is not None and not res.failed and match.ok:
                 outputs.append(print_op(res.module, generic=args.print_generic,
-                                        debuginfo=args.print_debuginfo, assume_verified=True)
-                               + "\n")
+                                        debuginfo=args.print_debuginfo, assume_verified=True,
+                                        local_scope=args.print_local_scope)
+                               + _trailer(args))
             else:
                 outputs.append("")
             continue
@@ -217,7 +228,8 @@ def run_opt(argv: Sequence[str], prog: str = "tileir opt") -> int:
             continue
         # (mlir-opt ends each buffer's output with an empty line)
         outputs.append(print_op(res.module, generic=args.print_generic,
-                                debuginfo=args.print_debuginfo, assume_verified=True) + "\n")
+                                debuginfo=args.print_debuginfo, assume_verified=True,
+                                local_scope=args.print_local_scope) + _trailer(args))
     # as mlir-opt: the separator between the outputs of all chunks, failed ones included
     data = "// -----\n".join(outputs)
     if data and not write_output(args.output, data, prog):

@@ -339,9 +339,12 @@ class OpPrinter:
     """Prints one top-level op (usually a module) to text."""
 
     def __init__(self, root: Operation, *, generic: bool = False, debuginfo: bool = False,
-                 disasm: bool = False) -> None:
+                 disasm: bool = False, local_scope: bool = False) -> None:
         self.generic = generic
         self.debuginfo = debuginfo
+        #: no alias definitions: affine maps, locations and debug info printed where used
+        #: (mlir-opt's ``--mlir-print-local-scope``)
+        self.local_scope = local_scope
         self.disasm = disasm
         self.names = _NameState(root, generic)
         self.indent = 0
@@ -643,7 +646,7 @@ class OpPrinter:
     # -- top level ------------------------------------------------------------------------------
 
     def print_top(self, op: Operation) -> str:
-        if self.debuginfo and self.aliases is None:
+        if self.debuginfo and self.aliases is None and not self.local_scope:
             # Like MLIR, collect location aliases by "printing" once into nothing: that visits
             # the locations in print order and skips what is not printed (elided terminators).
             self.aliases = _Aliases()
@@ -657,7 +660,7 @@ class OpPrinter:
             return self.print_disasm(op)
         text = self.op_text(op)
         out = [text]
-        if "affine_map<" in text or "affine_set<" in text:
+        if ("affine_map<" in text or "affine_set<" in text) and not self.local_scope:
             out = builtin_aliases(op, text, generic=self.generic)
         if self.aliases is not None and self.aliases.names and not self._collecting:
             out = self.aliases.definitions(early=True) + out + self.aliases.definitions()
@@ -770,7 +773,8 @@ def builtin_aliases(op: Operation, text: str, generic: bool = False) -> list[str
 
 
 def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False,
-             disasm: bool = False, assume_verified: bool = False) -> str:
+             disasm: bool = False, assume_verified: bool = False,
+             local_scope: bool = False) -> str:
     """Print ``op`` (normally a module) as text.
 
     The custom form is only defined for valid IR: as MLIR does, ``op`` is verified first (unless
@@ -778,7 +782,9 @@ def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False,
     if it is invalid, so that whatever was accepted prints as text that parses back to the same
     IR.  ``disasm=True`` prints a container op of :data:`~tileir.text.registry.DISASM_FORMS` (a
     ``cuda_tile.module``, or a builtin module holding one) the way a disassembler does (NVIDIA's
-    ``tileirdisasm``): the module's body only, op names through ``PRINT_NAME_ALIASES``."""
+    ``tileirdisasm``): the module's body only, op names through ``PRINT_NAME_ALIASES``.
+    ``local_scope=True`` defines no aliases (``--mlir-print-local-scope``): affine maps and
+    sets, locations and debug-info attributes are printed where they are used."""
     if disasm:
         op = disasm_root(op)
     elif not generic and not assume_verified and not is_valid(op):
@@ -787,7 +793,8 @@ def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False,
     gc_was_enabled = gc.isenabled()
     gc.disable()  # printing allocates much and frees nothing cyclic
     try:
-        return OpPrinter(op, generic=generic, debuginfo=debuginfo, disasm=disasm).print_top(op)
+        return OpPrinter(op, generic=generic, debuginfo=debuginfo, disasm=disasm,
+                         local_scope=local_scope).print_top(op)
     finally:
         if gc_was_enabled:
             gc.enable()
