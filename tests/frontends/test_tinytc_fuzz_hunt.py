@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,6 +23,9 @@ from tileir import tinytc
 from tileir.execute import ArgumentError
 from tileir.frontends.tinytc.lowering import remove_dead_code
 from tileir.frontends.tinytc.parser import MAX_REGION_NESTING
+
+sys.path.insert(0, str(Path(__file__).parent / "tinytc"))
+from tinytc_mutation import mutate  # noqa: E402
 
 EXAMPLES = int(os.environ.get("TILEIR_FUZZ_EXAMPLES", "200"))
 
@@ -256,29 +261,7 @@ _FRAGMENTS = ["%", "@", "x", "?", ",", ":", "->", "(", ")", "{", "}", "<", ">", 
 
 
 def _mutate(text: str, rng: random.Random) -> str:
-    for _ in range(rng.randint(1, 3)):
-        if not text:
-            text = rng.choice(_FRAGMENTS)
-        kind = rng.randrange(6)
-        i = rng.randrange(len(text))
-        j = min(len(text), i + rng.randint(1, 12))
-        if kind == 0:
-            text = text[:i] + text[j:]
-        elif kind == 1:
-            text = text[:i] + rng.choice(_FRAGMENTS) + text[i:]
-        elif kind == 2:
-            text = text[:i] + rng.choice(_FRAGMENTS) + text[j:]
-        elif kind == 3:
-            text = text[:i]                                  # truncation
-        else:
-            lines = text.split("\n")
-            k = rng.randrange(len(lines))
-            if kind == 4:
-                lines.insert(k, lines[k])
-            else:
-                del lines[k]
-            text = "\n".join(lines)
-    return text
+    return mutate(text, rng, _FRAGMENTS, span=12, truncate=True)
 
 
 def test_mutants_fixed_seed():

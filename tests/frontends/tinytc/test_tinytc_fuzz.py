@@ -14,6 +14,7 @@ import pytest
 from tileir import tinytc
 
 from tinytc_corpus import DOCS_OK, PASSING, tinytc_dir
+from tinytc_mutation import mutate as mutate_text
 
 _FRAGMENTS = ["%", "@", "x", "?", ",", ":", "->", "(", ")", "{", "}", "<", ">", "[", "]", "=",
               ".n", ".t", ".atomic", "0", "1", "-1", "99999999999999999999", "1.5", "0x1p3",
@@ -24,28 +25,8 @@ _FRAGMENTS = ["%", "@", "x", "?", ",", ":", "->", "(", ")", "{", "}", "<", ">", 
 
 
 def mutate(text: str, rng: random.Random) -> str:
-    """One to three random edits: delete, insert or replace a span, duplicate or drop a line."""
-    for _ in range(rng.randint(1, 3)):
-        if not text:
-            text = rng.choice(_FRAGMENTS)
-        kind = rng.randrange(5)
-        i = rng.randrange(len(text))
-        j = min(len(text), i + rng.randint(1, 8))
-        if kind == 0:
-            text = text[:i] + text[j:]
-        elif kind == 1:
-            text = text[:i] + rng.choice(_FRAGMENTS) + text[i:]
-        elif kind == 2:
-            text = text[:i] + rng.choice(_FRAGMENTS) + text[j:]
-        else:
-            lines = text.split("\n")
-            k = rng.randrange(len(lines))
-            if kind == 3:
-                lines.insert(k, lines[k])
-            else:
-                del lines[k]
-            text = "\n".join(lines)
-    return text
+    """One to three random edits of ``text`` (:func:`tinytc_mutation.mutate`)."""
+    return mutate_text(text, rng, _FRAGMENTS)
 
 
 def corpus_texts() -> list[str]:
