@@ -295,6 +295,21 @@ class _FunctionLowering(BlasLowering):
         if self.shape_of(lo) or self.shape_of(hi) or self.shape_of(step):
             raise self.unsupported("a for loop whose bounds differ between foreach iterations",
                                    inst)
+        given = inst.operands[2] if len(inst.operands) > 2 else None
+        if given is None or (isinstance(given, Imm) and given.value > 0):
+            self.counted_loop(inst, lo, hi, step)
+            return
+        # tinytc's loop is C's `for (i = from; i < to; i += step)`: an empty range runs no
+        # iteration whatever the step, but cuda_tile's `for` needs a positive step, so a step
+        # that is not a positive constant enters the loop only when from < to
+        sign = "unsigned" if ty == "i1" else "signed"
+        nonempty = self.b.cmpi(lo, hi, comparison_predicate="less_than", signedness=sign,
+                               result_type="i1")
+        with self.b.if_(nonempty).then_():
+            self.counted_loop(inst, lo, hi, step)
+
+    def counted_loop(self, inst: Inst, lo, hi, step) -> None:
+        """The cuda_tile ``for`` of a tinytc ``for`` (a positive step)."""
         with self.b.for_(lo, hi, step) as (iv, _, _):
             self.env[inst.attrs["loop_var"]] = iv
             self.region(inst.regions[0])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .ir import Function, Inst, Program, Region
+from .ir import Function, Inst, Program, Region, Value
 
 __all__ = ["print_program"]
 
@@ -20,6 +20,16 @@ def _types(types) -> str:
 def _mods(inst: Inst, names) -> str:
     text = "".join("." + inst.attrs[n] for n in names)
     return text + (".atomic" if inst.attrs.get("atomic") else "")
+
+
+def _expand_shape(entries) -> str:
+    """``2x?`` as tinytc prints it, but with spaces around an ``x`` next to an identifier
+    (``%m x ?``): ``%mx?`` would lex as the identifier ``%mx``."""
+    text = str(entries[0])
+    for prev, cur in zip(entries, entries[1:]):
+        sep = " x " if isinstance(prev, Value) or isinstance(cur, Value) else "x"
+        text += sep + str(cur)
+    return text
 
 
 def _slice(off, size) -> str:
@@ -69,8 +79,8 @@ def _inst(inst: Inst, depth: int, out: list) -> None:
     elif op == "cmp":
         out.append(f"{prefix}cmp.{inst.attrs['cond']} {_ops(ops)} : {ts[0]}")
     elif op == "expand":
-        shape = "x".join(str(s) for s in ops[1:])
-        out.append(f"{prefix}expand {ops[0]}[{inst.attrs['mode']}->{shape}] : {ts[0]}")
+        out.append(f"{prefix}expand {ops[0]}[{inst.attrs['mode']}->{_expand_shape(ops[1:])}] "
+                   f": {ts[0]}")
     elif op == "fuse":
         out.append(f"{prefix}fuse {ops[0]}[{inst.attrs['from']},{inst.attrs['to']}] : {ts[0]}")
     elif op == "load":

@@ -22,8 +22,8 @@ import numpy as np
 from ...ir.dtypes import numpy_dtype
 from ...execute import ArgumentError
 from ...execute.launch import DEFAULT_MMA
-from .ir import GroupType, MemrefType, Program, ScalarType
-from .lowering import cuda_element
+from .ir import GroupType, MemrefType, Program, ScalarType, canonical_strides
+from .lowering import cuda_element, entry_signature
 
 __all__ = ["Group", "TinytcKernel"]
 
@@ -102,8 +102,12 @@ def _check_memref(arr: Any, t: MemrefType, what: str) -> tuple[np.ndarray, tuple
     for d, (s, n) in enumerate(zip(t.shape, arr.shape)):
         if s is not None and s != n:
             raise ArgumentError(f"{what}: size {d} must be {s} for {t}, got {n}")
+    if arr.size == 0:
+        # no element is ever accessed (NumPy gives empty arrays strides of 0): take the
+        # packed strides of the shape
+        strides = canonical_strides(tuple(arr.shape))
     for d, (s, n, size) in enumerate(zip(t.strides, strides, arr.shape)):
-        if s is not None and s != n and size > 1:
+        if s is not None and s != n and size > 1 and arr.size:
             raise ArgumentError(f"{what}: stride {d} must be {s} elements for {t}, got {n}")
     strides = tuple(s if s is not None else n for s, n in zip(t.strides, strides))
     return flat, tuple(arr.shape), strides
@@ -143,6 +147,10 @@ class TinytcKernel:
             raise ArgumentError(exc.args[0]) from None
         self.module = lower_program(prog)
         self.kernel = _compile(self.module, self.function.name)
+        # the executor's argument errors name an entry parameter: name it as the tinytc
+        # argument it comes from (``argument %a``), not by its entry position
+        for param, (desc, _) in zip(self.kernel.params, entry_signature(self.function)):
+            param.what = f"argument {desc}"
 
     def launch(self, args: Sequence[Any] = (), group_size: int = 1, *, mma: str = DEFAULT_MMA):
         """Run over ``group_size`` work groups, writing into the argument arrays; ``mma`` as
@@ -209,14 +217,9 @@ class TinytcKernel:
                                         f"shapes=[...])")
                 else:
                     shapes.append(tuple(m.shape))
-            strides = []
-            for shape in shapes:
-                packed, acc = [], 1
-                for n in shape:
-                    packed.append(acc)
-                    acc *= n
-                strides.append(tuple(s if s is not None else p
-                                     for s, p in zip(m.strides, packed)))
+            strides = [tuple(s if s is not None else p
+                             for s, p in zip(m.strides, canonical_strides(tuple(shape))))
+                       for shape in shapes]
             starts = [value_offset - offset] * len(bufs)
         else:
             if not isinstance(value, (list, tuple)):

@@ -8,9 +8,10 @@ from typing import Optional
 
 from .ir import GroupType, Imm, Inst, MemrefType, ScalarType, Value, is_float
 
-__all__ = ["SemanticError", "MESSAGES", "infer"]
+__all__ = ["SemanticError", "MESSAGES", "ATOMIC_ELEMENTS", "infer"]
 
-#: tinytc's status texts (src/error.cpp of v0.3.1), by our short name
+#: tinytc's status texts (src/error.cpp of v0.3.1), by our short name; "atomic_element" is
+#: ours (v0.3.1 fails in its OpenCL code generator instead)
 MESSAGES = {
     "out_of_bounds": "Argument is out of bounds",
     "invalid_shape": "Mode size must be non-negative",
@@ -40,7 +41,13 @@ MESSAGES = {
     "invalid_layout": "Invalid strided layout: need 1 <= S_1 and S_(i-1) s_(i-1) <= S_i",
     "work_group_size": "The first work group size mode must be a multiple of the subgroup size",
     "if_needs_else": "An if instruction that returns values must have an else region",
+    "atomic_element": "Atomic update requires an output element type of i32, i64, index, f32 "
+                      "or f64",
 }
+
+#: element types an ``.atomic`` BLAS instruction can update (tinytc v0.3.1 has OpenCL atomic
+#: types only for these; cuda_tile's atomics are 32/64-bit as well)
+ATOMIC_ELEMENTS = frozenset({"i32", "i64", "index", "f32", "f64"})
 
 
 class SemanticError(Exception):
@@ -63,9 +70,16 @@ def _scalar(v) -> ScalarType:
     return t
 
 
+def _check_atomic(inst: Inst, out: MemrefType) -> None:
+    """An ``.atomic`` instruction must update an element type in :data:`ATOMIC_ELEMENTS`."""
+    if inst.attrs.get("atomic") and out.element not in ATOMIC_ELEMENTS:
+        raise SemanticError("atomic_element")
+
+
 def _blas2(inst: Inst) -> list:
     _, a_val, _, b_val = inst.operands
     a, b = _memref(a_val), _memref(b_val)
+    _check_atomic(inst, b)
     if inst.op == "axpby":
         if inst.attrs["ta"] == "t" and a.order == 2 and b.order == 2:
             ok = a.shape[1] == b.shape[0] and a.shape[0] == b.shape[1]
@@ -87,6 +101,7 @@ def _blas2(inst: Inst) -> list:
 def _blas3(inst: Inst) -> list:
     _, a_val, b_val, _, c_val = inst.operands
     a, b, c = _memref(a_val), _memref(b_val), _memref(c_val)
+    _check_atomic(inst, c)
     op = inst.op
     if op == "gemm":
         if a.order != 2 or b.order != 2 or c.order != 2:
