@@ -255,6 +255,8 @@ class _Param:
                                    "bind")
         #: how diagnostics name the argument
         self.what = f"argument #{index} ({t.short})"
+        #: the name of the buffer an array argument is mapped to (memory faults name it)
+        self.buffer_name = f"argument #{index}"
         #: the array dtypes accepted (memoised by :meth:`bind`)
         self.dtypes_ok: set = set()
 
@@ -280,7 +282,7 @@ class _Param:
                 raise ArgumentError(f"{what}: expected shape {tuple(self.type.shape)}, got "
                                     f"{arr.shape}")
             return np.array(arr, dtype=storage_dtype(self.type))[None]
-        buf = _map_array(memory, binding, arr, f"argument #{self.index}")
+        buf = _map_array(memory, binding, arr, self.buffer_name)
         binding.buffers[self.index] = buf
         if self.kind == "pointer":
             return np.array([buf.base], dtype=np.uint64)

@@ -20,8 +20,9 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ...ir.dtypes import numpy_dtype
-from ...execute import ArgumentError
+from ...execute import ArgumentError, LaunchError
 from ...execute.launch import DEFAULT_MMA
+from .diagnostics import format_range
 from .ir import GroupType, MemrefType, Program, ScalarType, canonical_strides
 from .lowering import cuda_element, entry_signature
 
@@ -134,6 +135,34 @@ def _group_shape(shape: Any, m: MemrefType, what: str) -> tuple:
     return sizes
 
 
+def _instructions(region) -> list:
+    """Every instruction of ``region``, nested ones too."""
+    out = []
+    for inst in region.insts:
+        out.append(inst)
+        for inner in inst.regions:
+            out += _instructions(inner)
+    return out
+
+
+def _in_tinytc_terms(exc: LaunchError, prog: Program, fn) -> LaunchError:
+    """``exc`` (raised by a cuda_tile op lowered from ``fn``) naming the tinytc instruction
+    it comes from, at tinytc's ``FILE:LINE.COL-ENDCOL`` location, instead of the op and its
+    ``file:line:col`` (the lowered ops carry the instruction's start)."""
+    head, _, col = exc.loc.rpartition(":")
+    head, _, line = head.rpartition(":")
+    if not (line.isdigit() and col.isdigit()):
+        return exc
+    at = (int(line), int(col))
+    inst = next((i for i in _instructions(fn.body) if (i.loc.line, i.loc.col) == at), None)
+    if inst is None:
+        return exc
+    exc.op = inst.op
+    exc.loc = f"{prog.filename}:{format_range(inst.loc)}"
+    exc.args = (exc._render(),)
+    return exc
+
+
 class TinytcKernel:
     """A tinytc function lowered and compiled for the CPU executor."""
 
@@ -150,7 +179,7 @@ class TinytcKernel:
         # the executor's argument errors name an entry parameter: name it as the tinytc
         # argument it comes from (``argument %a``), not by its entry position
         for param, (desc, _) in zip(self.kernel.params, entry_signature(self.function)):
-            param.what = f"argument {desc}"
+            param.what = param.buffer_name = f"argument {desc}"
 
     def launch(self, args: Sequence[Any] = (), group_size: int = 1, *, mma: str = DEFAULT_MMA):
         """Run over ``group_size`` work groups, writing into the argument arrays; ``mma`` as
@@ -185,7 +214,10 @@ class TinytcKernel:
                                if s is None]
                 elif isinstance(t, GroupType):
                     params += self._group(value, t, what, memory)
-            return self.kernel.launch((group_size, 1, 1), params, mma=mma)
+            try:
+                return self.kernel.launch((group_size, 1, 1), params, mma=mma)
+            except LaunchError as exc:
+                raise _in_tinytc_terms(exc, self.prog, fn) from exc.__cause__
         finally:
             memory.release(mark)
 
