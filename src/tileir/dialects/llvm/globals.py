@@ -6,7 +6,8 @@ constant such as a format string), ``llvm.mlir.addressof`` (a pointer to it) and
     %p = llvm.mlir.addressof @fmt : !llvm.ptr
     %s = llvm.getelementptr %p[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<7 x i8>
 
-Initialiser regions are not supported (a global's value is an attribute); ``getelementptr``
+A global's value is an attribute or an initializer region (ops ending in ``llvm.return``,
+evaluated once by the host); ``getelementptr``
 takes constant and dynamic (SSA) indices.  Linkage is kept as MLIR's ``#llvm.linkage<...>`` attribute."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from ...ir.attributes import (UNIT, DenseArrayAttr, IntegerAttr, OpaqueAttr, Str
 from ...ir.constraints import ANY_TYPE
 from ...ir.core import Region
 from ...ir.opdef import VARIADIC, Attr, OpBase, Operand, RegionDef, Result
-from ...ir.traits import Pure
+from ...ir.traits import IsolatedFromAbove, Pure, SingleBlock
 from ...ir.types import I32, I64, BuiltinType
 
 __all__ = ["GlobalOp", "AddressOfOp", "GEPOp", "global_bytes"]
@@ -53,12 +54,15 @@ class GlobalOp(OpBase):
     __slots__ = ()
     DIALECT_NAME = "llvm"
     MNEMONIC = "mlir.global"
+    #: no default dialect inside (MLIR's LLVM ops name none): ops print with ``llvm.``
+    DEFAULT_DIALECT = None
     ATTRIBUTES = (Attr("addr_space", "i32", optional=True), Attr("constant", "unit"),
                   Attr("global_type", "type"), Attr("linkage", "any"),
                   Attr("sym_name", "symbol"), Attr("unnamed_addr", "i64", optional=True),
                   Attr("value", "any", optional=True),
                   Attr("visibility_", "i64", optional=True))
     REGIONS = (RegionDef("initializer", "any"),)
+    TRAITS = (IsolatedFromAbove(), SingleBlock())
 
     @staticmethod
     def parse_custom(parser, state):
@@ -89,9 +93,10 @@ class GlobalOp(OpBase):
             state.attrs["global_type"] = TypeAttr(BuiltinType(f"!llvm.array<{n} x i8>"))
         else:
             raise parser.error("type can only be omitted for string globals")
+        region = Region()
         if parser.tok == "{":
-            raise parser.error("llvm.mlir.global with an initializer region is not supported")
-        state.regions["initializer"] = Region()
+            parser.parse_region_into(region, None, isolated=True, dialect=parser.default_dialect[-1])
+        state.regions["initializer"] = region
         return state.build()
 
     @staticmethod
@@ -119,6 +124,8 @@ class GlobalOp(OpBase):
         if not (isinstance(value, StringAttr) and
                 str(gtype) == f"!llvm.array<{len(_str_bytes(value.value))} x i8>"):
             text += f" : {gtype}"
+        if op.regions and op.regions[0].blocks:
+            text += " " + printer.render_region(op.regions[0])
         return text
 
     def verify_op(self):
@@ -128,6 +135,19 @@ class GlobalOp(OpBase):
                             str(linkage.generic())):
             return "attribute 'linkage' failed to satisfy constraint: LLVM linkage types"
         value = a.get("value")
+        region = self.regions[0]
+        if region.blocks:
+            if value is not None:
+                return "cannot have both initializer value and region"
+            ops = region.blocks[0].ops
+            term = ops[-1] if ops else None
+            if term is not None and term.name == "llvm.return":
+                if not term.operands:
+                    return "initializer region cannot return void"
+                got = str(term.operands[0].type)
+                if got != str(a["global_type"].value):
+                    return f"initializer region type '{got}' does not match global type " \
+                        f"'{a['global_type'].value}'"
         if isinstance(value, StringAttr):
             m = _ARRAY_I8.fullmatch(str(a["global_type"].value))
             if m is None or int(m.group(1)) != len(_str_bytes(value.value)):

@@ -69,14 +69,26 @@ def func_signature(ftype) -> tuple:
     or an ``!llvm.func<...>``)."""
     if isinstance(ftype, FunctionType):
         return list(ftype.inputs), list(ftype.results), False
-    m = re.fullmatch(r"!llvm\.func<\s*(.*?)\s*\((.*)\)\s*>", str(ftype), re.S)
+    m = re.fullmatch(r"!llvm\.func<(.*)>", str(ftype), re.S)
     if m is None:
         return [], [], False
-    pieces = _split_top(m.group(2))
+    body, depth, cut = m.group(1), 0, -1
+    for k, ch in enumerate(body):      # the parameter list: the first '(' outside '<...>'
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif ch == "(" and depth == 0:
+            cut = k
+            break
+    if cut < 0 or not body.rstrip().endswith(")"):
+        return [], [], False
+    m = (body[:cut].strip(), body[cut + 1:body.rstrip().rindex(")")])
+    pieces = _split_top(m[1])
     vararg = bool(pieces) and pieces[-1] == "..."
     if vararg:
         pieces = pieces[:-1]
-    res = m.group(1)
+    res = m[0]
     results = [] if res == "void" else [_from_llvm_name(res)]
     return [_from_llvm_name(p) for p in pieces], results, vararg
 
@@ -161,8 +173,9 @@ _FUNC_OPTIONAL = (
 class FuncOp(OpBase):
     """``llvm.func [linkage] [visibility] [unnamed_addr] [cconv] @name(T, ...) [-> T]
     [attributes {...}]``: a declaration of an external function (what programs write for
-    runtime functions such as ``mgpuCreateSparseEnv`` or ``printF32``).  tileir runs no LLVM
-    dialect code, so a body is reported when parsed.  The properties are MLIR's:
+    runtime functions such as ``mgpuCreateSparseEnv`` or ``printF32``) or a definition with a
+    body (``llvm.func @f(%a: i32) -> i32 { ... llvm.return %r : i32 }``), which the host
+    runs (:mod:`tileir.execute.simt.ops.llvm_host`).  The properties are MLIR's:
     ``function_type`` is an ``!llvm.func<R (A, ...)>`` (:class:`~.types.LLVMFuncType`, which
     also answers ``inputs`` / ``results``), ``linkage`` an ``#llvm.linkage<...>``, ``CConv``
     an ``#llvm.cconv<...>``, ``visibility_`` and ``unnamed_addr`` integers; the generic form
@@ -171,6 +184,8 @@ class FuncOp(OpBase):
     __slots__ = ()
     DIALECT_NAME = "llvm"
     MNEMONIC = "func"
+    #: no default dialect inside (MLIR's LLVM ops name none): ops print with ``llvm.``
+    DEFAULT_DIALECT = None
     ATTRIBUTES = (Attr("CConv", "any", default=_CCC), Attr("function_type", "type"),
                   Attr("linkage", "any", default=_EXTERNAL), Attr("sym_name", "symbol"),
                   Attr("unnamed_addr", "i64", optional=True),
@@ -215,6 +230,8 @@ class FuncOp(OpBase):
             into.append(DictionaryAttr.of(parser.parse_attr_dict_body())
                         if parser.tok == "{" else DictionaryAttr(()))
 
+        named: list = []
+
         def one():
             if parser.tok == "...":
                 parser.i += 1
@@ -222,8 +239,16 @@ class FuncOp(OpBase):
                 if parser.tok != ")":
                     raise parser.error("expected ')' after '...'")
                 return
+            tok, off = parser.tok, parser.offset
+            if tok and tok[0] == "%":
+                parser.i += 1
+                parser.expect(":")
+            else:
+                tok = ""
             inputs.append(parser.parse_type())
-            attrs_of(arg_attrs)
+            attrs, loc = parser.parse_argument_suffix()
+            arg_attrs.append(attrs)
+            named.append((tok, inputs[-1], off, loc))
         if parser.tok != ")":
             parser.parse_comma_list(one, ")")
         parser.expect(")")
@@ -245,10 +270,22 @@ class FuncOp(OpBase):
         if parser.tok == "attributes":
             parser.i += 1
             state.attrs.update(parser.parse_attr_dict_body())
+        region = Region()
         if parser.tok == "{":
-            raise parser.error("llvm.func with a body: tileir parses llvm.func declarations "
-                               "only (it runs no LLVM dialect code)")
-        state.regions["body"] = Region()
+            given = [a for a in named if a[0]]
+            if given and len(given) != len(named):
+                raise parser.error("expected SSA identifier", named[0][2] if not named[0][0]
+                                   else next(a[2] for a in named if not a[0]))
+            m = re.compile(r"(?:\s|//[^\n]*)*").match(parser.src, parser.offset + 1)
+            if given and parser.src.startswith("^", m.end()):
+                raise parser.error("invalid block name in region with named arguments",
+                                   m.end())
+            parser.parse_region_into(region, None, isolated=True,
+                                     dialect=parser.default_dialect[-1],
+                                     entry_args=named if given else None)
+            if not region.blocks and given:
+                region.add_block([a[1] for a in named])
+        state.regions["body"] = region
         return state.build()
 
     @staticmethod
@@ -269,15 +306,25 @@ class FuncOp(OpBase):
         if cconv is not None and cconv != "ccc":
             text += f" {cconv}"
         text += " " + format_symbol(a["sym_name"].value)
-        args = [f"{t}{printer.argument_attrs(a.get('arg_attrs'), k)}"
-                for k, t in enumerate(inputs)]
+        region = op.regions[0]
+        block = region.blocks[0] if region.blocks else None
+        args = []
+        for k, t in enumerate(inputs):
+            item, loc = str(t), ""
+            if block is not None and k < len(block.args):
+                item = f"{printer.value_name(block.args[k])}: {item}"
+                loc = printer.argument_loc_text(block.args[k])
+            args.append(item + printer.argument_attrs(a.get("arg_attrs"), k) + loc)
         text += "(" + ", ".join(args + (["..."] if vararg else [])) + ")"
         if results:
             res = printer.argument_attrs(a.get("res_attrs"), 0)
             text += f" -> ({results[0]}{res})" if res else f" -> {results[0]}"
-        return text + printer.attr_dict_text(
+        text += printer.attr_dict_text(
             op, {"sym_name", "function_type", "linkage", "CConv", "visibility_",
                  "unnamed_addr", "arg_attrs", "res_attrs"}, with_keyword=True)
+        if block is not None:
+            text += " " + printer.render_region(region)
+        return text
 
     def verify_op(self):
         ftype = self.attributes["function_type"].value
@@ -292,6 +339,15 @@ class FuncOp(OpBase):
             return "attribute 'linkage' failed to satisfy constraint: LLVM linkage types"
         if not self.regions[0].blocks and linkage not in ("external", "extern_weak"):
             return "external functions must have 'external' or 'extern_weak' linkage"
+        if self.regions[0].blocks:
+            args = self.regions[0].blocks[0].args
+            if len(args) != len(inputs):
+                return f"entry block must have {len(inputs)} arguments to match function " \
+                    "signature"
+            for k, (a, t) in enumerate(zip(args, inputs)):
+                if str(a.type) != str(t):
+                    return f"entry block argument #{k} type mismatch: '{a.type}' vs " \
+                        f"'{t}'"
         return None
 
 

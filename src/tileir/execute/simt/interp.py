@@ -241,7 +241,8 @@ TERMINATORS = {"scf.yield", "scf.condition", "gpu.yield", "gpu.return", "func.re
                "cf.br", "cf.cond_br", "cf.switch", "gpu.terminator", "scf.reduce",
                "scf.reduce.return", "memref.alloca_scope.return",
                "memref.atomic_yield", "vector.yield", "scf.forall.in_parallel",
-               "gpu.all_reduce_yield", "async.yield", "affine.yield"}
+               "gpu.all_reduce_yield", "async.yield", "affine.yield",
+               "llvm.br", "llvm.cond_br", "llvm.return"}
 
 
 class Compiler:
@@ -523,10 +524,10 @@ class Executor:
                                            LaneFault(stuck))
             ex = self.run_block(block, fr)
             kind = ex.kind
-            if kind == "cf.br":
+            if kind in ("cf.br", "llvm.br"):
                 spawn(ex.op.successors[0], fr.space, fr, ex.values)
                 continue
-            if kind in ("cf.cond_br", "cf.switch"):
+            if kind in ("cf.cond_br", "cf.switch", "llvm.cond_br"):
                 for succ, mask, args in self._branch_targets(ex):
                     sub, conv = narrow(fr.space, mask, under) if mask is not None \
                         else (fr.space, (lambda v: v))
@@ -539,7 +540,7 @@ class Executor:
     def _branch_targets(self, ex: Exit) -> list[tuple[Block, Any, list]]:
         op = ex.op
         space = ex.frame.space
-        if op.name == "cf.cond_br":
+        if op.name in ("cf.cond_br", "llvm.cond_br"):
             cond = space.array(ex.values[0])
             seg = op.segments or (1, 0, 0)
             t_args = ex.values[1:1 + seg[1]]

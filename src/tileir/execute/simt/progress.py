@@ -100,7 +100,7 @@ def calls_functions(regions: Iterable[Any]) -> bool:
     for region in regions:
         for block in region.blocks:
             for op in block.ops:
-                if op.name in ("func.call", "func.call_indirect") or \
+                if op.name in ("func.call", "func.call_indirect", "llvm.call") or \
                         (op.regions and calls_functions(op.regions)):
                     return True
     return False

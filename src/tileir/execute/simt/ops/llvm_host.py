@@ -1,5 +1,5 @@
-"""llvm: what C ``printf`` programs do on the host: ``llvm.mlir.addressof`` of a string
-``llvm.mlir.global`` (a :class:`HostPtr` to its bytes), ``llvm.getelementptr`` with constant
+"""llvm: what C ``printf`` programs do on the host: ``llvm.mlir.addressof`` of an
+``llvm.mlir.global`` (a :class:`HostPtr` to its bytes, see :mod:`.llvm_core`), ``llvm.getelementptr`` with constant
 indices into it, and ``llvm.call @printf(%fmt, ...)`` of a declared variadic ``printf``: the
 format (the global's bytes up to the NUL) is formatted with C's printf semantics (the engine's
 :mod:`~tileir.execute.printf`, as ``gpu.printf``) and written to the run's stdout; the result
@@ -8,7 +8,8 @@ is the number of bytes printed.  A ``%s`` argument is a pointer into a string gl
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -23,16 +24,22 @@ from ..values import numerics_name
 __all__ = ["HostPtr", "c_printf"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class HostPtr:
-    """A pointer into the bytes of a global (``data``) at byte ``offset``."""
+    """A pointer into the bytes of a global or an alloca (``data``) at byte ``offset``.
+    ``mem`` is the :class:`~.llvm_core.Mem` holding ``data`` (None for a string global's
+    constant bytes and for the null pointer, whose ``name`` is ``"null"``)."""
 
     name: str
-    data: bytes
+    data: Any
     offset: int = 0
+    mem: Any = None
+
+    def same_place(self, other: "HostPtr") -> bool:
+        return self.data is other.data and self.offset == other.offset
 
     def c_string(self) -> bytes:
-        rest = self.data[self.offset:]
+        rest = bytes(self.data[self.offset:])
         end = rest.find(b"\0")
         if end < 0:
             raise LaneFault(f"string at '@{self.name}' + {self.offset} has no NUL terminator")
@@ -67,12 +74,12 @@ def _addressof(op: Operation, c):
     def step(ex, frame, args):
         _host_only(ex, op)
         glob = _globals(c).get(name)
-        value = glob.attributes.get("value") if glob is not None else None
-        if glob is None or value is None or not hasattr(value, "value") or \
-                not isinstance(value.value, str):
-            raise LaneFault(f"llvm.mlir.addressof @{name}: tileir takes addresses of string "
-                            "globals only", kind=UnsupportedError)
-        return [HostPtr(name, value.value.encode("utf-8", "surrogateescape"))]
+        if glob is None:
+            raise LaneFault(f"llvm.mlir.addressof @{name}: tileir takes addresses of "
+                            "llvm.mlir.global ops only (no function pointers)",
+                            kind=UnsupportedError)
+        from .llvm_core import global_pointer
+        return [global_pointer(ex, glob)]
     return affine(step)
 
 
@@ -154,8 +161,8 @@ def _gep(op: Operation, c):
     def step(ex, frame, args):
         base = args[0]
         if not isinstance(base, HostPtr):
-            raise LaneFault("llvm.getelementptr of a pointer that is no string global's",
-                            kind=UnsupportedError)
+            raise LaneFault("llvm.getelementptr of a pointer that is no global's or "
+                            "alloca's", kind=UnsupportedError)
         offset = 0
         for entry in plan:
             if entry[0] == "const":
@@ -163,7 +170,7 @@ def _gep(op: Operation, c):
             else:
                 v = args[1 + entry[1]]
                 offset += int(_scalar(frame.space.array(v))) * entry[2]
-        return [HostPtr(base.name, base.data, base.offset + offset)]
+        return [replace(base, offset=base.offset + offset)]
     return affine(step)
 
 
