@@ -373,3 +373,22 @@ def test_exp2_flush_to_zero_at_the_normal_limit():
     assert same_bits(N.exp2(ok, "f32", flush_to_zero=True), N.exp2(ok, "f32"))
     with_nan = np.append(ok, np.float32(np.nan))
     assert np.isnan(N.exp2(with_nan, "f32", flush_to_zero=True)[-1])
+
+
+def test_unary_ops_on_broadcast_tiles_compute_each_value_once():
+    """negf/absf and the math functions on a broadcast view give the values of the full
+    array (a read-only broadcast of the per-row results), bit for bit."""
+    from tileir.execute.semantics.floating_point import _lower_sign  # noqa: F401
+    rows = samples("f32", 64, seed=31)[:64].reshape(1, 64, 1)
+    tile = np.broadcast_to(rows, (3, 64, 64))
+    assert fast.compact(tile).shape == (1, 64, 1)
+    for negate in (True, False):
+        fn = fast.sign_op(negate, "f32")
+        got = fn(tile)
+        assert got.shape == tile.shape and not got.flags.writeable
+        assert same_bits(got, fn(np.ascontiguousarray(tile)))
+    exp2 = fast.on_compact(lambda a: N.exp2(a, "f32", True))
+    with np.errstate(all="ignore"):
+        assert same_bits(exp2(tile), N.exp2(np.ascontiguousarray(tile), "f32", True))
+    full = np.ascontiguousarray(tile)
+    assert fast.on_compact(lambda a: a + 1)(full) is not None and fast.compact(full) is full

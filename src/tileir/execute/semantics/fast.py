@@ -18,15 +18,15 @@ from __future__ import annotations
 
 import math
 import threading
-from typing import Optional
+from typing import Callable, Optional
 
 import ml_dtypes
 import numpy as np
 
 from ..buffers import MIN_BYTES, fresh, recycle, scratch
 
-__all__ = ["canon_nan", "nan_finisher", "float_binary", "native_ufunc", "float_sqrt",
-           "float_maxmin", "float_cmp",
+__all__ = ["canon_nan", "compact", "on_compact", "nan_finisher", "float_binary",
+           "native_ufunc", "float_sqrt", "float_maxmin", "float_cmp",
            "float_maxmin_rows", "sign_op", "rounding_op", "widen_float", "narrow_float", "NATIVE_FLOATS"]
 
 F16, F32, F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
@@ -199,6 +199,29 @@ def float_cmp(predicate: str, ordered: bool, elem: str):
     return lambda a, b: uf(a, b) | np.isnan(a) | np.isnan(b)
 
 
+def compact(a: np.ndarray) -> np.ndarray:
+    """The smallest array that broadcasts to ``a``: every axis of stride 0 (a broadcast
+    view's repeated axis) cut to extent 1 (``a`` itself when it has none)."""
+    if not a.ndim or 0 not in a.strides:
+        return a
+    return a[tuple(slice(0, 1) if st == 0 and n > 1 else slice(None)
+                   for st, n in zip(a.strides, a.shape))]
+
+
+def on_compact(fn: Callable) -> Callable:
+    """An elementwise unary ``fn`` that, given a broadcast view (a tile made by
+    ``broadcast``), computes each distinct element once and broadcasts the result (a
+    read-only view, as ``broadcast``'s own results are): the same values, for a fraction of
+    the work."""
+    def run(a):
+        if type(a) is np.ndarray and a.ndim and 0 in a.strides:
+            small = compact(a)
+            if 2 * small.size <= a.size:
+                return np.broadcast_to(fn(small), a.shape)
+        return fn(a)
+    return run
+
+
 def sign_op(negate: bool, elem: str):
     """negf (flip the sign bit) / absf (clear it) on f16/bf16/f32/f64 storage."""
     dt = {"f16": F16, "bf16": BF16, "f32": F32, "f64": F64}.get(elem)
@@ -207,9 +230,9 @@ def sign_op(negate: bool, elem: str):
     u, _, sign = _BITS[dt]
     s = u.type(sign)
     if negate:
-        return lambda a: (a.view(u) ^ s).view(dt)
+        return on_compact(lambda a: (a.view(u) ^ s).view(dt))
     mask = u.type(~sign & ((1 << (8 * u.itemsize)) - 1))
-    return lambda a: (a.view(u) & mask).view(dt)
+    return on_compact(lambda a: (a.view(u) & mask).view(dt))
 
 
 def rounding_op(fn, elem: str, canonical: bool = True):
@@ -542,8 +565,7 @@ def fma_f32(canonical: bool = True):
         # once (exactly), so that the passes below mix no f32 into f64 (NumPy casts mixed
         # operands through buffers: 1.5-2x slower); the full-size f32 multiplicand is copied
         # into the f64 work array, then multiplied in place
-        a, b, c = (x.astype(F64) if x.dtype == F32 and 8 * x.size <= total else x
-                   for x in (a, b, c))
+        a, b, c = (_widened(x, total) for x in (a, b, c))
         if a.dtype == F64 and b.dtype == F32:
             a, b = b, a
         a, b, c = (x if x.shape == shape else np.broadcast_to(x, shape) for x in (a, b, c))
@@ -561,6 +583,15 @@ def fma_f32(canonical: bool = True):
             _fma_redo(a[i:j], b[i:j], c[i:j], s, r, tuple(w[:j - i] for w in work))
         return finish(out)
     return run
+
+
+def _widened(x: np.ndarray, total: int) -> np.ndarray:
+    """An f32 fma operand whose distinct values (:func:`compact`) number at most an eighth
+    of the ``total`` results, widened to f64 once (exactly); else ``x``."""
+    if x.dtype != F32:
+        return x
+    small = compact(x)
+    return small.astype(F64) if 8 * small.size <= total else x
 
 
 def _fma_redo(a, b, c, s, r, work: Optional[tuple] = None) -> None:

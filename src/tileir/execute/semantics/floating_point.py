@@ -176,7 +176,7 @@ def _math(name):
 
     def lower(op, cc):
         elem = element_name(op.results[0].type)
-        return elementwise(op, cc, lambda a: impl(a, elem))
+        return elementwise(op, cc, fast.on_compact(lambda a: impl(a, elem)))
     return lower
 
 
@@ -189,7 +189,7 @@ def _lower_exp_tanh(op, cc):
     elem = element_name(op.results[0].type)
     impl = N.exp if op.name.endswith("exp") else N.tanh
     rounding = rounding_keyword(op, "full")
-    return elementwise(op, cc, lambda a: impl(a, elem, rounding))
+    return elementwise(op, cc, fast.on_compact(lambda a: impl(a, elem, rounding)))
 
 
 @lowering("exp2", "rsqrt", fold=True)
@@ -197,7 +197,7 @@ def _lower_exp2_rsqrt(op, cc):
     elem = element_name(op.results[0].type)
     impl = N.exp2 if op.name.endswith("exp2") else N.rsqrt
     ftz = _ftz(op)
-    return elementwise(op, cc, lambda a: impl(a, elem, ftz))
+    return elementwise(op, cc, fast.on_compact(lambda a: impl(a, elem, ftz)))
 
 
 def _constant_exponent(op, cc) -> Optional[float]:
