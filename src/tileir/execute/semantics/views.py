@@ -829,8 +829,16 @@ def _evenly_spaced(window: np.ndarray, starts: np.ndarray, writeable: bool = Fal
     if step < 0 or not (np.diff(starts) == step).all():
         return None
     first = window[int(starts[0])]
-    return as_strided(first, (starts.size,) + first.shape,
-                      (step * window.strides[0],) + first.strides, writeable=writeable)
+    return _strided(first, (starts.size,) + first.shape,
+                    (step * window.strides[0],) + first.strides, writeable)
+
+
+def _strided(a: np.ndarray, shape: tuple, strides: tuple, writeable: bool) -> np.ndarray:
+    """``as_strided`` for every element dtype: NumPy's array interface, which ``as_strided``
+    goes through, cannot name some ml_dtypes types (float8_e5m2's type string is ``'<f1'``),
+    so the view is taken over raw items of the same size and reinterpreted."""
+    raw = a.view(np.dtype((np.void, a.itemsize)))
+    return as_strided(raw, shape, strides, writeable=writeable).view(a.dtype)
 
 
 def _fault(rt, ctx, f: Fault, lane: int, lanes: int, tile) -> MemoryAccessError:

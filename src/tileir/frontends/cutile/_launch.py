@@ -110,6 +110,8 @@ class CompiledKernel:
     bytecode_version: str
     module: Any               # cuda_tile.module
     kernel: Any               # tileir.execute.Kernel
+    #: the Python parameters' names, one per spec (memory faults name arrays by them)
+    names: tuple = ()
     launches: int = 0
     lock: Any = field(default_factory=threading.RLock, repr=False)
 
@@ -199,7 +201,7 @@ def _entry_names(module) -> list[str]:
     return [op.sym_name for op in module.walk() if op.name == "cuda_tile.entry"]
 
 
-def _build(kernel, specs, version: str, ct) -> CompiledKernel:
+def _build(kernel, specs, names, version: str, ct) -> CompiledKernel:
     from cuda.tile.compilation import export_kernel
     from ...bytecode import BytecodeError, read_bytecode
     from ...ir.diagnostics import DiagnosticError
@@ -229,7 +231,34 @@ def _build(kernel, specs, version: str, ct) -> CompiledKernel:
                           "verify (NVIDIA's tileiras checks the same rules, so this kernel may "
                           "not compile for a GPU either; if tileiras accepts it, please report "
                           f"a tileir bug):\n{exc}") from exc
-    return CompiledKernel(name, entries[0], sig, tuple(specs), data, version, module, compiled)
+    _name_buffers(compiled, specs, names)
+    return CompiledKernel(name, entries[0], sig, tuple(specs), data, version, module, compiled,
+                          tuple(names))
+
+
+def _name_buffers(kernel, specs, names) -> None:
+    """Name the memory of each array parameter of the entry after the Python parameter it
+    comes from (``y``, ``pairs[1][0]``), so that a fault names what the user wrote, not the
+    entry's flattened ``argument #N``.  Walks the calling convention as :func:`_flatten`."""
+    index = 0
+
+    def walk(spec, label: str) -> None:
+        nonlocal index
+        if isinstance(spec, ConstSpec):
+            return
+        if isinstance(spec, ArraySpec):
+            kernel.params[index].buffer_name = label
+            index += 1 + 2 * spec.ndim          # data, shape, strides
+        elif isinstance(spec, TupleSpec):
+            for k, item in enumerate(spec.items):
+                walk(item, f"{label}[{k}]")
+        elif isinstance(spec, ListSpec):
+            index += 2                          # the table of arrays and its length
+        else:
+            index += 1                          # a scalar
+
+    for spec, name in zip(specs, names):
+        walk(spec, name)
 
 
 def _compiled(kernel, info: _KernelInfo, specs, version: str, ct) -> CompiledKernel:
@@ -240,7 +269,7 @@ def _compiled(kernel, info: _KernelInfo, specs, version: str, ct) -> CompiledKer
             _STATS["hits"] += 1
             return hit
         _STATS["misses"] += 1
-        compiled = _build(kernel, specs, version, ct)
+        compiled = _build(kernel, specs, info.names, version, ct)
         info.specialisations[key] = compiled
         return compiled
 
@@ -313,7 +342,7 @@ class _Frame:
         self.prepared: list[PreparedArray] = []
 
 
-def _flatten(spec, payload, frame: _Frame, out: list) -> None:
+def _flatten(spec, payload, frame: _Frame, out: list, label: str) -> None:
     if isinstance(spec, ConstSpec):
         return
     if isinstance(spec, ArraySpec):
@@ -324,8 +353,8 @@ def _flatten(spec, payload, frame: _Frame, out: list) -> None:
         out.extend(prep.strides)
         return
     if isinstance(spec, TupleSpec):
-        for s, p in zip(spec.items, payload):
-            _flatten(s, p, frame, out)
+        for k, (s, p) in enumerate(zip(spec.items, payload)):
+            _flatten(s, p, frame, out, f"{label}[{k}]")
         return
     if isinstance(spec, ListSpec):
         rows = []
@@ -334,7 +363,7 @@ def _flatten(spec, payload, frame: _Frame, out: list) -> None:
             data = prep.data.reshape(-1)
             buf = frame.memory.map(data.view(np.uint8) if data.size else
                                    np.empty(0, dtype=np.uint8),
-                                   f"list element #{i}", bool(data.flags.writeable),
+                                   f"{label}[{i}]", bool(data.flags.writeable),
                                    host_dtype=data.dtype)
             rows.append([buf.base, *prep.shape, *prep.strides])
         out.append(np.array(rows, dtype=np.int64).reshape(-1))
@@ -348,8 +377,8 @@ def _run(compiled: CompiledKernel, grid, specs, payloads, **options):
         frame = _Frame(compiled.kernel.memory)
         try:
             flat: list = []
-            for spec, payload in zip(specs, payloads):
-                _flatten(spec, payload, frame, flat)
+            for spec, payload, name in zip(specs, payloads, compiled.names):
+                _flatten(spec, payload, frame, flat, name)
             if len(flat) != len(compiled.kernel.params):
                 raise LaunchError(f"internal error: {len(flat)} entry arguments for "
                                   f"'{compiled.symbol}', which takes "
