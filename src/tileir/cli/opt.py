@@ -204,12 +204,16 @@ def run_opt(argv: Sequence[str], prog: str = "tileir opt") -> int:
                 report = Diagnostic(ERROR, f"unexpected {diag.severity}: {diag.message}", diag.loc)
                 print(render(report, sources), file=sys.stderr)
             for exp in match.missing:
-                loc = FileLineColLoc(filename, exp.annotation_line, 1) \
+                # (at the annotation, underlined as wide as its message, as mlir-opt)
+                loc = FileLineColLoc(filename, exp.annotation_line, exp.annotation_col) \
                     if exp.annotation_line > 0 else None
                 report = Diagnostic(ERROR, f'expected {exp.severity} "{exp.message}" was not '
                                     "produced", loc) if loc else \
                     Diagnostic(ERROR, f'expected {exp.severity} "{exp.message}" was not produced')
-                print(render(report, sources), file=sys.stderr)
+                text = render(report, sources)
+                if loc is not None and text.endswith("^"):
+                    text += "~" * (exp.annotation_len - 1)
+                print(text, file=sys.stderr)
             if not match.ok:
                 status = 1
             if res.module is not None and not res.failed and match.ok:

@@ -66,6 +66,10 @@ class Expectation:
     regex: bool
     annotation_line: int
     matched: bool = False
+    #: where ``expected-<severity>`` starts on its line (1-based), and the width MLIR
+    #: underlines there when the expectation is not produced (the message's length)
+    annotation_col: int = 1
+    annotation_len: int = 1
 
     def matches(self, text: str) -> bool:
         if not self.regex:
@@ -100,7 +104,9 @@ def parse_expectations(text: str, line_offset: int = 0) -> list[Expectation]:
                 last_plain = lineno
             continue
         severity, regex, designator, message = m.group(1), bool(m.group(2)), m.group(3), m.group(4)
-        exp = Expectation(severity, message, lineno, regex, lineno)
+        exp = Expectation(severity, message, lineno, regex, lineno,
+                          annotation_col=m.start() + 1,
+                          annotation_len=len(message))
         if designator:
             d = designator[1:]
             if d == "above":

@@ -293,7 +293,8 @@ class OpState(TypeState):
             if len(types) == 1 and len(uses) > 1 and o.kind == VARIADIC:
                 types = types * len(uses)
             if len(types) != len(uses):
-                off = self.type_offsets.get(o.name, self.start)
+                # (at the operand list, as ODS's resolveOperands reports it)
+                off = uses[0][1] if uses else self.type_offsets.get(o.name, self.start)
                 raise parser.error(f"{parser.op_prefix()}number of operands and types do not "
                                    f"match: got {len(uses)} operands and {len(types)} types", off)
             for (name, off), t in zip(uses, types):

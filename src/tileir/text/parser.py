@@ -309,11 +309,13 @@ class Parser:
                 return
         raise self.wrong_token_error(message or f"expected '{what or text}'")
 
-    def expect_keyword(self, word: str) -> None:
+    def expect_keyword(self, word: str, prefixed: bool = True) -> None:
+        """Consume the keyword ``word``; else ``expected 'word'``, in a custom op's parser its
+        own error (MLIR's ``OpAsmParser::parseKeyword``)."""
         if self.toks[self.i] == word:
             self.i += 1
             return
-        raise self.error(f"expected '{word}'")
+        raise self.error(f"{self.op_prefix() if prefixed else ''}expected '{word}'")
 
     def at_identifier(self) -> bool:
         t = self.toks[self.i]
@@ -352,7 +354,9 @@ class Parser:
                 raise self.error(str(exc), self.offs[self.i - 1] + getattr(exc, "offset", 0))
         raise self.error(f"expected {what}")
 
-    def parse_integer(self, what: str = "integer value") -> int:
+    def parse_integer(self, what: str = "integer value", prefixed: bool = False) -> int:
+        """An integer literal; ``prefixed``: an error is the custom op's own (MLIR's
+        ``OpAsmParser::parseInteger``)."""
         neg = False
         start = self.offset
         if self.toks[self.i] == "-":
@@ -363,13 +367,13 @@ class Parser:
             self.i += 1
             v = int(t, 16) if t.startswith("0x") else int(t)
             return -v if neg else v
-        raise self.error(f"expected {what}", start)
+        raise self.error(f"{self.op_prefix() if prefixed else ''}expected {what}", start)
 
     def parse_fixed_integer(self, bits: int = 64) -> int:
         """A signed integer that must fit ``bits`` bits (MLIR's ``parseInteger<intN_t>``):
         ``integer value too large`` otherwise, at the literal."""
         start = self.offset
-        v = self.parse_integer()
+        v = self.parse_integer(prefixed=True)
         if not -(1 << (bits - 1)) <= v < (1 << (bits - 1)):
             raise self.error(f"{self.op_prefix()}integer value too large", start)
         return v
@@ -379,7 +383,7 @@ class Parser:
         negative literal wraps (``-1`` is the largest value), one outside
         ``[-2**(bits-1), 2**bits)`` is ``integer value too large`` at the literal."""
         start = self.offset
-        v = self.parse_integer()
+        v = self.parse_integer(prefixed=True)
         if not -(1 << (bits - 1)) <= v < (1 << bits):
             raise self.error(f"{self.op_prefix()}integer value too large", start)
         return v & ((1 << bits) - 1)
@@ -675,7 +679,7 @@ class Parser:
 
     def parse_trailing_location(self, target) -> None:
         off = self.offset
-        self.expect_keyword("loc")
+        self.expect_keyword("loc", prefixed=False)
         self.expect("(")
         t = self.toks[self.i]
         if t and t[0] == "#" and not self.is_dialect_attribute(t):
@@ -1134,15 +1138,28 @@ class Parser:
         t = self.toks[self.i]
         if not t or not t[0].isdigit():
             raise self.error("expected attribute value", off)
+        digits_off = self.offs[self.i]
         self.i += 1
         is_float = "." in t
+        if is_float and type_hint is not None and not (
+                isinstance(type_hint, ElementType) and type_hint.is_float):
+            # (a type given to MLIR's parseAttribute: no ``: type`` is read; the error is where
+            # the parser stands, after the literal)
+            raise self.error("floating point value not valid for specified type", self.offset)
         typ: Optional[Type] = None
         if self.toks[self.i] == ":":
             self.i += 1
             typ = self.parse_type()
+        explicit = typ is not None
         if typ is None:
             typ = type_hint
         if isinstance(typ, ElementType) and typ.is_float:
+            if not is_float and not t.startswith("0x") and explicit:
+                # (MLIR's parseFloatFromIntegerLiteral, at the digits after any '-')
+                err = self.error("unexpected decimal integer literal for a floating point "
+                                 "value", digits_off)
+                err.diag.attach_note("add a trailing dot to make the literal a float")
+                raise err
             if t.startswith("0x") and not is_float:
                 from ..ir.floatfmt import float_from_bits
                 if neg:
@@ -1164,11 +1181,15 @@ class Parser:
             return FloatAttr(-value if neg else value, typ)
         if is_float:
             if typ is not None:
-                raise self.error("floating point value not valid for specified type", off)
+                # (MLIR reports it where the parser stands: the token after the type)
+                raise self.error("floating point value not valid for specified type",
+                                 self.offset if explicit else off)
             return FloatAttr(-float(t) if neg else float(t), F64)
         v = int(t, 16) if t.startswith("0x") else int(t)
         typ = typ or I64
-        digits_off = off + (len(self.src[off:].split(t, 1)[0]) if neg else 0)
+        if explicit and not isinstance(typ, IntegerType) and not hasattr(typ, "signed") \
+                and str(typ) != "index":
+            raise self.error("integer literal not valid for specified type", digits_off)
         return IntegerAttr(self.integer_in_type(-v if neg else v, typ, digits_off), typ)
 
     def integer_in_type(self, v: int, typ: Type, offset: int) -> int:
@@ -1209,7 +1230,7 @@ class Parser:
         return IntegerAttr(self.integer_in_type(value, typ, off), typ)
 
     def parse_dense_array(self) -> DenseArrayAttr:
-        self.expect_keyword("array")
+        self.expect_keyword("array", prefixed=False)
         self.expect("<")
         elt_offset = self.offset
         elt = self.parse_keyword("element type")
@@ -1254,7 +1275,7 @@ class Parser:
 
     def parse_dense_builtin(self) -> DenseElementsAttr:
         """``dense<literal> : type`` (the generic spelling of a cuda_tile constant)."""
-        self.expect_keyword("dense")
+        self.expect_keyword("dense", prefixed=False)
         lt = self.offset
         self.expect("<")
         lit_start = self.offset
@@ -1346,7 +1367,7 @@ class Parser:
     # ------------------------------------------------------------------------------------------
 
     def parse_location_literal(self) -> Location:
-        self.expect_keyword("loc")
+        self.expect_keyword("loc", prefixed=False)
         self.expect("(")
         t = self.toks[self.i]
         if t and t[0] == "#" and not self.is_dialect_attribute(t):
@@ -1390,7 +1411,7 @@ class Parser:
             self.i += 1
             self.expect("(")
             callee = self.parse_location_body()
-            self.expect_keyword("at")
+            self.expect_keyword("at", prefixed=False)
             caller = self.parse_location_body()
             self.expect(")")
             return CallSiteLoc(callee, caller)

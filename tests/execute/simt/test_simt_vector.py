@@ -19,7 +19,7 @@ def test_shape_and_element_ops_on_host():
 func.func @main(%v: vector<2x4xf32>, %i: index) -> (vector<4x2xf32>, vector<8xf32>, vector<2x2xf32>, vector<2x4xf32>, f32, vector<4xf32>, vector<3xi32>, vector<2x3xi1>, vector<4xindex>, vector<8xf32>) {
   %t = vector.transpose %v, [1, 0] : vector<2x4xf32> to vector<4x2xf32>
   %s = vector.shape_cast %v : vector<2x4xf32> to vector<8xf32>
-  %ess = vector.extract_strided_slice %v {offsets = [0, 1], sizes = [2, 2], strides = [1, 2]} : vector<2x4xf32> to vector<2x2xf32>
+  %ess = vector.extract_strided_slice %v {offsets = [0, 1], sizes = [2, 2], strides = [1, 1]} : vector<2x4xf32> to vector<2x2xf32>
   %iss = vector.insert_strided_slice %ess, %v {offsets = [0, 0], strides = [1, 1]} : vector<2x2xf32> into vector<2x4xf32>
   %e = vector.extract %v[1, %i] : f32 from vector<2x4xf32>
   %row = vector.extract %v[0] : vector<4xf32> from vector<2x4xf32>
@@ -37,9 +37,9 @@ func.func @main(%v: vector<2x4xf32>, %i: index) -> (vector<4x2xf32>, vector<8xf3
     t, s, ess, iss, e, ins, fe, cm, st, il = host(text, [v, 3])
     np.testing.assert_array_equal(t, v.T)
     np.testing.assert_array_equal(s, v.reshape(-1))
-    np.testing.assert_array_equal(ess, v[:, 1:4:2])
+    np.testing.assert_array_equal(ess, v[:, 1:3])     # (MLIR 22 allows unit strides only)
     expect = v.copy()
-    expect[:, 0:2] = v[:, 1:4:2]
+    expect[:, 0:2] = v[:, 1:3]
     np.testing.assert_array_equal(iss, expect)
     assert e == v[1, 3]
     np.testing.assert_array_equal(ins, [0, 1, 7, 3])

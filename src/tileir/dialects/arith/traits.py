@@ -140,7 +140,8 @@ class ChecksParsedOperandTypes:
     """Mixin of ops whose result type is computed from an operand type while parsing
     (ODS ``TypesMatchWith``): like ODS's generated parser, it rejects an operand type outside
     the operand's constraint before computing (``custom op 'arith.cmpi' 'lhs' must be
-    signless-integer-like, but got 'f32'``).  ``CHECKED_OPERANDS`` names those operands."""
+    signless-integer-like, but got 'f32'``, at the op name).  ``CHECKED_OPERANDS`` names those
+    operands."""
 
     __slots__ = ()
     CHECKED_OPERANDS: tuple = ()
@@ -161,5 +162,5 @@ class ChecksParsedOperandTypes:
                     return False
                 raise parser.error(f"{parser.op_prefix()}'{name}' must be {constraint.summary}, "
                                    f"but got '{types[0]}'",
-                                   state.type_offsets.get(name, state.start))
+                                   state.start)
         return False

@@ -65,7 +65,7 @@ def _open(parser: Parser) -> bool:
 
 def _close(parser: Parser, what: str) -> None:
     if parser.tok != ">":
-        raise parser.error(f"expected '>' in {what} type")
+        raise parser.wrong_token_error(f"expected '>' in {what} type")
     parser.i += 1
 
 

@@ -231,7 +231,7 @@ class SwitchOp(CfOp):
         case_types: list = []
         segments: list[int] = []
         while parser.consume(","):
-            values.append(parser.parse_integer())
+            values.append(parser.parse_integer(prefixed=True))
             parser.expect(":")
             blocks.append(parse_destination(parser, state, "caseOperands"))
             uses = state.operands.pop("caseOperands")

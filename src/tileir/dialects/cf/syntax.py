@@ -44,7 +44,8 @@ def print_destination(printer: "OpPrinter", block, values) -> str:
 def parse_weights(parser: "Parser") -> DenseArrayAttr:
     parser.expect("(")
     parser.expect("[")
-    values = [] if parser.tok == "]" else parser.parse_comma_list(parser.parse_integer, "]")
+    values = [] if parser.tok == "]" else parser.parse_comma_list(
+        lambda: parser.parse_fixed_integer(32), "]")
     parser.expect("]")
     parser.expect(")")
     return DenseArrayAttr("i32", tuple(values))

@@ -135,6 +135,9 @@ def _parse_constant(parser: "Parser", state: "OpState"):
         state.attrs.update(parser.parse_attr_dict_body())
     if state.spec.name == "index.constant" and parser.tok and \
             (parser.tok[0].isdigit() or parser.tok[0] == "-"):
+        t = parser.peek() if parser.tok == "-" else parser.tok
+        if t and "." in t:  # a float literal: MLIR's attribute parser refuses it for index
+            parser.parse_attribute(_index_type())
         state.attrs["value"] = parser.parse_integer_attr(_index_type())
     else:
         off = parser.offset

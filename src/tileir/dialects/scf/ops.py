@@ -186,6 +186,15 @@ class ForOp(ScfOp):
                                                         ("parent", _types(self.results))]))
 
 
+def _is_device_mapping(attr) -> bool:
+    """An array of attributes with MLIR's DeviceMappingAttrInterface (the gpu dialect's
+    mapping attributes)."""
+    from ...ir.attributes import ArrayAttr
+    return isinstance(attr, ArrayAttr) and all(
+        str(a).startswith(("#gpu.block<", "#gpu.thread<", "#gpu.warp<", "#gpu.warpgroup<",
+                           "#gpu.lane<", "#gpu.memory_space<")) for a in attr.value)
+
+
 class ForallOp(ScfOp):
     """``scf.forall (%i...) in (ubs) | = (lbs) to (ubs) step (steps) [shared_outs(...)]``."""
     __slots__ = ()
@@ -197,7 +206,9 @@ class ForallOp(ScfOp):
                 Operand("outputs", RANKED_TENSOR, VARIADIC))
     RESULTS = (Result("results", ANY, VARIADIC),)
     ATTRIBUTES = (Attr("staticLowerBound", "array_i64"), Attr("staticUpperBound", "array_i64"),
-                  Attr("staticStep", "array_i64"), Attr("mapping", "any", optional=True))
+                  Attr("staticStep", "array_i64"), Attr("mapping", "any", optional=True,
+                                            summary="Device Mapping array attribute",
+                                            check=_is_device_mapping))
     REGIONS = (RegionDef("region", "sized1"),)
     TRAITS = (RecursiveMemoryEffects, SingleBlockImplicitTerminator("scf.forall.in_parallel"))
     parse_custom = staticmethod(syntax.parse_forall)

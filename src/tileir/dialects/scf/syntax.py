@@ -247,7 +247,7 @@ def parse_index_switch(parser: Parser, state: "OpState") -> Operation:
     regions: list[Region] = []
     while parser.tok == "case":
         parser.i += 1
-        cases.append(parser.parse_integer())
+        cases.append(parser.parse_integer(prefixed=True))
         regions.append(parse_region(parser, []))
     parser.expect_keyword("default")
     default = parse_region(parser, [])
@@ -279,11 +279,12 @@ def parse_while(parser: Parser, state: "OpState") -> Operation:
     outer: list = []
     if parser.tok == "(":
         inner, outer = _assignments(parser)
+    type_off = parser.offset  # (MLIR's parseColonType reports at the colon)
     parser.expect(":")
-    type_off = parser.offset
     ftype = parser.parse_type()
     if not isinstance(ftype, FunctionType):
-        raise parser.error("invalid kind of type specified", type_off)
+        raise parser.error(f"{parser.op_prefix()}invalid kind of type specified: expected "
+                           f"builtin.function, but found '{ftype}'", type_off)
     if len(ftype.inputs) != len(outer):
         raise parser.error(f"{parser.op_prefix()}expected as many input types as operands "
                            f"(expected {len(outer)} got {len(ftype.inputs)})", type_off)
@@ -401,7 +402,7 @@ def print_reduce(printer: "OpPrinter", op: Operation) -> str:
 def _mixed_list(parser: Parser, delimiters: str = "()") -> tuple[list, list]:
     """``(%a, 4, ...)`` (or ``[...]``) -> (static values with DYNAMIC for SSA entries, SSA
     uses): MLIR's ``custom<DynamicIndexList>``."""
-    parser.expect(delimiters[0])
+    parser.expect(delimiters[0], message=f"expected '{delimiters[0]}' in dynamic index list")
     static: list[int] = []
     dynamic: list = []
 
@@ -413,7 +414,7 @@ def _mixed_list(parser: Parser, delimiters: str = "()") -> tuple[list, list]:
         else:
             static.append(parser.parse_fixed_integer(64))
     parser.parse_comma_list(one, delimiters[1])
-    parser.expect(delimiters[1])
+    parser.expect(delimiters[1], message=f"expected '{delimiters[1]}' in dynamic index list")
     return static, dynamic
 
 

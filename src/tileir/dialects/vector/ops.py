@@ -8,7 +8,8 @@ import numpy as np
 
 from ...ir.constraints import Pred
 from ...ir.opdef import OPTIONAL, VARIADIC, Attr, OpBase, Operand, RegionDef, Result
-from ...ir.traits import (AllTypesMatch, NoRegionArguments, ParentOneOf, Pure,
+from ...ir.traits import (AllRanksMatch, AllTypesMatch, InferResultTypes, NoRegionArguments, ParentOneOf,
+                          Pure, TypesMatchWith,
                           RecursiveMemoryEffects, Terminator)
 from ..scf.common import ANY, INDEX
 from . import syntax
@@ -20,19 +21,36 @@ def _is_vector(t) -> bool:
     return str(t).startswith("vector<")
 
 
-VECTOR = Pred(_is_vector, "vector of any type values")
+#: ODS's C++ classes of the vector and memref constraints: a ``type($x)`` of another class is
+#: a parse error (``invalid kind of type specified``)
+_VECTOR_STORAGE = (_is_vector, "builtin.vector")
+_MEMREF_STORAGE = (lambda t: type(t).__name__ == "MemRefType", "builtin.memref")
+VECTOR = Pred(_is_vector, "vector of any type values", storage=_VECTOR_STORAGE)
 MEMREF = Pred(lambda t: str(t).startswith("memref<") and not str(t).startswith("memref<*"),
-              "memref of any type values")
+              "memref of any type values", storage=_MEMREF_STORAGE)
 SHAPED = Pred(lambda t: str(t).startswith(("memref<", "tensor<")),
               "shaped of any type values")
 RANKED_TENSOR = Pred(lambda t: str(t).startswith("tensor<") and not str(t).startswith("tensor<*"),
                      "ranked tensor of any type values")
+FLOAT_VECTOR = Pred(lambda t: _is_vector(t) and type(t.element_type).__name__ == "FloatType",
+                    "vector of floating-point values", storage=_VECTOR_STORAGE)
 MASK = Pred(lambda t: _is_vector(t) and str(t.element_type) == "i1",
-            "vector of 1-bit signless integer values")
+            "vector of 1-bit signless integer values", storage=_VECTOR_STORAGE)
 
 
 def _element(t):
     return getattr(t, "element_type", None)
+
+
+def _element_or_self(t):
+    return t.element_type if _is_vector(t) else t
+
+
+def _same_element(from_: str, to: str, summary: str) -> TypesMatchWith:
+    """ODS's ``TCresVTEtIsSameAsOp`` PredOpTrait: the element types (or the types themselves,
+    for scalars) of ``from_`` and ``to`` agree."""
+    return TypesMatchWith(summary, from_, to,
+                          check=lambda a, b: _element_or_self(a) == _element_or_self(b))
 
 
 class VectorOp(OpBase):
@@ -75,7 +93,9 @@ class ExtractOp(VectorOp):
     OPERANDS = (Operand("source", VECTOR), Operand("dynamic_position", INDEX, VARIADIC))
     RESULTS = (Result("result", ANY),)
     ATTRIBUTES = (Attr("static_position", "array_i64"),)
-    TRAITS = (Pure,)
+    TRAITS = (Pure, _same_element("source", "result",
+                                  "operand and result have same element type"),
+              InferResultTypes(lambda op: [_extracted_type(op)]))
     parse_custom = staticmethod(syntax.parse_extract)
     print_custom = staticmethod(syntax.print_extract)
 
@@ -83,12 +103,30 @@ class ExtractOp(VectorOp):
         return _verify_position(self, self.operands[0].type, "", True)
 
 
+def _extracted_type(op):
+    """The result type vector.extract infers: the element at a full position, else the
+    vector of the dimensions after the position."""
+    from ..builtin.types import VectorType
+    source = op.operands[0].type
+    n = len(op.attributes["static_position"].value)
+    if n >= len(source.shape):
+        return source.element_type
+    return VectorType(source.shape[n:], source.element_type, source.scalable[n:])
+
+
 def _verify_position(op, vector, which: str, poison: bool):
     from ..memref.syntax import DYNAMIC
     position = op.attributes["static_position"].value
     rank = len(vector.shape)
     if len(position) > rank:
-        return "expected position attribute of rank no greater than vector rank"
+        return f"expected position attribute of rank no greater than {which}vector rank"
+    if which:  # vector.insert: the position and the stored value make up the dest's rank
+        stored = op.operands[0].type
+        if _is_vector(stored):
+            if len(stored.shape) + len(position) != rank:
+                return "expected position attribute rank + source rank to match dest vector rank"
+        elif len(position) != rank:
+            return "expected position attribute rank to match the dest vector rank"
     n_dynamic = sum(1 for p in position if p == DYNAMIC)
     if n_dynamic != len(op.dynamic_position):
         return "mismatch between dynamic and static positions (kDynamic marker but no " \
@@ -110,7 +148,9 @@ class InsertOp(VectorOp):
                 Operand("dynamic_position", INDEX, VARIADIC))
     RESULTS = (Result("result", VECTOR),)
     ATTRIBUTES = (Attr("static_position", "array_i64"),)
-    TRAITS = (Pure, AllTypesMatch("dest", "result"))
+    TRAITS = (Pure, _same_element("valueToStore", "result",
+                                  "source operand and result have same element type"),
+              AllTypesMatch("dest", "result"))
     parse_custom = staticmethod(syntax.parse_insert)
     print_custom = staticmethod(syntax.print_insert)
 
@@ -133,7 +173,8 @@ class FromElementsOp(VectorOp):
         uses = state.operands.get("elements")
         if dest and uses and "elements" not in state.operand_types:
             _require_vector_type(state, "dest", dest[0])
-            state.operand_types["elements"] = [dest[0].element_type] * len(uses)
+            # (one element per lane: a count mismatch is reported when the op is built)
+            state.operand_types["elements"] = [dest[0].element_type] * dest[0].num_elements
             return True
         return False
 
@@ -296,8 +337,9 @@ class FMAOp(VectorOp):
     """Elementwise fused multiply-add."""
     __slots__ = ()
     MNEMONIC = "fma"
-    OPERANDS = (Operand("lhs", VECTOR), Operand("rhs", VECTOR), Operand("acc", VECTOR))
-    RESULTS = (Result("result", VECTOR),)
+    OPERANDS = (Operand("lhs", FLOAT_VECTOR), Operand("rhs", FLOAT_VECTOR),
+                Operand("acc", FLOAT_VECTOR))
+    RESULTS = (Result("result", FLOAT_VECTOR),)
     TRAITS = (Pure, AllTypesMatch("lhs", "rhs", "acc", "result"))
     FORMAT = "$lhs `,` $rhs `,` $acc attr-dict `:` type($lhs)"
 
@@ -309,7 +351,10 @@ class ShuffleOp(VectorOp):
     OPERANDS = (Operand("v1", VECTOR), Operand("v2", VECTOR))
     RESULTS = (Result("vector", VECTOR),)
     ATTRIBUTES = (Attr("mask", "array_i64"),)
-    TRAITS = (Pure,)
+    TRAITS = (Pure, _same_element("v1", "vector",
+                                  "first operand v1 and result have same element type"),
+              _same_element("v2", "vector",
+                            "second operand v2 and result have same element type"))
     parse_custom = staticmethod(syntax.parse_shuffle)
     print_custom = staticmethod(syntax.print_shuffle)
 
@@ -340,6 +385,7 @@ class BitCastOp(_VectorCast):
     """Reinterpret the bits of the minor dimension."""
     __slots__ = ()
     MNEMONIC = "bitcast"
+    TRAITS = (Pure, AllRanksMatch("source", "result"))
 
     def verify_op(self):
         a, b = self.operands[0].type, self.results[0].type
@@ -586,8 +632,59 @@ class ExtractStridedSliceOp(VectorOp):
     RESULTS = (Result("result", VECTOR),)
     ATTRIBUTES = (Attr("offsets", "i64_array"), Attr("sizes", "i64_array"),
                   Attr("strides", "i64_array"))
-    TRAITS = (Pure,)
+    TRAITS = (Pure, _same_element("source", "result", "operand and result have same element type"))
     FORMAT = "$source attr-dict `:` type($source) `to` type($result)"
+
+    def verify_op(self):
+        from ..builtin.types import VectorType
+        source = self.operands[0].type
+        offsets, sizes, strides = (_ints(self, n) for n in ("offsets", "sizes", "strides"))
+        if not len(offsets) == len(sizes) == len(strides):
+            return "expected offsets, sizes and strides attributes of same size"
+        shape = source.shape
+        for name, values in (("offsets", offsets), ("sizes", sizes), ("strides", strides)):
+            if len(values) > len(shape):
+                return f"expected {name} attribute of rank no greater than vector rank"
+        return (_confined_to_shape("offsets", offsets, shape, 0, 0)
+                or _confined_to_shape("sizes", sizes, shape, 1, 1)
+                or _confined_to_range("strides", strides)
+                or _sum_confined("offsets", "sizes", offsets, sizes, shape)
+                or self._result_type(VectorType))
+
+    def _result_type(self, VectorType):
+        source = self.operands[0].type
+        sizes = _ints(self, "sizes")
+        want = VectorType(tuple(sizes) + tuple(source.shape[len(sizes):]),
+                          source.element_type, source.scalable)
+        if self.results[0].type != want:
+            return f"expected result type to be '{want}'"
+        return None
+
+
+def _ints(op, name: str) -> list:
+    return [int(getattr(a, "value", a)) for a in op.attributes[name].value]
+
+
+def _confined_to_shape(name: str, values, shape, low: int, extra: int):
+    """MLIR's isIntegerArrayAttrConfinedToShape: ``low <= v < dim + extra``."""
+    for i, (v, dim) in enumerate(zip(values, shape)):
+        if not low <= v < dim + extra:
+            return f"expected {name} dimension {i} to be confined to [{low}, {dim + extra})"
+    return None
+
+
+def _confined_to_range(name: str, values):
+    """The strides of the strided-slice ops: all 1 (MLIR: confined to [1, 2))."""
+    if any(v != 1 for v in values):
+        return f"expected {name} to be confined to [1, 2)"
+    return None
+
+
+def _sum_confined(name1: str, name2: str, values1, values2, shape):
+    for i, (a, b, dim) in enumerate(zip(values1, values2, shape)):
+        if not 0 <= a + b < dim + 1:
+            return f"expected sum({name1}, {name2}) dimension {i} to be confined to [1, {dim + 1})"
+    return None
 
 
 class InsertStridedSliceOp(VectorOp):
@@ -597,8 +694,24 @@ class InsertStridedSliceOp(VectorOp):
     OPERANDS = (Operand("valueToStore", VECTOR), Operand("dest", VECTOR))
     RESULTS = (Result("result", VECTOR),)
     ATTRIBUTES = (Attr("offsets", "i64_array"), Attr("strides", "i64_array"))
-    TRAITS = (Pure, AllTypesMatch("dest", "result"))
+    TRAITS = (Pure, _same_element("valueToStore", "result",
+                                  "operand #0 and result have same element type"),
+              AllTypesMatch("dest", "result"))
     FORMAT = ("$valueToStore `,` $dest attr-dict `:` type($valueToStore) `into` type($dest)")
+
+    def verify_op(self):
+        source, dest = self.operands[0].type, self.operands[1].type
+        offsets, strides = _ints(self, "offsets"), _ints(self, "strides")
+        if len(offsets) != len(dest.shape):
+            return "expected offsets of same size as destination vector rank"
+        if len(strides) != len(source.shape):
+            return "expected strides of same size as source vector rank"
+        if len(source.shape) > len(dest.shape):
+            return "expected source rank to be no greater than destination rank"
+        padded = (0,) * (len(dest.shape) - len(source.shape)) + tuple(source.shape)
+        return (_confined_to_shape("offsets", offsets, dest.shape, 0, 0)
+                or _confined_to_range("strides", strides)
+                or _sum_confined("offsets", "source vector shape", offsets, padded, dest.shape))
 
 
 class GatherOp(VectorOp):
@@ -686,13 +799,23 @@ def _verify_indexed_access(op, vector, what: str, indices=None):
     return None
 
 
+def _resized_trailing(t, mul: int, div: int):
+    """``t`` with its trailing dimension times ``mul // div`` (a 0-D vector becomes 1-D)."""
+    from ..builtin.types import VectorType
+    shape = tuple(t.shape) or (1,)
+    scalable = tuple(t.scalable) or (False,)
+    return VectorType(shape[:-1] + (shape[-1] * mul // div,), t.element_type, scalable)
+
+
 class InterleaveOp(VectorOp):
     """Interleave the lanes of two vectors."""
     __slots__ = ()
     MNEMONIC = "interleave"
     OPERANDS = (Operand("lhs", VECTOR), Operand("rhs", VECTOR))
     RESULTS = (Result("result", VECTOR),)
-    TRAITS = (Pure, AllTypesMatch("lhs", "rhs"))
+    TRAITS = (Pure, AllTypesMatch("lhs", "rhs"),
+              TypesMatchWith("type of 'result' is double the width of the inputs", "lhs",
+                             "result", check=lambda a, b: _resized_trailing(a, 2, 1) == b))
     FORMAT = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
 
 
@@ -702,7 +825,13 @@ class DeinterleaveOp(VectorOp):
     MNEMONIC = "deinterleave"
     OPERANDS = (Operand("source", VECTOR),)
     RESULTS = (Result("res1", VECTOR), Result("res2", VECTOR))
-    TRAITS = (Pure, AllTypesMatch("res1", "res2"))
+    TRAITS = (Pure, AllTypesMatch("res1", "res2"),
+              TypesMatchWith("the trailing dimension of the source vector has an even number "
+                             "of elements", "source", "source",
+                             check=lambda a, b: not a.shape or a.shape[-1] % 2 == 0),
+              TypesMatchWith("the trailing dimension of the results is half the width of "
+                             "source trailing dimension", "source", "res1",
+                             check=lambda a, b: _resized_trailing(a, 1, 2) == b))
     FORMAT = "$source attr-dict `:` type($source) `->` type($res1)"
 
 
@@ -733,7 +862,8 @@ class OuterProductOp(VectorOp):
     OPERANDS = (Operand("lhs", VECTOR), Operand("rhs", ANY), Operand("acc", VECTOR, OPTIONAL))
     RESULTS = (Result("result", VECTOR),)
     ATTRIBUTES = (Attr("kind", "vector.kind"),)
-    TRAITS = (Pure,)
+    TRAITS = (Pure, _same_element("lhs", "result", "lhs operand and result have same element type"),
+              _same_element("rhs", "result", "rhs operand and result have same element type"))
     parse_custom = staticmethod(syntax.parse_outerproduct)
     print_custom = staticmethod(syntax.print_outerproduct)
 
@@ -755,6 +885,8 @@ class OuterProductOp(VectorOp):
             return "expected 1-d vector result"
         if self.acc is not None and self.acc.type != result:
             return "expected operand #3 of same type as result type"
+        if not kind_supports(syntax.kind_of(self), result.element_type):
+            return "unsupported outerproduct type"
         return None
 
 
@@ -883,16 +1015,16 @@ class MultiDimReductionOp(VectorOp):
     OPERANDS = (Operand("source", VECTOR), Operand("acc", ANY))
     RESULTS = (Result("dest", ANY),)
     ATTRIBUTES = (Attr("kind", "vector.kind"), Attr("reduction_dims", "array_i64"))
-    TRAITS = (Pure, AllTypesMatch("dest", "acc"))
+    TRAITS = (Pure, _same_element("source", "dest",
+                                  "source operand and result have same element type"),
+              AllTypesMatch("dest", "acc"))
     parse_custom = staticmethod(syntax.parse_multi_reduction)
     print_custom = staticmethod(syntax.print_multi_reduction)
 
     def verify_op(self):
         src = self.operands[0].type
+        # (MLIR ignores reduction dims out of range and counts repeated ones once)
         dims = [int(d) for d in self.attributes["reduction_dims"].value]
-        rank = len(src.shape)
-        if any(not 0 <= d < rank for d in dims) or len(set(dims)) != len(dims):
-            return f"reduction dimensions must be distinct and in [0, {rank})"
         kept = tuple(n for d, n in enumerate(src.shape) if d not in dims)
         dest = self.results[0].type
         want = tuple(getattr(dest, "shape", ()))
