@@ -441,3 +441,40 @@ def test_global_initializer_runs_once_and_printf_reads_region_globals():
     out = io.StringIO()
     tileir.gpu.run(tileir.parse(src), "main", stdout=out)
     assert out.getvalue() == "0 6\n"
+
+
+FREEZE = """func.func @f(%x: i32, %v: vector<4xf32>) -> i32 {
+  %f = llvm.freeze %x : i32
+  %g = llvm.freeze %v : vector<4xf32>
+  return %f : i32
+}"""
+#: mlir-opt 22's custom and generic output for FREEZE
+FREEZE_CUSTOM = """module {
+  func.func @f(%arg0: i32, %arg1: vector<4xf32>) -> i32 {
+    %0 = llvm.freeze %arg0 : i32
+    %1 = llvm.freeze %arg1 : vector<4xf32>
+    return %0 : i32
+  }
+}"""
+FREEZE_GENERIC_OP = '%0 = "llvm.freeze"(%arg0) : (i32) -> i32'
+
+
+def test_freeze_text_verifier_and_value():
+    assert _ours(FREEZE) == FREEZE_CUSTOM
+    assert FREEZE_GENERIC_OP in _ours(FREEZE, generic=True)
+    bad = 'func.func @f(%x: i32) -> i64 {\n  %f = "llvm.freeze"(%x) : (i32) -> i64\n  return %f : i64\n}'
+    assert _our_error(bad) == ("2:8: 'llvm.freeze' op requires the same type for all operands "
+                               "and results")
+    src = """func.func @main(%x: i32) -> (i32, i64) {
+  %f = llvm.freeze %x : i32
+  %u = llvm.mlir.undef : i64
+  %g = llvm.freeze %u : i64
+  return %f, %g : i32, i64
+}"""
+    assert [int(v) for v in _run(src, -7)] == [-7, 0]
+
+
+@_needs_mlir_opt
+def test_freeze_expectations_are_mlir_opts():
+    assert _mlir(FREEZE) == FREEZE_CUSTOM
+    assert FREEZE_GENERIC_OP in _mlir(FREEZE, generic=True)

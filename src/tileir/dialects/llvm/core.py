@@ -518,6 +518,31 @@ class FNegOp(_FloatOp):
     OPERANDS = (Operand("operand", FLOAT_OR_VEC),)
 
 
+class FreezeOp(LLVMOp):
+    """``%r = llvm.freeze %v : T``: ``%v``, or an arbitrary fixed value of ``T`` where ``%v``
+    is undef or poison."""
+
+    __slots__ = ()
+    MNEMONIC = "freeze"
+    OPERANDS = (Operand("val", ANY_TYPE),)
+    RESULTS = (Result("res", ANY_TYPE),)
+    TRAITS = (Pure, SameOperandsAndResultType())
+
+    @classmethod
+    def parse_custom(cls, parser, state):
+        state.operands["val"] = [_use(parser)]
+        _attr_dict(parser, state)
+        parser.expect(":")
+        off = parser.offset
+        state.set_types("res", "result", [parser.parse_type()], off)
+        return state.build()
+
+    @classmethod
+    def print_custom(cls, printer, op):
+        return (f" {_names(printer, op.operands)}{printer.attr_dict_text(op, set())} : "
+                f"{op.results[0].type}")
+
+
 # -- comparisons and select ---------------------------------------------------------------------
 
 def _bool_like(t):

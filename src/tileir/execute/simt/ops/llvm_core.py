@@ -490,6 +490,15 @@ for _name in ("fadd", "fsub", "fmul", "fdiv", "frem", "fneg", "fcmp", "select", 
     lowering("llvm." + _name)(_delegate)
 
 
+@lowering("llvm.freeze")
+def _freeze(op: Operation, c):
+    """The value itself: undef and poison are never produced (they read as zero, and a
+    violated flag is reported where it happens), so there is nothing to fix."""
+    def step(ex, frame, args):
+        return [args[0]]
+    return step
+
+
 @lowering("llvm.uitofp")
 def _uitofp(op: Operation, c):
     inner = LOWERINGS["arith.uitofp"](op, c)
