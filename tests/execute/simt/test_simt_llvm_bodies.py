@@ -478,3 +478,103 @@ def test_freeze_text_verifier_and_value():
 def test_freeze_expectations_are_mlir_opts():
     assert _mlir(FREEZE) == FREEZE_CUSTOM
     assert FREEZE_GENERIC_OP in _mlir(FREEZE, generic=True)
+
+
+SWITCH = """llvm.func @f(%x: i32) -> i32 {
+  llvm.switch %x : i32, ^bb1(%x : i32) [
+    0: ^bb2,
+    -5: ^bb1(%x : i32)
+  ] {branch_weights = array<i32: 1, 2, 3>}
+^bb1(%a: i32):
+  llvm.return %a : i32
+^bb2:
+  %c = llvm.mlir.constant(7 : i32) : i32
+  llvm.return %c : i32
+}
+llvm.func @g(%x: i64) {
+  llvm.switch %x : i64, ^bb1 [
+  ]
+^bb1:
+  llvm.return
+}"""
+#: mlir-opt 22's output for SWITCH (custom form; the generic form's switch lines)
+SWITCH_CUSTOM = """module {
+  llvm.func @f(%arg0: i32) -> i32 {
+    llvm.switch %arg0 : i32, ^bb1(%arg0 : i32) [
+      0: ^bb2,
+      -5: ^bb1(%arg0 : i32)
+    ] {branch_weights = array<i32: 1, 2, 3>}
+  ^bb1(%0: i32):  // 2 preds: ^bb0, ^bb0
+    llvm.return %0 : i32
+  ^bb2:  // pred: ^bb0
+    %1 = llvm.mlir.constant(7 : i32) : i32
+    llvm.return %1 : i32
+  }
+  llvm.func @g(%arg0: i64) {
+    llvm.switch %arg0 : i64, ^bb1 [
+    ]
+  ^bb1:  // pred: ^bb0
+    llvm.return
+  }
+}"""
+SWITCH_GENERIC = [
+    '"llvm.switch"(%arg1, %arg1, %arg1)[^bb1, ^bb2, ^bb1] <{branch_weights = array<i32: 1, 2, '
+    '3>, case_operand_segments = array<i32: 0, 1>, case_values = dense<[0, -5]> : vector<2xi32>,'
+    ' operandSegmentSizes = array<i32: 1, 1, 1>}> : (i32, i32, i32) -> ()',
+    '"llvm.switch"(%arg0)[^bb1] <{case_operand_segments = array<i32>, operandSegmentSizes = '
+    'array<i32: 1, 0, 0>}> : (i64) -> ()']
+SWITCH_ERRORS = [
+    ('llvm.func @f(%x: i32) -> i32 {\n  "llvm.switch"(%x)[^bb1, ^bb1] <{case_operand_segments = '
+     'array<i32: 0>, operandSegmentSizes = array<i32: 1, 0, 0>}> : (i32) -> ()\n^bb1:\n  '
+     'llvm.return %x : i32\n}',
+     "2:3: 'llvm.switch' op expects number of case values to match number of case "
+     "destinations"),
+    ('llvm.func @f(%x: i32) -> i32 {\n  llvm.switch %x : i32, ^bb1 [\n    1: ^bb1\n  ] '
+     '{branch_weights = array<i32: 4>}\n^bb1:\n  llvm.return %x : i32\n}',
+     "2:3: expects number of branch weights to match number of successors: 1 vs 2"),
+    ('llvm.func @f(%x: f32) -> f32 {\n  llvm.switch %x : f32, ^bb1 [\n  ]\n^bb1:\n  '
+     'llvm.return %x : f32\n}',
+     "2:20: custom op 'llvm.switch' invalid kind of type specified: expected builtin.integer, "
+     "but found 'f32'"),
+]
+
+
+def test_switch_text_and_verifier_as_mlir_opt():
+    assert _ours(SWITCH) == SWITCH_CUSTOM
+    generic = _ours(SWITCH, generic=True)
+    assert all(line in generic for line in SWITCH_GENERIC)
+    for text, want in SWITCH_ERRORS:
+        assert _our_error(text) == want
+
+
+@_needs_mlir_opt
+def test_switch_expectations_are_mlir_opts():
+    assert _mlir(SWITCH) == SWITCH_CUSTOM
+    generic = _mlir(SWITCH, generic=True)
+    assert all(line in generic for line in SWITCH_GENERIC)
+    for text, want in SWITCH_ERRORS:
+        assert _mlir_error(text) == want
+
+
+def test_switch_runs_on_the_host():
+    src = """module {
+  llvm.func @f(%x: i32) -> i32 {
+    llvm.switch %x : i32, ^bb1(%x : i32) [
+      0: ^bb2,
+      -5: ^bb3(%x : i32)
+    ]
+  ^bb1(%a: i32):
+    llvm.return %a : i32
+  ^bb2:
+    %c = llvm.mlir.constant(7 : i32) : i32
+    llvm.return %c : i32
+  ^bb3(%b: i32):
+    %m = llvm.mul %b, %b : i32
+    llvm.return %m : i32
+  }
+  func.func @main(%x: i32) -> i32 {
+    %r = llvm.call @f(%x) : (i32) -> i32
+    return %r : i32
+  }
+}"""
+    assert [int(_run(src, x)[0]) for x in (0, -5, 3)] == [7, 25, 3]

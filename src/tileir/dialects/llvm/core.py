@@ -22,6 +22,7 @@ from ...ir.traits import Pure, Terminator
 from ...ir.types import I1, I32, I64
 from ..arith.traits import SameOperandsAndResultType, SameTypeOperands
 from ..cf import ops as cf_ops
+from ..cf import syntax as cf_syntax
 
 __all__ = ["ICMP_PREDICATES", "FCMP_PREDICATES", "ORDERINGS", "aggregate_member"]
 
@@ -933,3 +934,85 @@ class CondBrOp(cf_ops.CondBranchOp):
     MNEMONIC = "cond_br"
     ATTRIBUTES = cf_ops.CondBranchOp.ATTRIBUTES + (Attr("loop_annotation", "any",
                                                         optional=True),)
+
+
+class SwitchOp(cf_ops.SwitchOp):
+    """``llvm.switch %v : T, ^default(...) [ c: ^dest(...), ... ] {branch_weights = ...}``:
+    cf.switch's operands and properties (case values signed, as the flag's integer type),
+    with LLVM's text and messages."""
+
+    __slots__ = ()
+    DIALECT_NAME = "llvm"
+    MNEMONIC = "switch"
+    ATTRIBUTES = cf_ops.SwitchOp.ATTRIBUTES + (Attr("branch_weights", "array_i32",
+                                                    optional=True),)
+
+    def verify_cf(self):
+        from ...ir.verify import op_error
+        values = cf_syntax.case_values(self.attributes.get("case_values"))
+        if len(values) != len(self.successors) - 1:
+            return "expects number of case values to match number of case destinations"
+        weights = self.attributes.get("branch_weights")
+        if isinstance(weights, DenseArrayAttr) and weights.value and \
+                len(weights.value) != len(self.successors):
+            return op_error(self, "expects number of branch weights to match number of "
+                                  f"successors: {len(weights.value)} vs {len(self.successors)}")
+        return None
+
+    @staticmethod
+    def parse_custom(parser, state):
+        from ..arith.types import int_width
+        state.operands["flag"] = [_use(parser)]
+        parser.expect(":")
+        flag_off = parser.offset
+        flag_type = parser.parse_type()
+        width = int_width(str(flag_type))
+        if width is None:
+            raise parser.error(f"{parser.op_prefix()}invalid kind of type specified: expected "
+                               f"builtin.integer, but found '{flag_type}'", flag_off)
+        state.set_types("flag", "operand", [flag_type], flag_off)
+        parser.expect(",")
+        blocks = [cf_syntax.parse_destination(parser, state, "defaultOperands")]
+        parser.expect("[")
+        values: list[int] = []
+        case_uses: list = []
+        case_types: list = []
+        segments: list[int] = []
+        while parser.tok != "]":
+            if values:
+                parser.expect(",")
+            values.append(parser.parse_integer(prefixed=True))
+            parser.expect(":")
+            blocks.append(cf_syntax.parse_destination(parser, state, "caseOperands"))
+            uses = state.operands.pop("caseOperands")
+            case_uses += uses
+            case_types += state.operand_types.pop("caseOperands")
+            segments.append(len(uses))
+        parser.expect("]")
+        state.operands["caseOperands"] = case_uses
+        state.set_types("caseOperands", "operand", case_types, flag_off)
+        state.attrs["case_operand_segments"] = DenseArrayAttr("i32", tuple(segments))
+        if values:
+            wrapped = [((v + (1 << (width - 1))) % (1 << width)) - (1 << (width - 1))
+                       for v in values]
+            state.attrs["case_values"] = cf_syntax.case_values_attr(wrapped, flag_type)
+        _attr_dict(parser, state)
+        op = state.build()
+        op.successors = blocks
+        return op
+
+    @staticmethod
+    def print_custom(printer, op) -> str:
+        flag = op.operands[0]
+        groups = op.successor_operands()
+        pad = "  " * (printer.indent + 1)
+        cases = [f"{pad}{value}: " + cf_syntax.print_destination(printer, block, values)
+                 for value, block, values in zip(
+                     cf_syntax.case_values(op.attributes.get("case_values")),
+                     op.successors[1:], groups[1:])]
+        default = cf_syntax.print_destination(printer, op.successors[0], groups[0])
+        body = "".join(line + (",\n" if k + 1 < len(cases) else "\n")
+                       for k, line in enumerate(cases))
+        return (f" {printer.value_name(flag)} : {flag.type}, {default} [\n{body}"
+                + "  " * printer.indent + "]"
+                + printer.attr_dict_text(op, {"case_values", "case_operand_segments"}))

@@ -242,7 +242,7 @@ TERMINATORS = {"scf.yield", "scf.condition", "gpu.yield", "gpu.return", "func.re
                "scf.reduce.return", "memref.alloca_scope.return",
                "memref.atomic_yield", "vector.yield", "scf.forall.in_parallel",
                "gpu.all_reduce_yield", "async.yield", "affine.yield",
-               "llvm.br", "llvm.cond_br", "llvm.return"}
+               "llvm.br", "llvm.cond_br", "llvm.switch", "llvm.return"}
 
 
 class Compiler:
@@ -527,7 +527,7 @@ class Executor:
             if kind in ("cf.br", "llvm.br"):
                 spawn(ex.op.successors[0], fr.space, fr, ex.values)
                 continue
-            if kind in ("cf.cond_br", "cf.switch", "llvm.cond_br"):
+            if kind in ("cf.cond_br", "cf.switch", "llvm.cond_br", "llvm.switch"):
                 for succ, mask, args in self._branch_targets(ex):
                     sub, conv = narrow(fr.space, mask, under) if mask is not None \
                         else (fr.space, (lambda v: v))
@@ -550,7 +550,7 @@ class Executor:
                 return [(op.successors[0] if taken else op.successors[1], None,
                          t_args if taken else f_args)]
             return [(op.successors[0], cond, t_args), (op.successors[1], ~cond, f_args)]
-        # cf.switch
+        # cf.switch / llvm.switch
         flag = space.array(ex.values[0])
         seg = op.segments
         default_n = seg[1] if seg else 0
