@@ -446,7 +446,10 @@ def _outerproduct(op: Operation, c):
 def _contract(op: Operation, c):
     """The reduction positions (row-major over the reduction dimensions) are combined into the
     accumulator one after another; for float ``add`` each step is a fused multiply-add (as
-    ``outerproduct``), otherwise the product is rounded and then combined with ``kind``."""
+    ``outerproduct``), otherwise the product is rounded and then combined with ``kind``.
+
+    Operands narrower than the accumulator (``i8 x i8 -> i32``, ``f16 x f16 -> f32``) are first
+    extended to its element type (integers by sign extension), as the op specifies."""
     from ....dialects.vector.ops import contraction_iterators, contraction_maps
     kind = _kind(op)
     elem = numerics_name(op.results[0].type)
@@ -479,8 +482,8 @@ def _contract(op: Operation, c):
         space = frame.space
         lanes = space.ndim
         args, mask = _take_vector_mask(args)
-        lhs = arrange(_lane(space, args[0]), maps[0].dims, lanes)
-        rhs = arrange(_lane(space, args[1]), maps[1].dims, lanes)
+        lhs = arrange(_lane(space, args[0]).astype(dtype, copy=False), maps[0].dims, lanes)
+        rhs = arrange(_lane(space, args[1]).astype(dtype, copy=False), maps[1].dims, lanes)
         acc = np.array(np.broadcast_to(_lane(space, args[2]), space.shape +
                                        vector_shape(op.results[0].type)), dtype=dtype)
         n_par = len(parallel)
