@@ -10,40 +10,17 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import tileir
 import tileir.gpu
-from tileir.cli.opt import process_buffer
 from tileir.execute.errors import UndefinedBehaviorError
-from tileir.text import print_op
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "interop"))
-from mlir_tools import find_mlir_opt, run_mlir_opt  # noqa: E402
-
-_needs_mlir_opt = pytest.mark.skipif(find_mlir_opt() is None,
-                                     reason="MLIR's mlir-opt not found (mlir-22-tools)")
-
-
-def _ours(text: str, generic: bool = False) -> str:
-    result = process_buffer(text, "<stdin>", allow_unregistered=True)
-    assert not result.failed, [d.message for d in result.diagnostics]
-    return print_op(result.module, generic=generic).rstrip("\n")
-
-
-def _our_error(text: str) -> str:
-    result = process_buffer(text, "<stdin>", allow_unregistered=True)
-    errors = [d for d in result.diagnostics if d.severity == "error"]
-    assert errors, "tileir accepts the input"
-    return f"{errors[0].loc.line}:{errors[0].loc.col}: {errors[0].message}"
-
-
-def _mlir(text: str, generic: bool = False) -> str:
-    run = run_mlir_opt(text, ["-allow-unregistered-dialect"] +
-                       (["-mlir-print-op-generic"] if generic else []))
-    assert run.returncode == 0, run.stderr
-    return run.stdout.rstrip("\n")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mlir_tools import run_mlir_opt  # noqa: E402
+# (the text helpers of the llvm.func/llvm.call tests: ours and mlir-opt's outputs and errors)
+from test_simt_llvm_generic import _mlir, _needs_mlir_opt, _our_error, _ours  # noqa: E402
 
 
 def _mlir_error(text: str) -> str:
