@@ -10,10 +10,10 @@ from ...ir.opdef import VARIADIC, Attr, OpBase, Operand, Trait
 from ...ir.traits import Pure, Terminator
 from ...ir.types import I1
 from ..arith.types import int_width
-from .syntax import (case_values, case_values_attr, parse_destination, parse_weights,
+from .syntax import (SwitchCases, case_values, parse_destination, parse_weights,
                      print_destination)
 
-__all__ = ["AssertOp", "BranchOp", "CondBranchOp", "SwitchOp"]
+__all__ = ["AssertOp", "BranchOp", "CondBranchOp", "SwitchOp", "branch_weights_error"]
 
 I1_ONLY = Pred(lambda t: t is I1, "1-bit signless integer")
 I1_ONLY.buildable = I1
@@ -36,6 +36,18 @@ class _SuccessorsTerminate(Trait):
 
 
 BRANCH_TRAITS = (_SuccessorsTerminate(), Pure, Terminator())
+
+
+def branch_weights_error(op) -> Optional[object]:
+    """The error of a branch whose ``branch_weights`` do not number its successors, or None
+    (cf.cond_br, llvm.cond_br, llvm.switch)."""
+    weights = op.attributes.get("branch_weights")
+    if isinstance(weights, DenseArrayAttr) and weights.value and \
+            len(weights.value) != len(op.successors):
+        from ...ir.verify import op_error
+        return op_error(op, "expects number of branch weights to match number of "
+                            f"successors: {len(weights.value)} vs {len(op.successors)}")
+    return None
 
 
 class CfOp(OpBase):
@@ -134,13 +146,7 @@ class CondBranchOp(CfOp):
         return [_range(self, "trueDestOperands"), _range(self, "falseDestOperands")]
 
     def verify_cf(self):
-        weights = self.attributes.get("branch_weights")
-        if isinstance(weights, DenseArrayAttr) and weights.value and \
-                len(weights.value) != len(self.successors):
-            from ...ir.verify import op_error
-            return op_error(self, "expects number of branch weights to match number of "
-                                  f"successors: {len(weights.value)} vs {len(self.successors)}")
-        return None
+        return branch_weights_error(self)
 
     @staticmethod
     def parse_custom(parser, state):
@@ -225,32 +231,16 @@ class SwitchOp(CfOp):
             raise parser.error(f"{parser.op_prefix()}expected 'default'")
         parser.i += 1
         parser.expect(":")
-        blocks = [parse_destination(parser, state, "defaultOperands")]
-        values: list[int] = []
-        case_uses: list = []
-        case_types: list = []
-        segments: list[int] = []
+        default = parse_destination(parser, state, "defaultOperands")
+        cases = SwitchCases()
         while parser.consume(","):
-            values.append(parser.parse_integer(prefixed=True))
-            parser.expect(":")
-            blocks.append(parse_destination(parser, state, "caseOperands"))
-            uses = state.operands.pop("caseOperands")
-            case_uses += uses
-            case_types += state.operand_types.pop("caseOperands")
-            segments.append(len(uses))
+            cases.parse(parser, state)
         parser.expect("]")
-        state.operands["caseOperands"] = case_uses
-        state.set_types("caseOperands", "operand", case_types, flag_off)
-        state.attrs["case_operand_segments"] = DenseArrayAttr("i32", tuple(segments))
-        if values:
-            width = int_width(str(flag_type)) or 64
-            wrapped = [((v + (1 << (width - 1))) % (1 << width)) - (1 << (width - 1))
-                       for v in values]
-            state.attrs["case_values"] = case_values_attr(wrapped, flag_type)
+        cases.finish(state, flag_type, int_width(str(flag_type)) or 64, flag_off)
         if parser.tok == "{":
             state.attrs.update(parser.parse_attr_dict_body())
         op = state.build()
-        op.successors = blocks
+        op.successors = [default] + cases.blocks
         return op
 
     @staticmethod

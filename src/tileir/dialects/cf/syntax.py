@@ -74,3 +74,34 @@ def case_values_attr(values: list[int], flag_type) -> OpaqueAttr:
     # equal elements print as a splat, as MLIR's dense attributes do
     body = str(values[0]) if len(set(values)) == 1 else f"[{', '.join(map(str, values))}]"
     return OpaqueAttr(f"dense<{body}> : vector<{len(values)}x{flag_type}>")
+
+
+class SwitchCases:
+    """The cases of a switch being parsed (``cf.switch``, ``llvm.switch``): :meth:`parse` reads
+    one ``value: ^dest(...)``, :meth:`finish` stores the case operands, their segments and
+    the values (wrapped to the flag's integer width) in ``state``."""
+
+    def __init__(self) -> None:
+        self.values: list[int] = []
+        self.blocks: list = []
+        self.uses: list = []
+        self.types: list = []
+        self.segments: list[int] = []
+
+    def parse(self, parser: "Parser", state: "OpState") -> None:
+        self.values.append(parser.parse_integer(prefixed=True))
+        parser.expect(":")
+        self.blocks.append(parse_destination(parser, state, "caseOperands"))
+        uses = state.operands.pop("caseOperands")
+        self.uses += uses
+        self.types += state.operand_types.pop("caseOperands")
+        self.segments.append(len(uses))
+
+    def finish(self, state: "OpState", flag_type, width: int, types_offset: int) -> None:
+        state.operands["caseOperands"] = self.uses
+        state.set_types("caseOperands", "operand", self.types, types_offset)
+        state.attrs["case_operand_segments"] = DenseArrayAttr("i32", tuple(self.segments))
+        if self.values:
+            wrapped = [((v + (1 << (width - 1))) % (1 << width)) - (1 << (width - 1))
+                       for v in self.values]
+            state.attrs["case_values"] = case_values_attr(wrapped, flag_type)

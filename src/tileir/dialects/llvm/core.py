@@ -476,14 +476,11 @@ class OrOp(_IntBinary):
 _FASTMATH = Attr("fastmathFlags", "any", default=_NONE_FM)
 
 
-class _FloatOp(LLVMOp):
-    """``%r = llvm.fadd %a, %b [{fastmathFlags = #llvm.fastmath<...>}] : T``."""
+class _OperandsThenType(LLVMOp):
+    """Ops written ``%r = llvm.<op> %a[, %b] [{attributes}] : T`` (operands and result of
+    type ``T``)."""
 
     __slots__ = ()
-    OPERANDS = (Operand("lhs", FLOAT_OR_VEC), Operand("rhs", FLOAT_OR_VEC))
-    RESULTS = (Result("res", FLOAT_OR_VEC),)
-    ATTRIBUTES = (_FASTMATH,)
-    TRAITS = (Pure, SameOperandsAndResultType())
 
     @classmethod
     def parse_custom(cls, parser, state):
@@ -506,6 +503,16 @@ class _FloatOp(LLVMOp):
                 f"{op.results[0].type}")
 
 
+class _FloatOp(_OperandsThenType):
+    """``%r = llvm.fadd %a, %b [{fastmathFlags = #llvm.fastmath<...>}] : T``."""
+
+    __slots__ = ()
+    OPERANDS = (Operand("lhs", FLOAT_OR_VEC), Operand("rhs", FLOAT_OR_VEC))
+    RESULTS = (Result("res", FLOAT_OR_VEC),)
+    ATTRIBUTES = (_FASTMATH,)
+    TRAITS = (Pure, SameOperandsAndResultType())
+
+
 FAddOp = _int_op("FAddOp", _FloatOp, "fadd")
 FSubOp = _int_op("FSubOp", _FloatOp, "fsub")
 FMulOp = _int_op("FMulOp", _FloatOp, "fmul")
@@ -519,7 +526,7 @@ class FNegOp(_FloatOp):
     OPERANDS = (Operand("operand", FLOAT_OR_VEC),)
 
 
-class FreezeOp(LLVMOp):
+class FreezeOp(_OperandsThenType):
     """``%r = llvm.freeze %v : T``: ``%v``, or an arbitrary fixed value of ``T`` where ``%v``
     is undef or poison."""
 
@@ -528,20 +535,6 @@ class FreezeOp(LLVMOp):
     OPERANDS = (Operand("val", ANY_TYPE),)
     RESULTS = (Result("res", ANY_TYPE),)
     TRAITS = (Pure, SameOperandsAndResultType())
-
-    @classmethod
-    def parse_custom(cls, parser, state):
-        state.operands["val"] = [_use(parser)]
-        _attr_dict(parser, state)
-        parser.expect(":")
-        off = parser.offset
-        state.set_types("res", "result", [parser.parse_type()], off)
-        return state.build()
-
-    @classmethod
-    def print_custom(cls, printer, op):
-        return (f" {_names(printer, op.operands)}{printer.attr_dict_text(op, set())} : "
-                f"{op.results[0].type}")
 
 
 # -- comparisons and select ---------------------------------------------------------------------
@@ -948,16 +941,10 @@ class SwitchOp(cf_ops.SwitchOp):
                                                     optional=True),)
 
     def verify_cf(self):
-        from ...ir.verify import op_error
         values = cf_syntax.case_values(self.attributes.get("case_values"))
         if len(values) != len(self.successors) - 1:
             return "expects number of case values to match number of case destinations"
-        weights = self.attributes.get("branch_weights")
-        if isinstance(weights, DenseArrayAttr) and weights.value and \
-                len(weights.value) != len(self.successors):
-            return op_error(self, "expects number of branch weights to match number of "
-                                  f"successors: {len(weights.value)} vs {len(self.successors)}")
-        return None
+        return cf_ops.branch_weights_error(self)
 
     @staticmethod
     def parse_custom(parser, state):
@@ -972,33 +959,18 @@ class SwitchOp(cf_ops.SwitchOp):
                                f"builtin.integer, but found '{flag_type}'", flag_off)
         state.set_types("flag", "operand", [flag_type], flag_off)
         parser.expect(",")
-        blocks = [cf_syntax.parse_destination(parser, state, "defaultOperands")]
+        default = cf_syntax.parse_destination(parser, state, "defaultOperands")
         parser.expect("[")
-        values: list[int] = []
-        case_uses: list = []
-        case_types: list = []
-        segments: list[int] = []
+        cases = cf_syntax.SwitchCases()
         while parser.tok != "]":
-            if values:
+            if cases.values:
                 parser.expect(",")
-            values.append(parser.parse_integer(prefixed=True))
-            parser.expect(":")
-            blocks.append(cf_syntax.parse_destination(parser, state, "caseOperands"))
-            uses = state.operands.pop("caseOperands")
-            case_uses += uses
-            case_types += state.operand_types.pop("caseOperands")
-            segments.append(len(uses))
+            cases.parse(parser, state)
         parser.expect("]")
-        state.operands["caseOperands"] = case_uses
-        state.set_types("caseOperands", "operand", case_types, flag_off)
-        state.attrs["case_operand_segments"] = DenseArrayAttr("i32", tuple(segments))
-        if values:
-            wrapped = [((v + (1 << (width - 1))) % (1 << width)) - (1 << (width - 1))
-                       for v in values]
-            state.attrs["case_values"] = cf_syntax.case_values_attr(wrapped, flag_type)
+        cases.finish(state, flag_type, width, flag_off)
         _attr_dict(parser, state)
         op = state.build()
-        op.successors = blocks
+        op.successors = [default] + cases.blocks
         return op
 
     @staticmethod
