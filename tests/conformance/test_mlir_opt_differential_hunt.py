@@ -50,6 +50,21 @@ def _mlir_error(text: str) -> Optional[str]:
 _needs_mlir_opt = pytest.mark.skipif(find_mlir_opt() is None,
                                      reason="MLIR's mlir-opt not found (mlir-22-tools)")
 
+
+def assert_output_line(text: str, line: str) -> None:
+    """tileir prints ``text`` with ``line`` (mlir-opt's, inline in a test) and reads its own
+    output back to the same text (the later hunts' output cases)."""
+    printed = _tileir(text)
+    assert line in printed.splitlines()
+    assert _tileir(printed) == printed
+
+
+def assert_mlir_output_line(text: str, line: str) -> None:
+    """mlir-opt prints ``text`` with ``line`` and exactly as tileir does."""
+    run = run_mlir_opt(text, ["-allow-unregistered-dialect"])
+    assert line in run.stdout.splitlines()
+    assert run.stdout.rstrip("\n") == _tileir(text).rstrip("\n")
+
 # -- gpu.func: attribution attributes and the known_* sizes are properties ---------------------
 
 GPU_FUNC = """\

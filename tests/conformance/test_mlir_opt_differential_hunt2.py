@@ -19,10 +19,9 @@ import pytest
 from tileir.cli.opt import process_buffer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "interop"))
-from mlir_tools import run_mlir_opt  # noqa: E402
 from test_mlir_opt_differential_hunt import (  # noqa: E402
-    _mlir_error, _needs_mlir_opt, _tileir, _tileir_error)
+    _mlir_error, _needs_mlir_opt, _tileir_error, assert_mlir_output_line,
+    assert_output_line)
 
 
 def _errors(text: str) -> list:
@@ -282,19 +281,13 @@ OUTPUTS = {
 
 @pytest.mark.parametrize("name", sorted(OUTPUTS))
 def test_output_is_mlir_opts(name):
-    text, line = OUTPUTS[name]
-    printed = _tileir(text)
-    assert line in printed.splitlines()
-    assert _tileir(printed) == printed
+    assert_output_line(*OUTPUTS[name])
 
 
 @_needs_mlir_opt
 @pytest.mark.parametrize("name", sorted(OUTPUTS))
 def test_inline_output_is_mlir_opts(name):
-    text, line = OUTPUTS[name]
-    run = run_mlir_opt(text, ["-allow-unregistered-dialect"])
-    assert line in run.stdout.splitlines()
-    assert run.stdout.rstrip("\n") == _tileir(text).rstrip("\n")
+    assert_mlir_output_line(*OUTPUTS[name])
 
 
 def test_cuda_tile_fast_path_splits_digit_led_result_names_as_mlir():

@@ -24,9 +24,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "interop"))
-from mlir_tools import find_mlir_opt, run_mlir_opt  # noqa: E402
+from mlir_tools import find_mlir_opt  # noqa: E402
 from test_mlir_opt_differential_hunt import (  # noqa: E402
-    _mlir_error, _needs_mlir_opt, _tileir, _tileir_error)
+    _mlir_error, _needs_mlir_opt, _tileir_error, assert_mlir_output_line,
+    assert_output_line)
 
 _ARGS = ("%a: i32, %x: f32, %v: vector<4xi32>, %w: vector<4xf32>, %w3: vector<3xf32>, "
          "%m: vector<2x4xf32>, %i: index, %j: index, %mem: memref<8x8xf32>")
@@ -309,19 +310,13 @@ OUTPUTS = {
 
 @pytest.mark.parametrize("name", sorted(OUTPUTS))
 def test_output_is_mlir_opts(name):
-    text, line = OUTPUTS[name]
-    printed = _tileir(text)
-    assert line in printed.splitlines()
-    assert _tileir(printed) == printed
+    assert_output_line(*OUTPUTS[name])
 
 
 @_needs_mlir_opt
 @pytest.mark.parametrize("name", sorted(OUTPUTS))
 def test_inline_output_is_mlir_opts(name):
-    text, line = OUTPUTS[name]
-    run = run_mlir_opt(text, ["-allow-unregistered-dialect"])
-    assert line in run.stdout.splitlines()
-    assert run.stdout.rstrip("\n") == _tileir(text).rstrip("\n")
+    assert_mlir_output_line(*OUTPUTS[name])
 
 
 # -- --verify-diagnostics: where an expectation that was not produced is reported -------------
