@@ -17,8 +17,11 @@ ratio (the goal of issue 12: every ratio at most 2x).  Kernels:
   tf32), layernorm 4096x1024 f32, causal flash attention (seq 1024, head dim 64, f16 in) and a
   batched f16 matmul, all with tile sizes 64-128.  NumPy's side starts from the same arrays as
   the kernel: f16 inputs are converted to f32 (``astype``) inside its timing, as a NumPy user
-  computing an f32-accumulated product of f16 matrices must.  Skipped (with a note) when ``cuda.tile`` is
-  not installed.
+  computing an f32-accumulated product of f16 matrices must, and f32 inputs of the tf32 product
+  are rounded to tf32 (bit arithmetic, :func:`tf32_nearest_even`) before NumPy's SGEMM, so that
+  both sides compute the same result; the plain f32 ``a @ b`` (which differs by the tf32
+  rounding) is timed as well and printed under that row.  Skipped (with a note) when
+  ``cuda.tile`` is not installed.
 
 Then: the per-tile-block and per-op overhead (a tiny kernel run one block at a time and in lock
 step), the speed-up of a large batched launch from 1 thread to all cores, and the peak extra
@@ -116,9 +119,12 @@ def blas_threads() -> str:
 
 
 class Row:
-    def __init__(self, name: str, grid, ours: float, ref: float, err: float, mode: str):
+    def __init__(self, name: str, grid, ours: float, ref: float, err: float, mode: str,
+                 note: str = ""):
         self.name, self.grid, self.ours, self.ref, self.err, self.mode = \
             name, grid, ours, ref, err, mode
+        #: a line printed under the row (a second comparison)
+        self.note = note
 
 
 def _rng():
@@ -200,10 +206,29 @@ def bench_cutile_matmul(repeat: int, dtype, label: str) -> Row:
     a = rng.standard_normal((n, n)).astype(dtype)
     b = rng.standard_normal((n, n)).astype(dtype)
     c = np.zeros((n, n), np.float32)
-    ref = (lambda: a.astype(np.float32) @ b.astype(np.float32)) if dtype != np.float32 \
-        else (lambda: a @ b)
     grid = ((n // tm) * (n // tn),)
-    return _cutile_row(label, K.matmul_kernel, grid, (a, b, c, tm, tn, tk), ref, c, repeat)
+    if dtype != np.float32:
+        return _cutile_row(label, K.matmul_kernel, grid, (a, b, c, tm, tn, tk),
+                           lambda: a.astype(np.float32) @ b.astype(np.float32), c, repeat)
+    # cuTile rounds f32 inputs to tf32 (``astype(ct.tfloat32)``): NumPy computes the same
+    # product from inputs rounded the same way; the plain f32 product (a different result)
+    # is timed too and printed under the row
+    row = _cutile_row(label, K.matmul_kernel, grid, (a, b, c, tm, tn, tk),
+                      lambda: tf32_nearest_even(a) @ tf32_nearest_even(b), c, repeat)
+    plain = best_of(lambda: a @ b, repeat)
+    err = float(np.abs(c.astype(np.float64) - (a @ b)).max())
+    row.note = (f"(against plain f32 a @ b, which skips the tf32 rounding: {plain * 1e3:.2f} ms, "
+                f"ratio {row.ours / plain:.1f}x, max err {err:.2g})")
+    return row
+
+
+def tf32_nearest_even(x: np.ndarray) -> np.ndarray:
+    """``x`` (f32, finite) rounded to tf32 (10 mantissa bits) to nearest, ties to even, as a
+    NumPy user writes it: add just under half an ulp of tf32 plus the kept bits' lowest bit,
+    then clear the 13 dropped bits."""
+    u = x.view(np.uint32)
+    r = (u + np.uint32(0xFFF) + ((u >> np.uint32(13)) & np.uint32(1))) & np.uint32(0xFFFFE000)
+    return r.view(np.float32)
 
 
 def bench_cutile_layernorm(repeat: int) -> Row:
@@ -369,6 +394,8 @@ def main(argv: Optional[list] = None) -> int:
         flag = "" if ratio <= GOAL else "  > goal"
         print(f"{r.name:<32} {g:<10} {r.mode:<11} {r.ours * 1e3:>8.2f}ms {r.ref * 1e3:>8.2f}ms "
               f"{ratio:>7.1f}x {r.err:>9.2g}{flag}")
+        if r.note:
+            print(f"  {r.note}")
     if opts.only:
         return 0
     print("overheads:")

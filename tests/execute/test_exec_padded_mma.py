@@ -380,3 +380,18 @@ def test_fast_cutile_matmul_reads_the_product_in_place(tile, monkeypatch):
     np.testing.assert_array_equal(results[0].view(np.uint32), results[1].view(np.uint32))
     np.testing.assert_allclose(results[0], a.astype(np.float32) @ b.astype(np.float32),
                                rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("size", [0, 1, 7, 16, 256, 257, 3000])
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8, np.float64])
+def test_unique_inverse_matches_numpy(size: int, dtype) -> None:
+    """The small-array shortcut gives NumPy's distinct values (sorted, same dtype) and a 1-D
+    inverse that rebuilds the input, for every size around its threshold."""
+    rng = np.random.default_rng(size)
+    a = rng.integers(0, max(1, size // 3 + 1), size).astype(dtype)
+    if dtype == np.int64 and size:
+        a[::3] = -a[::3] - (1 << 40)     # negative and wide values
+    distinct, inverse = padded_mma.unique_inverse(a.reshape(-1, 1) if size else a)
+    want, _ = np.unique(a, return_inverse=True)
+    assert distinct.dtype == a.dtype and np.array_equal(distinct, want)
+    assert inverse.shape == (size,) and np.array_equal(distinct[inverse], a)

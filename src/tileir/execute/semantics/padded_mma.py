@@ -311,8 +311,8 @@ def lane_factored(in_elem: str) -> Callable:
         lanes = max(starts_a.size, starts_b.size)
         if lanes < 2 or len(lhs.tile) != 2 or len(rhs.tile) != 2:
             return None
-        ua, ia = np.unique(starts_a, return_inverse=True)
-        ub, ib = np.unique(starts_b, return_inverse=True)
+        ua, ia = unique_inverse(starts_a)
+        ub, ib = unique_inverse(starts_b)
         if ua.size == lanes and ub.size == lanes:
             return None
         # (views of memory where nothing aliases them: read only inside compute, below;
@@ -335,8 +335,8 @@ def lane_factored(in_elem: str) -> Callable:
                 if sel is None:
                     ga, la, gb, lb = np.arange(ua.size), ia, np.arange(ub.size), ib
                 else:
-                    ga, la = np.unique(ia[sel], return_inverse=True)
-                    gb, lb = np.unique(ib[sel], return_inverse=True)
+                    ga, la = unique_inverse(ia[sel])
+                    gb, lb = unique_inverse(ib[sel])
                 if ga.size * gb.size <= 2 * la.size:     # every pair in one SGEMM
                     # the blocks side by side (a view when they are adjacent in memory),
                     # converted to f32 as one matrix each
@@ -369,6 +369,24 @@ def lane_factored(in_elem: str) -> Callable:
 
 
 _F32 = np.dtype(np.float32)
+
+#: arrays up to this many elements are made unique in Python (NumPy's sort-based
+#: ``np.unique`` costs ~15-40 us however small the array; a launch's lane starts are few)
+_SMALL_UNIQUE = 256
+
+
+def unique_inverse(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(a, return_inverse=True)`` for a flattened ``a``: its distinct values in
+    increasing order and, for each element, the index of its value among them (1-D)."""
+    flat = np.asarray(a).reshape(-1)
+    if flat.size > _SMALL_UNIQUE or flat.dtype.kind not in "iub":
+        u, inv = np.unique(flat, return_inverse=True)
+        return u, inv.reshape(-1)
+    values = flat.tolist()
+    distinct = sorted(set(values))
+    where = {v: i for i, v in enumerate(distinct)}
+    return (np.array(distinct, dtype=flat.dtype),
+            np.fromiter((where[v] for v in values), dtype=np.intp, count=len(values)))
 
 
 def _lane_grid(la: np.ndarray, lb: np.ndarray, na: int, nb: int) -> Optional[tuple]:
@@ -420,7 +438,7 @@ def _pair_groups(ia: np.ndarray, ib: np.ndarray, most: int = 64) -> list:
         if (new_a == label_a).all() and (new_b == label_b).all():
             break
         label_a, label_b = new_a, new_b
-    parts, which = np.unique(lane, return_inverse=True)
+    parts, which = unique_inverse(lane)
     if parts.size > most:
         return [np.arange(ia.size)]
     order = np.argsort(which, kind="stable")
@@ -526,7 +544,7 @@ def shared_tiles_product(in_elem: str, other_f32: Callable) -> Callable:
         if starts.size == 1:            # one tile for every lane
             distinct, which = starts, np.zeros(lanes, dtype=np.intp)
         else:
-            distinct, which = np.unique(starts, return_inverse=True)
+            distinct, which = unique_inverse(starts)
             # few lanes share a tile (a causal attention kernel's diagonal blocks): each
             # lane's own tile, the lanes' products in one batched SGEMM
             per_lane = 2 * distinct.size > lanes

@@ -269,6 +269,8 @@ def prepare_array(arr: np.ndarray) -> PreparedArray:
     if arr.size == 0:
         strides = _c_strides(shape)
         return PreparedArray(arr, np.empty(0, dtype=arr.dtype), shape, strides)
+    if arr.flags.c_contiguous:          # (the common case: the array itself, flattened)
+        return PreparedArray(arr, arr.reshape(-1), shape, _c_strides(shape))
     if itemsize and all(s >= 0 and s % itemsize == 0 for s in arr.strides):
         strides = tuple(int(s) // itemsize for s in arr.strides)
         span = 1 + sum((n - 1) * s for n, s in zip(shape, strides))
