@@ -361,11 +361,10 @@ def f32_to_f16_nearest_even(a: np.ndarray) -> np.ndarray:
     return half if half.shape == np.shape(a) else half.reshape(np.shape(a))
 
 
-#: f32 patterns: the sign bit, the exponent field, 2**-14's exponent (the smallest f16 normal)
-#: and 13 added to an exponent field (the f16 mantissa's last place is 2**13 ulps of f32)
-_F32_SIGN = np.uint32(0x80000000)
+#: f32 patterns: 2**-14's exponent (the smallest f16 normal) and what makes an exponent field
+#: ``e`` into ``1.5 * 2**(e + 13)`` (the f16 mantissa's last place is 2**13 ulps of f32)
 _F16_MIN_EXP = np.uint32(0x38800000)
-_PLUS_13 = np.uint32(13 << 23)
+_PLUS_13_HALF = np.uint32((13 << 23) | 0x400000)
 _F16_LIMIT = np.float32(65520.0)        # the midpoint above 65504: it and all above round to inf
 
 
@@ -375,28 +374,27 @@ def f32_rounded_to_f16(a: np.ndarray) -> np.ndarray:
     instead of a conversion there and back (an ``mmaf``'s f16 operand computed in f32 and
     multiplied in f32 in the fast mode); NaN gives a NaN.
 
-    ``(x + c) - c`` with ``c = copysign(2**(e + 13), x)``, ``e`` the exponent of ``x``
-    clamped below at -14, rounds ``x`` to a multiple of ``ulp(c) = 2**(e - 10)`` in the FPU's
-    nearest_even: the sum stays in ``c``'s binade, so its last significand bit is the f16
-    mantissa's last bit (ties go to the even f16 value), and the subtraction is exact.  The
-    clamp gives the f16 subnormals' spacing 2**-24 below 2**-14.  A zero sum is ``+0``: the
-    sign bit of ``x`` is put back (``-0`` and negative values that round to zero keep it).
-    Magnitudes from 65520 on round to infinity, NaN stays NaN (fixed where present)."""
+    ``(x + c) - c`` with ``c = 1.5 * 2**(e + 13)``, ``e`` the exponent of ``x`` clamped below
+    at -14, rounds ``x`` to a multiple of ``ulp(c) = 2**(e - 10)`` in the FPU's nearest_even:
+    ``|x| < 2**(e + 1)``, so ``c + x`` stays in ``c``'s binade whatever the sign of ``x``, and
+    ``c`` is an even multiple of that ulp, so the sum's rounding is ``x``'s (ties go to the
+    even f16 value); the subtraction is exact.  The clamp gives the f16 subnormals' spacing
+    2**-24 below 2**-14.  A zero result is ``+0``: ``copysign`` puts back the sign of ``x``
+    (``-0`` and negative values that round to zero keep it; elsewhere the sign is already
+    right).  Magnitudes from 65520 on round to infinity, NaN stays NaN (fixed where present).
+    Six passes over the data (the sign was a separate array before: nine)."""
     x = np.ascontiguousarray(a, dtype=F32)
     if x.size == 0:
         return np.empty(np.shape(a), F32)
     bits = x.view(_U32)
-    c, sign, out = (scratch(x.shape, dt) for dt in (_U32, _U32, F32))
+    c, out = scratch(x.shape, _U32), scratch(x.shape, F32)
     np.bitwise_and(bits, _F32_EXP_MASK, out=c)
     np.maximum(c, _F16_MIN_EXP, out=c)
-    c += _PLUS_13
-    np.bitwise_and(bits, _F32_SIGN, out=sign)
-    c |= sign
+    c += _PLUS_13_HALF
     np.add(x, c.view(F32), out=out)
     out -= c.view(F32)
-    out.view(_U32)[...] |= sign
+    np.copysign(out, x, out=out)
     recycle(c)
-    recycle(sign)
     hi, lo = np.maximum.reduce(x, axis=None), np.minimum.reduce(x, axis=None)
     if not (-_F16_LIMIT < lo and hi < _F16_LIMIT):      # (also true for a NaN anywhere)
         big = np.abs(x) >= _F16_LIMIT
