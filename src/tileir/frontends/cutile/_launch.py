@@ -239,26 +239,41 @@ def _build(kernel, specs, names, version: str, ct) -> CompiledKernel:
 def _name_buffers(kernel, specs, names) -> None:
     """Name the memory of each array parameter of the entry after the Python parameter it
     comes from (``y``, ``pairs[1][0]``), so that a fault names what the user wrote, not the
-    entry's flattened ``argument #N``.  Walks the calling convention as :func:`_flatten`."""
+    entry's flattened ``argument #N``."""
     index = 0
-
-    def walk(spec, label: str) -> None:
-        nonlocal index
-        if isinstance(spec, ConstSpec):
-            return
+    for spec, _, label in _leaves(specs, [None] * len(specs), names):
         if isinstance(spec, ArraySpec):
             kernel.params[index].buffer_name = label
-            index += 1 + 2 * spec.ndim          # data, shape, strides
-        elif isinstance(spec, TupleSpec):
-            for k, item in enumerate(spec.items):
-                walk(item, f"{label}[{k}]")
-        elif isinstance(spec, ListSpec):
-            index += 2                          # the table of arrays and its length
-        else:
-            index += 1                          # a scalar
+        index += _entry_params(spec)
 
-    for spec, name in zip(specs, names):
-        walk(spec, name)
+
+def _leaves(specs, payloads, labels) -> list[tuple]:
+    """The arguments' leaves -- arrays, lists of arrays and scalars, tuples opened, constants
+    (which the entry does not take) left out -- as ``(spec, payload, label)`` in the order of
+    the entry's parameters (the calling convention); ``label`` names the leaf as the Python
+    caller wrote it (``pairs[1][0]``).  ``payloads`` may be Nones (names only)."""
+    leaves: list[tuple] = []
+
+    def walk(spec, payload, label: str) -> None:
+        if isinstance(spec, ConstSpec):
+            return
+        if isinstance(spec, TupleSpec):
+            for k, item in enumerate(spec.items):
+                walk(item, None if payload is None else payload[k], f"{label}[{k}]")
+            return
+        leaves.append((spec, payload, label))
+
+    for spec, payload, label in zip(specs, payloads, labels):
+        walk(spec, payload, label)
+    return leaves
+
+
+def _entry_params(spec) -> int:
+    """How many entry parameters one leaf (:func:`_leaves`) takes: an array its data pointer,
+    shape and strides; a list of arrays its table and length; a scalar one."""
+    if isinstance(spec, ArraySpec):
+        return 1 + 2 * spec.ndim
+    return 2 if isinstance(spec, ListSpec) else 1
 
 
 def _compiled(kernel, info: _KernelInfo, specs, version: str, ct) -> CompiledKernel:
@@ -343,18 +358,13 @@ class _Frame:
 
 
 def _flatten(spec, payload, frame: _Frame, out: list, label: str) -> None:
-    if isinstance(spec, ConstSpec):
-        return
+    """Append the entry arguments of one leaf (:func:`_leaves`) to ``out``."""
     if isinstance(spec, ArraySpec):
         prep: PreparedArray = payload
         frame.prepared.append(prep)
         out.append(prep.data)
         out.extend(prep.shape)
         out.extend(prep.strides)
-        return
-    if isinstance(spec, TupleSpec):
-        for k, (s, p) in enumerate(zip(spec.items, payload)):
-            _flatten(s, p, frame, out, f"{label}[{k}]")
         return
     if isinstance(spec, ListSpec):
         rows = []
@@ -377,8 +387,8 @@ def _run(compiled: CompiledKernel, grid, specs, payloads, **options):
         frame = _Frame(compiled.kernel.memory)
         try:
             flat: list = []
-            for spec, payload, name in zip(specs, payloads, compiled.names):
-                _flatten(spec, payload, frame, flat, name)
+            for spec, payload, label in _leaves(specs, payloads, compiled.names):
+                _flatten(spec, payload, frame, flat, label)
             if len(flat) != len(compiled.kernel.params):
                 raise LaunchError(f"internal error: {len(flat)} entry arguments for "
                                   f"'{compiled.symbol}', which takes "
