@@ -101,12 +101,22 @@ def _across_roots(value: Any, src: Space, dst: Space) -> Any:
 
 
 class _Reindex:
-    """Conversion between two spaces of one root that are not parent and child."""
+    """Conversion between two spaces of one root that are not parent and child.
+
+    ``pos`` (where ``dst``'s lanes are among ``src``'s) is remembered by ``dst`` for each
+    ``src`` (a path entering a block converts every live-in value from the same space), and
+    :func:`narrow` leaves it there for the path it makes."""
 
     def __init__(self, src: Space, dst: Space) -> None:
         self.src, self.dst = src, dst
-        root = dst.root
-        self.pos = np.searchsorted(flat_in(src, root), flat_in(dst, root))
+        memo = dst.__dict__.setdefault("_positions", {})
+        pos = memo.get(src)
+        if pos is None:
+            root = dst.root
+            # (the root's own lanes are numbered 0..n-1: a position there is its flat index)
+            pos = memo[src] = flat_in(dst, root) if src is root else \
+                np.searchsorted(flat_in(src, root), flat_in(dst, root))
+        self.pos = pos
 
     def enter(self, value: Any) -> Any:
         src = self.src
@@ -126,9 +136,19 @@ class _Reindex:
 
 
 def flat_in(space: Space, ancestor: Space) -> np.ndarray:
-    """The lanes of ``space`` as flat positions in ``ancestor``'s full shape (lane order)."""
+    """The lanes of ``space`` as flat positions in ``ancestor``'s full shape (lane order).
+
+    A list space remembers its answers (divergent ``cf`` loops ask for the positions of the
+    same paths several times per iteration), and a list space directly below ``ancestor``
+    gives its own index without numbering all of ``ancestor``'s lanes first."""
     if space is ancestor:
         return np.arange(space.size, dtype=np.int64)
+    if isinstance(space, ListSpace):
+        memo = space.__dict__.setdefault("_flat_in", {})
+        hit = memo.get(ancestor)
+        if hit is None:
+            hit = memo[ancestor] = _list_flat_in(space, ancestor)
+        return hit
     if isinstance(space, BoxSpace) and isinstance(ancestor, BoxSpace):
         coords = [c - l0 for c, l0 in zip(space.coords(), ancestor.lo)]
         flat = np.zeros((1,) * ROOT_NDIM, dtype=np.int64)
@@ -137,13 +157,17 @@ def flat_in(space: Space, ancestor: Space) -> np.ndarray:
             flat = flat + coords[d] * mult
             mult *= ancestor.shape[d]
         return np.broadcast_to(flat, space.shape).reshape(-1)
-    if isinstance(space, ListSpace):
-        parent_flat = flat_in(space.parent, ancestor)
-        mine = np.ravel_multi_index(space.index, space.parent.shape) if space.parent.ndim > 1 \
-            else space.index[0]
-        return parent_flat[mine]
     # a box below a list space cannot be built
     raise AssertionError("unexpected space nesting")
+
+
+def _list_flat_in(space: "ListSpace", ancestor: Space) -> np.ndarray:
+    """:func:`flat_in` of a list space (not memoised)."""
+    mine = np.ravel_multi_index(space.index, space.parent.shape) if space.parent.ndim > 1 \
+        else space.index[0]
+    if space.parent is ancestor:    # (the parent's positions would be 0..n-1)
+        return mine.astype(np.int64, copy=False)
+    return flat_in(space.parent, ancestor)[mine]
 
 
 def narrow(space: Space, mask: Any, under: Space) -> tuple[Optional[Space], Callable]:
@@ -167,6 +191,9 @@ def narrow(space: Space, mask: Any, under: Space) -> tuple[Optional[Space], Call
     new = ListSpace(under, np.unravel_index(flat, under.shape))
     if isinstance(sub, BoxSpace):
         return new, (lambda v, _s=sub: _to_list(v, _s))
+    # where the new path's lanes are among ``space``'s: ``sub``'s index there (for _Reindex)
+    new.__dict__["_positions"] = {space: np.ravel_multi_index(sub.index, space.shape)
+                                  if space.ndim > 1 else sub.index[0]}
     return new, conv
 
 
@@ -648,13 +675,13 @@ def merge_into(target: Space, parts: Sequence[tuple[Space, Any]], type_) -> Any:
         raise UnsupportedError(f"paths reconverge with different values of type {type_} the "
                                "engine cannot merge per lane")
     root = target.root
-    tflat = flat_in(target, root)
+    tflat = flat_in(target, root) if target is not root else None
     vshape = vector_shape(type_)
     out = np.zeros(target.shape + vshape, dtype=storage(type_))
     flat = out.reshape((-1,) + vshape)
     for s, v in parts:
         arr = s.array(v) if isinstance(v, Aff) else np.asarray(v)
-        pos = np.searchsorted(tflat, flat_in(s, root))
+        pos = flat_in(s, root) if tflat is None else np.searchsorted(tflat, flat_in(s, root))
         flat[pos] = np.broadcast_to(arr, s.shape + vshape).reshape((-1,) + vshape)
     return out
 
@@ -665,11 +692,10 @@ def _merge_paths(block: Block, frames: list[Frame], under: Space, livein: Sequen
     root = under.root
     flats = [flat_in(f.space, root) for f in frames]
     union = np.sort(np.concatenate(flats))
-    uflat = flat_in(under, root)
-    if union.size == uflat.size:
+    if union.size == under.size:
         space = under
     else:
-        pos = np.searchsorted(uflat, union)
+        pos = union if under is root else np.searchsorted(flat_in(under, root), union)
         space = ListSpace(under, np.unravel_index(pos, under.shape))
     merged = Frame(space, parent)
     for v in list(block.args) + list(livein):

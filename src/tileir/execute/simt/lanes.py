@@ -26,7 +26,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-__all__ = ["Aff", "Space", "BoxSpace", "ListSpace", "ROOT_NDIM", "is_uniform"]
+__all__ = ["Aff", "Space", "BoxSpace", "ListSpace", "ROOT_NDIM", "is_uniform", "select"]
 
 #: lane axes of the root space: grid z, y, x, block z, y, x
 ROOT_NDIM = 6
@@ -264,6 +264,24 @@ class BoxSpace(Space):
         full = np.broadcast_to(mask, self.shape)
         idx = np.nonzero(full)
         return ListSpace(self, idx)
+
+
+def select(space: Space, flat: np.ndarray) -> Optional[Space]:
+    """The lanes of ``space`` at the flat positions ``flat`` (sorted, distinct, in
+    ``space.shape``): the space ``space.restrict(mask)`` gives for the mask true there, found
+    from the positions alone (work in their number, not in the lanes of ``space``)."""
+    if flat.size == 0:
+        return None
+    if flat.size == space.size:
+        return space
+    if isinstance(space, ListSpace):
+        return ListSpace(space, (flat,))
+    idx = np.unravel_index(flat, space.shape)
+    lo = [int(i.min()) for i in idx]
+    shape = [int(i.max()) - l0 + 1 for i, l0 in zip(idx, lo)]
+    if int(np.prod(shape, dtype=np.int64)) == flat.size:    # distinct lanes filling a box
+        return BoxSpace([a + b for a, b in zip(space.lo, lo)], shape, space)
+    return ListSpace(space, idx)
 
 
 def _as_box(mask: np.ndarray, space: BoxSpace) -> Optional[tuple[list, list]]:

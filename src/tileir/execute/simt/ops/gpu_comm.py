@@ -103,6 +103,79 @@ class _Lanes:
         return np.minimum(SUBGROUP_SIZE, self.T - sg * SUBGROUP_SIZE)
 
 
+class _WholeBlocks:
+    """:class:`_Lanes` for a box space made of whole blocks (every thread of each of its
+    blocks is active): the tables are the values reshaped to ``(blocks, threads)``, with no
+    scatter or gather through per-lane (block, thread) ids."""
+
+    def __init__(self, ex: KernelExecutor, space: BoxSpace) -> None:
+        self.ex, self.space = ex, space
+        self.T = ex.geo.threads
+        self.nb = space.shape[0] * space.shape[1] * space.shape[2]
+        self.active = np.ones((self.nb, self.T), dtype=bool)
+
+    def table(self, value, vshape: tuple, dtype) -> np.ndarray:
+        v = np.broadcast_to(_lane(self.space, value), self.space.shape + tuple(vshape))
+        return v.reshape((self.nb, self.T) + tuple(vshape)).astype(dtype, copy=False)
+
+    def back(self, table: np.ndarray) -> np.ndarray:
+        return table.reshape(self.space.shape + table.shape[2:])
+
+    def require_whole(self, group_of_thread: np.ndarray, what: str) -> None:
+        """Whole blocks hold whole groups."""
+
+
+def whole_blocks(ex: KernelExecutor, space) -> bool:
+    """Whether ``space`` is a box of whole blocks (all threads of each of its blocks)."""
+    return type(space) is BoxSpace and space.lo[3:] == (0, 0, 0) and \
+        tuple(space.shape[3:]) == tuple(ex.root.shape[3:])
+
+
+def _lanes_of(ex: KernelExecutor, space):
+    """:class:`_WholeBlocks` where it applies, else :class:`_Lanes`."""
+    return _WholeBlocks(ex, space) if whole_blocks(ex, space) else _Lanes(ex, space)
+
+
+def _per_thread(space, value, T: int):
+    """A lane operand of a whole-blocks space as one int64 per thread of a block (in linear
+    thread order), or None when it differs between blocks."""
+    v = _lane(space, value)
+    if v.ndim >= 3 and any(n != 1 for n in v.shape[:3]):
+        return None
+    return np.broadcast_to(v, (1, 1, 1) + tuple(space.shape[3:])).reshape(T).astype(np.int64)
+
+
+def _shuffle_whole_blocks(k: KernelExecutor, space, mode: str, value, offset, width,
+                          vshape: tuple, dtype):
+    """``gpu.shuffle`` over whole blocks whose offset and width are the same in every block:
+    the source lane of each thread is worked out once per thread of a block, and the values
+    of all blocks are gathered along the thread axis.  Every thread is active, so no source
+    is missing.  None where that does not apply (the general path then runs)."""
+    T = k.geo.threads
+    off = _per_thread(space, offset, T)
+    w = _per_thread(space, width, T)
+    if off is None or w is None:
+        return None
+    if w.size and (w != w[0]).any():
+        raise ub("gpu.shuffle width differs between lanes (it must be uniform)")
+    thr = np.arange(T, dtype=np.int64)
+    lane = thr % SUBGROUP_SIZE
+    if mode == "xor":
+        src = lane ^ off
+    elif mode == "up":
+        src = lane - off
+    elif mode == "down":
+        src = lane + off
+    else:
+        src = off
+    size = np.minimum(SUBGROUP_SIZE, T - (thr // SUBGROUP_SIZE) * SUBGROUP_SIZE)
+    valid = (lane < w) & (src >= 0) & (src < w) & (src < size)
+    src_thr = thr - lane + np.where(valid, src, lane)
+    table = _WholeBlocks(k, space).table(value, vshape, dtype)
+    moved = table[:, src_thr].reshape(space.shape + tuple(vshape))
+    return [moved, valid.reshape((1, 1, 1) + tuple(space.shape[3:]))]
+
+
 def _require_active(lanes: _Lanes, src_thr: np.ndarray, used: np.ndarray, what: str) -> None:
     ok = lanes.active[lanes.blk[used], src_thr[used]]
     if not ok.all():
@@ -122,6 +195,10 @@ def _shuffle(op: Operation, c):
         k = _kernel(ex, op)
         space = frame.space
         value, offset, width = args
+        if whole_blocks(k, space):
+            out = _shuffle_whole_blocks(k, space, mode, value, offset, width, vshape, dtype)
+            if out is not None:
+                return out
         lanes = _Lanes(k, space)
         off = lanes.lane_values(offset)
         w = lanes.lane_values(width)
@@ -243,10 +320,22 @@ def _reduce_groups(table: np.ndarray, active: np.ndarray, group: np.ndarray,
     ``group``/``member`` map each thread column to its group and its position in it."""
     n_blocks = table.shape[0]
     vshape = table.shape[2:]
-    dense = np.zeros((n_blocks, n_groups, size) + vshape, table.dtype)
-    present = np.zeros((n_blocks, n_groups, size), dtype=bool)
-    dense[:, group, member] = table
-    present[:, group, member] = active
+    if group.size == n_groups * size and \
+            np.array_equal(group * size + member, np.arange(group.size)):
+        # (thread columns already in (group, member) order: the table is the dense one)
+        dense = table.reshape((n_blocks, n_groups, size) + vshape)
+        present = active.reshape(n_blocks, n_groups, size)
+    else:
+        dense = np.zeros((n_blocks, n_groups, size) + vshape, table.dtype)
+        present = np.zeros((n_blocks, n_groups, size), dtype=bool)
+        dense[:, group, member] = table
+        present[:, group, member] = active
+    if present.all():       # (whole groups: the same combinations without the masks)
+        acc = dense[:, :, 0]
+        with np.errstate(all="ignore"):
+            for m in range(1, size):
+                acc = fn(acc, dense[:, :, m])
+        return acc
     acc = dense[:, :, 0]
     have = present[:, :, 0]
     with np.errstate(all="ignore"):
@@ -274,7 +363,7 @@ def _subgroup_reduce(op: Operation, c):
     def step(ex, frame, args):
         k = _kernel(ex, op)
         space = frame.space
-        lanes = _Lanes(k, space)
+        lanes = _lanes_of(k, space)
         size = int(size_attr.value) if size_attr is not None else SUBGROUP_SIZE
         stride = int(stride_attr.value) if stride_attr is not None else 1
         cols = np.arange(lanes.T)
@@ -307,7 +396,7 @@ def _all_reduce(op: Operation, c):
     def step(ex, frame, args):
         k = _kernel(ex, op)
         space = frame.space
-        lanes = _Lanes(k, space)
+        lanes = _lanes_of(k, space)
         lanes.require_whole(np.zeros(lanes.T, dtype=np.int64), "gpu.all_reduce")
         table = lanes.table(args[0], vshape, dtype)
         if kind_attr is not None:
@@ -318,6 +407,8 @@ def _all_reduce(op: Operation, c):
             raise LaneFault("gpu.all_reduce without an operation", kind=UnsupportedError)
         cols = np.arange(lanes.T)
         red = _reduce_groups(table, lanes.active, np.zeros_like(cols), cols, 1, lanes.T, fn)
+        if isinstance(lanes, _WholeBlocks):     # (one value per block, uniform in it)
+            return [red[:, 0].reshape(space.shape[:3] + (1, 1, 1) + tuple(vshape))]
         return [lanes.back(np.broadcast_to(red[:, :1], table.shape))]
     return step
 

@@ -32,7 +32,7 @@ from ....ir.core import Operation
 from ...errors import MemoryAccessError, UnsupportedError
 from ..faults import LaneFault
 from ..interp import affine
-from ..lanes import Aff, BoxSpace, ROOT_NDIM
+from ..lanes import Aff, BoxSpace, ROOT_NDIM, select
 from ..layout import interleavable, physical
 from ..memory import Buffer, MemRef, element_address, zeroed
 from ..registry import lowering
@@ -834,11 +834,10 @@ def _generic_atomic_rmw(op: Operation, c):
         for k in range(int(counts.max())):
             live = np.flatnonzero(counts > k)
             lanes = order[starts[live] + k]          # flat lane positions, one per element
-            mask = np.zeros(a.size, dtype=bool)
-            mask[lanes] = True
-            sub = space.restrict(mask.reshape(lane_shape))
-            # the lanes of ``sub`` in its own order correspond to sorted ``lanes``
+            # the lanes of ``sub`` in its own order correspond to sorted ``lanes`` (made from
+            # them alone: a round costs its lanes, not the launch's)
             srt = np.sort(lanes)
+            sub = select(space, srt)
             cur = data[a[srt]]
             old[srt] = cur
             cur_in = cur.reshape(sub.shape) if isinstance(sub, BoxSpace) else cur
