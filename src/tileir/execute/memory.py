@@ -24,6 +24,8 @@ from typing import Optional
 
 import numpy as np
 
+from .buffers import fresh, recycle, scratch
+
 __all__ = ["Buffer", "Memory", "Fault", "START", "ALIGNMENT", "GUARD"]
 
 #: First address ever mapped.
@@ -228,9 +230,9 @@ class Memory:
         hi = int(addrs.max()) + itemsize
         buf = self.find(lo, hi - lo)
         if buf is not None:
-            off = addrs - np.uint64(buf.base)
+            off = np.subtract(addrs, np.uint64(buf.base), dtype=np.uint64)
             self._check_group(buf, off, itemsize, write, addrs, index_map, None)
-            return [(buf, (off // np.uint64(itemsize)).astype(np.intp))], [None]
+            return [(buf, _element_indices(off, itemsize))], [None]
         bases, ends = self._arrays()
         pos = np.searchsorted(bases, addrs, side="right").astype(np.intp) - 1
         ok = pos >= 0
@@ -251,6 +253,34 @@ class Memory:
             positions.append(sel)
         return groups, positions
 
+    def _resolve_one(self, addrs: np.ndarray, itemsize: int,
+                     write: bool) -> Optional[tuple[Buffer, np.ndarray]]:
+        """The fast path of :meth:`resolve` for a non-empty unmasked access inside one buffer
+        with a power-of-two ``itemsize``: ``(buffer, indices)``, ``indices`` a uint64 array from
+        the buffer pool holding the element indices (read them through ``.view(np.intp)``; give
+        the array back with :func:`~tileir.execute.buffers.recycle` when done).  None when the
+        access spans several buffers or none, or is empty: :meth:`resolve` then decides (and
+        reports any fault).  Faults are the ones :meth:`resolve` raises."""
+        n = addrs.size
+        if n == 0 or itemsize & (itemsize - 1) or np.dtype(np.intp).itemsize != 8:
+            return None
+        lo = int(addrs.min())
+        hi = int(addrs.max()) + itemsize
+        buf = self.find(lo, hi - lo)
+        if buf is None:
+            return None
+        off = scratch(addrs.shape, np.uint64)
+        np.subtract(addrs, np.uint64(buf.base), out=off, dtype=np.uint64)
+        try:
+            self._check_group(buf, off, itemsize, write, addrs, None, None)
+        except Fault:
+            recycle(off)
+            raise
+        if itemsize > 1:
+            # (offsets lie inside the buffer, far below 2**63: as intp they are the same)
+            np.right_shift(off, np.uint64(itemsize.bit_length() - 1), out=off)
+        return buf, off
+
     def _check_group(self, buf: Buffer, off: np.ndarray, itemsize: int, write: bool,
                      addrs: np.ndarray, index_map, _unused) -> None:
         if buf.segments is not None:
@@ -262,8 +292,14 @@ class Memory:
                 raise Fault("bounds", self._segment_message(buf, int(addrs[bad]), itemsize,
                                                             write), where)
         if itemsize > 1:
-            mis = (off % np.uint64(itemsize)) != 0
-            if mis.any():
+            if itemsize & (itemsize - 1) == 0:
+                # (one reduction instead of a remainder array: some offset is misaligned iff
+                # the OR of all offsets has one of the low bits set)
+                aligned = not (int(np.bitwise_or.reduce(off, axis=None)) & (itemsize - 1))
+            else:
+                aligned = False
+            mis = None if aligned else (off % np.uint64(itemsize)) != 0
+            if mis is not None and mis.any():
                 bad = int(np.flatnonzero(mis)[0])
                 where = int(index_map[bad]) if index_map is not None else bad
                 raise Fault("align", f"misaligned {itemsize}-byte access at address "
@@ -276,6 +312,13 @@ class Memory:
 
     # -- element access -----------------------------------------------------------------------
 
+    @staticmethod
+    def _all_active(active: Optional[np.ndarray]) -> bool:
+        """Whether a mask leaves every element of the access active (a gather or scatter whose
+        bounds mask holds everywhere): the access then runs as an unmasked one, which gives the
+        same values and reports a fault at the same element index."""
+        return active is None or bool(np.all(active))
+
     def gather(self, addrs: np.ndarray, dtype: np.dtype, active: Optional[np.ndarray] = None,
                fill=None) -> np.ndarray:
         """Load one ``dtype`` element per address (any shape).  Inactive elements (``active``
@@ -285,7 +328,17 @@ class Memory:
         load_dt = _U8 if is_bool else dtype
         isz = load_dt.itemsize
         flat = addrs.reshape(-1)
-        if active is None:
+        if self._all_active(active):
+            one = self._resolve_one(flat, isz, False)
+            if one is not None:
+                buf, off = one
+                del one
+                out = fresh(addrs.shape, load_dt)
+                # (the indices were checked: 'clip' changes none, and lets take write into
+                # ``out`` directly; 'raise' would buffer it)
+                np.take(buf.typed(load_dt), off.view(np.intp), out=out.reshape(-1), mode="clip")
+                recycle(off)
+                return out != 0 if is_bool else out
             groups, positions = self.resolve(flat, isz, False)
             out = np.empty(flat.size, dtype=load_dt)
             for (buf, idx), pos in zip(groups, positions):
@@ -318,7 +371,7 @@ class Memory:
         if is_bool:
             vals = vals.astype(np.uint8)
         flat = addrs.reshape(-1)
-        if active is not None:
+        if not self._all_active(active):
             act = np.broadcast_to(active, addrs.shape).reshape(-1)
             sel = np.flatnonzero(act)
             if sel.size == 0:
@@ -326,6 +379,27 @@ class Memory:
             flat, vals, index_map = flat[sel], vals[sel], sel
         else:
             index_map = None
+            one = self._resolve_one(flat, store_dt.itemsize, True)
+            if one is not None:
+                buf, off = one
+                del one
+                # (NumPy's fancy assignment writes in index order: the last duplicate wins)
+                buf.typed(store_dt)[off.view(np.intp)] = vals
+                recycle(off)
+                return
         groups, positions = self.resolve(flat, store_dt.itemsize, True, index_map)
         for (buf, idx), pos in zip(groups, positions):
             buf.typed(store_dt)[idx] = vals if pos is None else vals[pos]
+
+
+def _element_indices(off: np.ndarray, itemsize: int) -> np.ndarray:
+    """``off // itemsize`` as ``np.intp`` element indices, for the byte offsets ``off`` (uint64,
+    a fresh array the caller gives up: a power-of-two ``itemsize`` shifts it in place; every
+    offset lies inside one buffer, far below 2**63, so the uint64 bits read as intp are the
+    same numbers)."""
+    if itemsize & (itemsize - 1) == 0 and off.dtype == np.uint64 and off.flags.writeable \
+            and off.base is None and np.dtype(np.intp).itemsize == 8:
+        if itemsize > 1:
+            np.right_shift(off, np.uint64(itemsize.bit_length() - 1), out=off)
+        return off.view(np.intp)
+    return (off // np.uint64(itemsize)).astype(np.intp)

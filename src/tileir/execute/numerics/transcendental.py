@@ -200,10 +200,21 @@ def atan2(x: ArrayLike, y: ArrayLike, elem: str) -> NDArray:
     return _evaluate(np.arctan2, (x, y), elem)
 
 
+def _rsqrt_once(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``1 / sqrt(x)`` in f64, for f32 (and narrower) results: the f32 rounding of this value
+    is the f32 rounding of :func:`_rsqrt64`'s for every f32 input (checked exhaustively over
+    the positive f32 significands in [1, 4), which cover every positive f32: scaling ``x`` by
+    ``4**k`` scales both exactly by ``2**-k``; zeros, infinities, negatives and NaN are
+    :func:`_rsqrt64`'s own special values), at a fraction of its cost."""
+    r = np.sqrt(x)
+    return np.divide(1.0, r, out=r) if isinstance(r, np.ndarray) else 1.0 / r
+
+
 @quiet
 def rsqrt(x: ArrayLike, elem: str, flush_to_zero: bool = False) -> NDArray:
-    """1/sqrt(x): ``rsqrt(±0) = ±inf``, ``rsqrt(inf) = 0``, negative -> NaN."""
-    return _evaluate(_rsqrt64, (x,), elem, flush_to_zero)
+    """1/sqrt(x): ``rsqrt(±0) = ±inf``, ``rsqrt(inf) = 0``, negative -> NaN.  f64 results
+    use :func:`_rsqrt64`; narrower ones its f32-identical :func:`_rsqrt_once`."""
+    return _evaluate(_rsqrt_once, (x,), elem, flush_to_zero, fn64=_rsqrt64)
 
 
 def _check_approx(elem: str, rounding: str) -> None:

@@ -75,7 +75,10 @@ def _lower_ftoi(op, cc):
     dst = element_name(op.results[0].type)
     signed = is_signed(op)
     rounding = rounding_keyword(op, "nearest_int_to_zero")
-    return elementwise(op, cc, lambda a: N.ftoi(a, src, dst, signed, rounding))
+
+    def general(a):
+        return N.ftoi(a, src, dst, signed, rounding)
+    return elementwise(op, cc, fast.float_to_int(src, dst, signed, rounding, general) or general)
 
 
 @lowering("itof", fold=True)

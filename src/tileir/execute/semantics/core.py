@@ -187,8 +187,17 @@ def _lower_offset(op, cc):
     oelem = element_name(op.operands[1].type)
 
     def offset(p, o):
-        off = o.astype(np.int64) if oelem in ("i8", "i16", "i32", "i64") else N.to_signed(o, oelem)
-        return p + off.view(np.uint64) * isz
+        # (an i64 offset is used as it is: no copy; the sum is formed in the product's array)
+        if oelem == "i64":
+            off = o
+        elif oelem in ("i8", "i16", "i32"):
+            off = o.astype(np.int64)
+        else:
+            off = N.to_signed(o, oelem)
+        prod = np.multiply(off.view(np.uint64), isz)
+        if prod.shape == np.broadcast_shapes(prod.shape, p.shape):
+            return np.add(prod, p, out=prod)
+        return prod + p
     return elementwise(op, cc, offset)
 
 
@@ -376,6 +385,24 @@ def _ufunc_tree(c: np.ndarray, ufunc) -> np.ndarray:
     return fast.canon_nan(np.ascontiguousarray(src[:, 0]))
 
 
+def _ufunc_scan(c: np.ndarray, ufunc) -> np.ndarray:
+    """The doubling scan of ``scan`` (level ``k``: element ``i >= k`` combines element ``i``
+    with element ``i - k``, in that order) over the rows of ``c`` (``(rows, n)``, ``n > 1``, an
+    array the caller gives up) for a combiner that is the native f32/f64 ``ufunc`` followed by
+    NaN canonicalisation: each level from one of two work arrays into the other (no arrays per
+    level), NaN canonicalised once at the end (the same bits, as in :func:`_ufunc_tree`: a NaN
+    operand makes the result NaN, so an element NaN at some level is NaN at the end)."""
+    n = c.shape[1]
+    src, dst = c, np.empty_like(c)
+    k = 1
+    while k < n:
+        dst[:, :k] = src[:, :k]
+        ufunc(src[:, k:], src[:, :n - k], out=dst[:, k:])
+        src, dst = dst, src
+        k *= 2
+    return fast.canon_nan(src)
+
+
 @lowering("scan")
 def _lower_scan(op, cc):
     axis = int(op.attributes["dim"].value) + 1
@@ -386,6 +413,7 @@ def _lower_scan(op, cc):
     ins = cc.slots_of(op.operands)
     outs = cc.slots_of(op.results)
     dtypes = [storage_dtype(v.type) for v in op.results]
+    ufunc = getattr(direct, "ufunc", None)
 
     def run(r):
         arrays = [r[s] for s in ins]
@@ -394,8 +422,10 @@ def _lower_scan(op, cc):
         cur, lead, n = _prepare(arrays, axis)
         rows = cur[0].shape[0]
         cur = [np.array(c) for c in cur]
+        if ufunc is not None and n > 1:
+            cur = [_ufunc_scan(cur[0], ufunc)]
         k = 1
-        while k < n:
+        while k < n and ufunc is None:
             if direct is not None:
                 c = cur[0]
                 new = np.empty_like(c)

@@ -27,7 +27,8 @@ from ..buffers import MIN_BYTES, fresh, recycle, scratch
 
 __all__ = ["canon_nan", "compact", "on_compact", "nan_finisher", "float_binary",
            "native_ufunc", "float_sqrt", "float_maxmin", "float_cmp",
-           "float_maxmin_rows", "sign_op", "rounding_op", "widen_float", "narrow_float", "NATIVE_FLOATS"]
+           "float_maxmin_rows", "sign_op", "rounding_op", "widen_float", "narrow_float",
+           "float_to_int", "NATIVE_FLOATS"]
 
 F16, F32, F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -542,6 +543,37 @@ def convert_float(src: str, dst: str, rounding: str, canonical: bool = True):
     return None
 
 
+# -- float -> integer -------------------------------------------------------------------------
+
+def float_to_int(src: str, dst: str, signed: bool, rounding: str,
+                 general: Callable) -> Optional[Callable]:
+    """``ftoi`` toward zero from f16/f32/f64 to i8..i64 (i64 signed only) as one C cast, when
+    every value lies in the target's range; ``general(a)`` (the exact conversion) otherwise.
+    None for other configurations.
+
+    The C cast of a float to an integer type truncates toward zero, exactly the rounding of
+    ``nearest_int_to_zero``/``zero``, for every value whose truncation the type holds.  The
+    range test is on the source's smallest and largest values (exact comparisons of Python
+    floats and ints; a NaN makes them fail): ``lo <= min`` and ``max < hi + 1`` put every
+    truncation in ``[lo, hi]``.  The rest (NaN, values to saturate, negative fractions for an
+    unsigned target) take ``general``."""
+    if rounding not in ("nearest_int_to_zero", "zero") or src not in ("f16", "f32", "f64") \
+            or dst not in ("i8", "i16", "i32", "i64") or (dst == "i64" and not signed):
+        return None
+    n = int(dst[1:])
+    lo, end = (-(1 << (n - 1)), 1 << (n - 1)) if signed else (0, 1 << n)
+    store = np.dtype(f"int{n}")
+    cast = store if signed else np.dtype(f"uint{n}")
+
+    def run(a: np.ndarray) -> np.ndarray:
+        if a.size == 0 or not (lo <= float(np.min(a)) and float(np.max(a)) < end):
+            return general(a)
+        out = fresh(a.shape, store)
+        np.copyto(out.view(cast), a, casting="unsafe")
+        return out
+    return run
+
+
 # -- fused multiply-add ------------------------------------------------------------------------
 
 def fma_f32(canonical: bool = True):
@@ -617,6 +649,8 @@ def _fma_redo(a, b, c, s, r, work: Optional[tuple] = None) -> None:
     low, mid, mag = work if work is not None else (None, None, None)
     low = np.bitwise_and(s.view(np.uint64), np.uint64(0x1FFFFFFF), out=low)
     redo = np.equal(low, np.uint64(0x10000000), out=mid)     # an f32 midpoint (or NaN payload)
+    if redo.size and np.count_nonzero(redo) * _FMA_DENSE_MIDPOINTS > redo.size:
+        _keep_exact_midpoints(a, b, c, s, redo, low.view(F64))
     mag = np.abs(r, out=mag)
     if mag.size and np.fmin.reduce(mag, axis=None) <= _F32_MIN_NORMAL32:
         tiny = mag <= _F32_MIN_NORMAL32     # (|s| below the smallest normal, or near it)
@@ -626,6 +660,38 @@ def _fma_redo(a, b, c, s, r, work: Optional[tuple] = None) -> None:
         at = np.nonzero(redo)
         shape = r.shape
         r[at] = _fma_f32_odd(*(np.broadcast_to(x, shape)[at] for x in (a, b, c)))
+
+
+#: :func:`_fma_redo` drops the exact midpoints first (:func:`_keep_exact_midpoints`) when
+#: more than one element in this many is a midpoint
+_FMA_DENSE_MIDPOINTS = 64
+
+
+def _keep_exact_midpoints(a, b, c, s, redo, spare: np.ndarray) -> None:
+    """Clear in ``redo`` the f32 midpoints ``s`` (the f64 sums ``a * b + c``) that are the
+    exact sum, for the whole array at once (an affine map with a power-of-two scale, ``x * 2 +
+    1``, lands one element in five on a midpoint; redoing those one by one is slow).
+
+    Rounding an exact midpoint to f32 (nearest even) is already correctly rounded: only a sum
+    the f64 addition rounded may be off, and :func:`_fma_f32_odd` changes exactly the elements
+    whose TwoSum error ``e`` (computed here by the same operations) is nonzero and finite.
+    The elements cleared here are those it would leave as they are, so the bits are the
+    same.  ``spare``: an f64 work array of ``s``' shape; the other two come from this
+    thread's (:func:`_fma_work`), when ``s`` fits them."""
+    n = s.size
+    if n <= _FMA_CHUNK:
+        w = getattr(_FMA_WORK, "exact", None)
+        if w is None:
+            w = _FMA_WORK.exact = (np.empty(_FMA_CHUNK, F64), np.empty(_FMA_CHUNK, F64))
+        p, bb = (x[:n].reshape(s.shape) for x in w)
+    else:
+        p, bb = np.empty(s.shape, F64), np.empty(s.shape, F64)
+    np.multiply(a, b, dtype=F64, out=p)            # exact, as in _fma_f32_odd
+    np.subtract(s, p, out=bb)
+    e = np.subtract(p, np.subtract(s, bb, out=spare), out=p)     # e = (p - (s - bb)) + (c - bb)
+    e += np.subtract(c, bb, out=spare)
+    redo &= e != 0
+    redo &= np.isfinite(e)
 
 
 #: elements per chunk of the f32 fma (its f64 temporaries: 256 KiB)

@@ -16,6 +16,7 @@ from ..errors import MemoryAccessError
 from ..memory import Fault
 from ..plan import lowering
 from ._common import storage_dtype
+from .core import _select
 
 
 def same_lanes(arrays):
@@ -50,7 +51,7 @@ def _lower_load_ptr(op, cc):
         except Fault as f:
             raise rt.error(ctx, MemoryAccessError, f.message, f.index, p.shape) from None
         if m is not None and pad is not None:
-            v = np.where(m, v, r[pad])
+            v = _select(m, v, r[pad])     # (no pass when the mask holds everywhere)
         r[out] = v
         r[tok] = None
     return run
