@@ -25,7 +25,7 @@ from ...dialects.cuda_tile.attributes import DenseElementsAttr
 from .. import numerics as N
 from ..errors import UndefinedBehaviorError
 from ..plan import LOWERINGS, YIELD, lowering
-from . import fast
+from . import _select_reduce, fast
 from ._common import elementwise, element_name, storage_dtype
 
 
@@ -307,6 +307,11 @@ def _direct_body(block, cc):
     return ((lambda x, y: fn(y, x)) if swap else fn), getattr(lowered, "rows_fn", None)
 
 
+#: use the row-wise NumPy path for selecting (argmax-like) reduce bodies; tests switch it
+#: off to compare with the reduction tree
+SELECT_REDUCE = True
+
+
 def _prepare(arrays, axis):
     arrays = _same_lanes(*arrays)
     moved = [np.moveaxis(a, axis, -1) for a in arrays]
@@ -326,9 +331,21 @@ def _lower_reduce(op, cc):
 
     rows_fn = combine.rows
     ufunc = getattr(direct, "ufunc", None)
+    block = op.regions[0].blocks[0]
+    # a selecting (argmax-like) body: its keep-the-best rule, read off the body on first use
+    selecting = [None if len(ins) == 2 and _select_reduce.selecting_body(block) else False]
 
     def run(r):
         cur, lead, n = _prepare([r[s] for s in ins], axis)
+        if selecting[0] is not False and SELECT_REDUCE and n > 1:
+            if selecting[0] is None:
+                table = _select_reduce.probe(combine, r, block)
+                selecting[0] = (table and _select_reduce.classify(table, block)) or False
+            if selecting[0]:
+                vals, idx = _select_reduce.select_rows(cur[0], cur[1], selecting[0])
+                r[outs[0]] = vals.reshape(lead)
+                r[outs[1]] = idx.reshape(lead)
+                return
         if rows_fn is not None and n > 1:
             r[outs[0]] = rows_fn(cur[0]).reshape(lead)
             return
