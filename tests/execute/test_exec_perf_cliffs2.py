@@ -9,8 +9,7 @@ exactly what the general path computed:
   indices unsigned, or are not a keep-the-best rule at all (the tree runs);
 * the cuTile ``ct.argmax`` / ``ct.argmin`` kernels of ``tests/cutile/cpu_kernels4.py`` against
   NumPy and against ``batch=False``;
-* the per-launch work cached per compiled kernel: repeated launches (and their argument
-  errors) behave as the first one.
+* repeated launches (and their argument errors) behave as the first one.
 
 No timings here: see benchmarks/.
 """
