@@ -29,7 +29,7 @@ from typing import Optional
 import numpy as np
 
 from ..plan import element_name, storage_dtype
-from ._common import enum_keyword, is_signed
+from ._common import is_signed
 
 #: the value element types the fast path knows (NumPy or ml_dtypes storage with a sign bit,
 #: comparisons exact after a widening to f32 for bf16)
@@ -134,7 +134,7 @@ def probe(combine, r, block) -> Optional[dict]:
     (value relation, index relation) and return ``{(vrel, irel): 'a' | 'b' | 'ab'}`` ('ab':
     both arguments are the same bits), or None when some output is not one of the arguments."""
     args = list(block.args)
-    velem, ielem = element_name(args[0].type), element_name(args[2].type)
+    velem = element_name(args[0].type)
     vdt, idt = storage_dtype(args[0].type), storage_dtype(args[2].type)
     rels, va, vb = _probe_values(velem, vdt)
     ipairs = {"<": (1, 2), "==": (3, 3), ">": (2, 1)}

@@ -163,8 +163,7 @@ def flat_in(space: Space, ancestor: Space) -> np.ndarray:
 
 def _list_flat_in(space: "ListSpace", ancestor: Space) -> np.ndarray:
     """:func:`flat_in` of a list space (not memoised)."""
-    mine = np.ravel_multi_index(space.index, space.parent.shape) if space.parent.ndim > 1 \
-        else space.index[0]
+    mine = space.flat
     if space.parent is ancestor:    # (the parent's positions would be 0..n-1)
         return mine.astype(np.int64, copy=False)
     return flat_in(space.parent, ancestor)[mine]
@@ -188,12 +187,11 @@ def narrow(space: Space, mask: Any, under: Space) -> tuple[Optional[Space], Call
             return new, (lambda v: v)
         return new, conv
     flat = flat_in(sub, under)
-    new = ListSpace(under, np.unravel_index(flat, under.shape))
+    new = ListSpace(under, flat=flat)
     if isinstance(sub, BoxSpace):
         return new, (lambda v, _s=sub: _to_list(v, _s))
     # where the new path's lanes are among ``space``'s: ``sub``'s index there (for _Reindex)
-    new.__dict__["_positions"] = {space: np.ravel_multi_index(sub.index, space.shape)
-                                  if space.ndim > 1 else sub.index[0]}
+    new.__dict__["_positions"] = {space: sub.flat}
     return new, conv
 
 
@@ -696,7 +694,7 @@ def _merge_paths(block: Block, frames: list[Frame], under: Space, livein: Sequen
         space = under
     else:
         pos = union if under is root else np.searchsorted(flat_in(under, root), union)
-        space = ListSpace(under, np.unravel_index(pos, under.shape))
+        space = ListSpace(under, flat=pos)
     merged = Frame(space, parent)
     for v in list(block.args) + list(livein):
         merged.vals[v] = merge_into(space, [(f.space, f.vals[v]) for f in frames], v.type)

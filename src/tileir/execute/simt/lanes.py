@@ -262,8 +262,7 @@ class BoxSpace(Space):
         if box is not None:
             return BoxSpace(box[0], box[1], self)
         full = np.broadcast_to(mask, self.shape)
-        idx = np.nonzero(full)
-        return ListSpace(self, idx)
+        return ListSpace(self, flat=np.flatnonzero(full))
 
 
 def select(space: Space, flat: np.ndarray) -> Optional[Space]:
@@ -275,7 +274,7 @@ def select(space: Space, flat: np.ndarray) -> Optional[Space]:
     if flat.size == space.size:
         return space
     if isinstance(space, ListSpace):
-        return ListSpace(space, (flat,))
+        return ListSpace(space, flat=flat)
     idx = np.unravel_index(flat, space.shape)
     lo = [int(i.min()) for i in idx]
     shape = [int(i.max()) - l0 + 1 for i, l0 in zip(idx, lo)]
@@ -315,16 +314,64 @@ def _as_box(mask: np.ndarray, space: BoxSpace) -> Optional[tuple[list, list]]:
 
 
 class ListSpace(Space):
-    """A subset of the lanes of ``parent`` listed one by one: ``index`` holds, per lane axis of the
-    parent, the lanes' positions (1-d arrays of equal length)."""
+    """A subset of the lanes of ``parent`` listed one by one, in lane order.
+
+    The lanes are given either as ``index`` -- per lane axis of the parent, the lanes'
+    positions (1-d arrays of equal length) -- or as ``flat``, their flat (row-major) positions
+    in the parent's shape; each form is worked out from the other when first asked for (a
+    divergent loop mostly needs the flat positions, and a value broadcast along some lane
+    axes only those axes' positions, see :meth:`axis`)."""
 
     ndim = 1
 
-    def __init__(self, parent: Space, index: tuple[np.ndarray, ...]) -> None:
+    def __init__(self, parent: Space, index: Optional[tuple] = None,
+                 flat: Optional[np.ndarray] = None) -> None:
         self.parent = parent
         self.root = parent.root
-        self.index = tuple(np.asarray(i, dtype=np.intp) for i in index)
-        self.shape = (int(self.index[0].size),)
+        self._axes: dict = {}
+        if index is not None:
+            self._index: Optional[tuple] = tuple(np.asarray(i, dtype=np.intp) for i in index)
+            self._flat: Optional[np.ndarray] = None
+            self.shape = (int(self._index[0].size),)
+        else:
+            self._index = None
+            self._flat = np.asarray(flat, dtype=np.intp)
+            self.shape = (int(self._flat.size),)
+
+    @property
+    def index(self) -> tuple:
+        """Per lane axis of the parent, the lanes' positions along it."""
+        if self._index is None:
+            shape = self.parent.shape
+            self._index = tuple(self.axis(d) for d in range(len(shape)))
+        return self._index
+
+    @property
+    def flat(self) -> np.ndarray:
+        """The lanes' flat (row-major) positions in the parent's shape."""
+        if self._flat is None:
+            self._flat = np.ravel_multi_index(self._index, self.parent.shape) \
+                if self.parent.ndim > 1 else self._index[0]
+        return self._flat
+
+    def axis(self, d: int) -> np.ndarray:
+        """The lanes' positions along the parent's lane axis ``d``."""
+        if self._index is not None:
+            return self._index[d]
+        hit = self._axes.get(d)
+        if hit is None:
+            shape = self.parent.shape
+            if len(shape) == 1:
+                hit = self._flat
+            else:
+                inner = 1
+                for n in shape[d + 1:]:
+                    inner *= n
+                hit = self._flat // inner if inner > 1 else self._flat
+                if d > 0:
+                    hit = hit % shape[d]
+            self._axes[d] = hit
+        return hit
 
     def array(self, value: Any) -> np.ndarray:
         return value
@@ -337,7 +384,9 @@ class ListSpace(Space):
             lane_shape = value.shape[:pnd]
             if all(s == 1 for s in lane_shape):
                 return value.reshape((1,) + value.shape[pnd:])
-            idx = tuple(i if s > 1 else 0 for i, s in zip(self.index, lane_shape))
+            if lane_shape == self.parent.shape and value.flags.c_contiguous:
+                return value.reshape((-1,) + value.shape[pnd:])[self.flat]
+            idx = tuple(self.axis(d) if s > 1 else 0 for d, s in enumerate(lane_shape))
             return value[idx]
         if hasattr(value, "enter_space"):
             return value.enter_space(self)
@@ -345,7 +394,11 @@ class ListSpace(Space):
 
     def scatter(self, out: np.ndarray, value: Any) -> None:
         vshape = out.shape[self.parent.ndim:]
-        out[self.index] = np.broadcast_to(value, self.shape + vshape)
+        value = np.broadcast_to(value, self.shape + vshape)
+        if out.flags.c_contiguous:
+            out.reshape((-1,) + vshape)[self.flat] = value
+        else:
+            out[self.index] = value
 
     def coords(self) -> tuple[np.ndarray, ...]:
         return tuple(self.enter(c) for c in self.parent.coords())
@@ -359,4 +412,4 @@ class ListSpace(Space):
         pos = np.flatnonzero(mask)
         if pos.size == 0:
             return None
-        return ListSpace(self, (pos,))
+        return ListSpace(self, flat=pos)

@@ -100,7 +100,8 @@ def _memcpy(op: Operation, c):
         check_device_use(src.buffer, deps, op)
         check_device_use(dst.buffer, deps, op)
         _same_shape(dst, src, op)
-        return _device_write(host, op, deps, dst, np.array(src.to_numpy()))
+        # (a view: the assignment copies through a temporary itself where src and dst overlap)
+        return _device_write(host, op, deps, dst, src.to_numpy())
     return step
 
 

@@ -20,7 +20,8 @@ from ....ir.core import Operation
 from ...errors import MemoryAccessError, UnsupportedError
 from ...numerics import floatops
 from ..faults import LaneFault, ub
-from ..lanes import Aff
+from ..interp import affine
+from ..lanes import Aff, BoxSpace
 from ..memory import cells, element_address, load, store
 from ..registry import lowering
 from ..runner_utils import float_text
@@ -28,6 +29,7 @@ from ..values import element_name, narrow_bits, numerics_name, storage, vector_s
 from .arith import _signed_zero_extremum, int_of
 from .intsem import Int
 from .memref_access import check_host_access
+from . import vector_dense as dense
 
 _DYNAMIC = -(1 << 63)
 
@@ -838,7 +840,8 @@ def _scatter_elements(ex, op, space, ref, indices, values, vshape, mask=None, di
             continue
         sub_idx = [sub.enter(i) for i in idx]
         sref = sub.enter(ref)
-        addr = element_address(sub, sref, sub_idx)
+        with _lanes_of(sub, space):
+            addr = element_address(sub, sref, sub_idx)
         _record(ex, sub, sref, addr, True, op)
         store(sub, ref.buffer, addr, sub.enter(np.ascontiguousarray(v)))
 
@@ -850,16 +853,32 @@ def _load(op: Operation, c):
     whole = _is_vector_type(op.operands[0].type.element_type)
 
     def step(ex, frame, args):
+        space = frame.space
         ref, idx = args[0], args[1:]
         check_host_access(ex, ref, op)
+        if not whole:
+            got = dense.load(ex, space, ref, idx, vshape, _trailing(ref, vshape))
+            if got is not None:
+                return [got]
+        ref, idx = args[0], _materialized(space, idx)
         if whole:
-            space = frame.space
             addr = element_address(space, ref, list(idx))
             _record(ex, space, ref, addr, False, op)
             return [np.array(np.broadcast_to(cells(load(space, ref.buffer, addr)),
                                              space.shape + vshape))]
-        return [_gather_elements(ex, op, frame.space, ref, list(idx), vshape)]
-    return step
+        return [_gather_elements(ex, op, space, ref, list(idx), vshape)]
+    return affine(step)
+
+
+def _materialized(space, args) -> list:
+    """``args`` with every :class:`Aff` as a lane array (what a step not marked
+    :func:`~..interp.affine` is given: the element-by-element paths take their values so)."""
+    return [space.array(a) if type(a) is Aff else a for a in args]
+
+
+def _trailing(ref, vshape: tuple) -> list:
+    """The memref dims a vector of ``vshape`` at an index runs along: the trailing ones."""
+    return list(range(ref.rank - len(vshape), ref.rank))
 
 
 @lowering("vector.store")
@@ -868,19 +887,23 @@ def _store(op: Operation, c):
     whole = _is_vector_type(op.operands[1].type.element_type)
 
     def step(ex, frame, args):
+        space = frame.space
         value, ref, idx = args[0], args[1], args[2:]
         check_host_access(ex, ref, op)
+        if not whole and dense.store(ex, space, ref, idx, _lane(space, value), vshape,
+                                     _trailing(ref, vshape)):
+            return []
+        idx = _materialized(space, idx)
         if whole:   # a memref of vectors: the value is one element
-            space = frame.space
             if ref.buffer.read_only:
                 raise LaneFault(f"store to read-only {ref.buffer.name}", kind=MemoryAccessError)
             addr = element_address(space, ref, list(idx))
             _record(ex, space, ref, addr, True, op)
             store(space, ref.buffer, addr, _lane(space, value))
             return []
-        _scatter_elements(ex, op, frame.space, ref, list(idx), _lane(frame.space, value), vshape)
+        _scatter_elements(ex, op, space, ref, list(idx), _lane(space, value), vshape)
         return []
-    return step
+    return affine(step)
 
 
 @lowering("vector.maskedload")
@@ -891,10 +914,25 @@ def _maskedload(op: Operation, c):
         space = frame.space
         ref, idx, mask, pad = args[0], args[1:-2], args[-2], args[-1]
         check_host_access(ex, ref, op)
+        got = _dense_masked_load(ex, space, ref, idx, vshape, _lane(space, mask), pad)
+        if got is not None:
+            return [got]
+        idx = _materialized(space, idx)
         return [_gather_elements(ex, op, space, ref, list(idx), vshape,
                                  np.broadcast_to(_lane(space, mask), space.shape + vshape),
                                  np.broadcast_to(_lane(space, pad), space.shape + vshape))]
-    return step
+    return affine(step)
+
+
+def _dense_masked_load(ex, space, ref, idx, vshape, mask, pad):
+    """A masked vector load in one gather (see :mod:`.vector_dense`), or None."""
+    dims = _trailing(ref, vshape)
+    if mask.all():
+        got = dense.load(ex, space, ref, idx, vshape, dims)
+        if got is not None:
+            return got
+    return dense.load_selected(ex, space, ref, dense.positions(space, idx, vshape, dims), mask,
+                               _lane(space, pad), vshape)
 
 
 @lowering("vector.maskedstore")
@@ -905,10 +943,17 @@ def _maskedstore(op: Operation, c):
         space = frame.space
         ref, idx, mask, value = args[0], args[1:-2], args[-2], args[-1]
         check_host_access(ex, ref, op)
-        _scatter_elements(ex, op, space, ref, list(idx), _lane(space, value), vshape,
-                          np.broadcast_to(_lane(space, mask), space.shape + vshape))
+        mask, value = _lane(space, mask), _lane(space, value)
+        dims = _trailing(ref, vshape)
+        if mask.all() and dense.store(ex, space, ref, idx, value, vshape, dims) or \
+                dense.store_selected(ex, space, ref, dense.positions(space, idx, vshape, dims),
+                                     mask, value, vshape):
+            return []
+        idx = _materialized(space, idx)
+        _scatter_elements(ex, op, space, ref, list(idx), value, vshape,
+                          np.broadcast_to(mask, space.shape + vshape))
         return []
-    return step
+    return affine(step)
 
 
 def _contiguous_strides(ref) -> "list[int] | None":
@@ -959,11 +1004,65 @@ def _gather(op: Operation, c):
             outer = np.broadcast_to(outer, space.shape + vshape)
             mask = mask & outer
             pad = np.where(outer, pad, np.zeros((), pad.dtype))
+        got = dense.load_selected(ex, space, ref, _indexed_all(space, idx, offsets, ref), mask,
+                                  pad, vshape)
+        if got is not None:
+            return [got]
+        idx = _materialized(space, idx)
         parts = [_one_masked(ex, op, space, ref, _indexed(space, idx, offsets, k, ref),
                              mask[(Ellipsis,) + k], pad[(Ellipsis,) + k])
                  for k in _element_offsets(vshape)]
         return [np.stack(parts, axis=-1).reshape(space.shape + vshape)]
-    return step
+    return affine(step)
+
+
+def _indexed_all(space, idx: list, offsets: np.ndarray, ref) -> list:
+    """:func:`_indexed` for every element at once: per memref dim, the indices of every
+    element (int64, lanes then the offsets' vector axes)."""
+    vrank = offsets.ndim - space.ndim
+    out = dense.positions(space, idx, (), [])
+    out = [o.reshape(o.shape + (1,) * vrank) for o in out]
+    out[-1] = out[-1] + offsets.astype(np.int64)
+    strides = _contiguous_strides(ref) if len(out) > 1 else None
+    if strides is not None:
+        lin = sum(i * st for i, st in zip(out, strides))
+        for d, st in enumerate(strides):
+            out[d], lin = np.divmod(lin, st)
+    return out
+
+
+class _lanes_of:
+    """A context in which a fault of the narrower space ``sub`` (lanes of ``space`` a mask
+    selects) is reported at its lane's position in ``space``, the space the op runs in."""
+
+    def __init__(self, sub, space) -> None:
+        self.sub, self.space = sub, space
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, fault, tb) -> bool:
+        sub, space = self.sub, self.space
+        if isinstance(fault, LaneFault) and sub is not space and sub.parent is space:
+            if fault.lane is not None:
+                fault.lane = _lane_in_parent(sub, tuple(int(x) for x in fault.lane))
+            elif fault.bad is not None:
+                bad = np.asarray(fault.bad, dtype=bool)
+                if bad.ndim > sub.ndim:
+                    bad = bad.any(axis=tuple(range(sub.ndim, bad.ndim)))
+                hits = np.flatnonzero(np.broadcast_to(bad, sub.shape))
+                if hits.size:
+                    fault.lane = _lane_in_parent(
+                        sub, tuple(int(x) for x in np.unravel_index(int(hits[0]), sub.shape)))
+                    fault.bad = None
+        return False
+
+
+def _lane_in_parent(sub, lane: tuple) -> tuple:
+    """The position in ``sub.parent``'s lane layout of ``sub``'s lane ``lane``."""
+    if isinstance(sub, BoxSpace):
+        return tuple(x + a - b for x, a, b in zip(lane, sub.lo, sub.parent.lo))
+    return tuple(int(ix[lane[0]]) for ix in sub.index)
 
 
 def _cell_shape(buf) -> tuple:
@@ -984,7 +1083,8 @@ def _one_masked(ex, op, space, ref, idx, mask, pad) -> np.ndarray:
     sub = space.restrict(mask)
     sub_idx = [sub.enter(i) if sub is not space else i for i in idx]
     sref = sub.enter(ref) if sub is not space else ref
-    addr = element_address(sub, sref, sub_idx)
+    with _lanes_of(sub, space):
+        addr = element_address(sub, sref, sub_idx)
     _record(ex, sub, sref, addr, False, op)
     got = cells(load(sub, ref.buffer, addr))
     if sub is space:
@@ -1005,11 +1105,15 @@ def _scatter(op: Operation, c):
         offsets = np.broadcast_to(_lane(space, offsets), space.shape + vshape)
         mask = np.broadcast_to(_lane(space, mask), space.shape + vshape)
         value = np.broadcast_to(_lane(space, value), space.shape + vshape)
+        if dense.store_selected(ex, space, ref, _indexed_all(space, idx, offsets, ref), mask,
+                                value, vshape):
+            return []
+        idx = _materialized(space, idx)
         for k in _element_offsets(vshape):
             _scatter_elements(ex, op, space, ref, _indexed(space, idx, offsets, k, ref),
                               value[(Ellipsis,) + k], (), mask[(Ellipsis,) + k])
         return []
-    return step
+    return affine(step)
 
 
 @lowering("vector.compressstore", "vector.expandload")
@@ -1028,6 +1132,18 @@ def _compress_expand(op: Operation, c):
             idx, mask, pad = list(args[1:-2]), args[-2], args[-1]
         mask = np.broadcast_to(_lane(space, mask), space.shape + (n,))
         rank_in_mask = np.cumsum(mask, axis=-1) - 1          # position among the set lanes
+        pos = dense.positions(space, idx, (), [])
+        pos = [p[..., None] for p in pos]
+        pos[-1] = pos[-1] + rank_in_mask
+        if store_:
+            if dense.store_selected(ex, space, ref, pos, mask,
+                                    _lane(space, value), (n,)):
+                return []
+        else:
+            got = dense.load_selected(ex, space, ref, pos, mask, _lane(space, pad), (n,))
+            if got is not None:
+                return [got]
+        idx = _materialized(space, idx)
         if store_:
             value = np.broadcast_to(_lane(space, value), space.shape + (n,))
             for k in range(n):
@@ -1041,7 +1157,7 @@ def _compress_expand(op: Operation, c):
         parts = [_one_masked(ex, op, space, ref, _shifted_by(space, idx, rank_in_mask[..., k]),
                              mask[..., k], pad[..., k]) for k in range(n)]
         return [np.stack(parts, axis=-1)]
-    return step
+    return affine(step)
 
 
 def _shifted_by(space, idx: list, delta: np.ndarray) -> list:
@@ -1093,7 +1209,7 @@ def _transfer(op: Operation, c):
             rest = args[1:]
         n_idx = (seg[2] if write else seg[1]) if seg else ref.rank
         idx = list(rest[:n_idx])
-        rest = rest[n_idx:]
+        rest = _materialized(space, rest[n_idx:])
         pad = None
         if not write:
             pad, rest = rest[0], rest[1:]
@@ -1102,6 +1218,11 @@ def _transfer(op: Operation, c):
             mask = outer if mask is None else _lane(space, mask) & outer
         check_host_access(ex, ref, op)
         dims = _transfer_dims(op, ref.rank, len(vshape))
+        if not eshape:
+            done = _dense_transfer(ex, space, ref, idx, dims, mask, value if write else pad)
+            if done is not None:
+                return [] if write else [done]
+        idx = _materialized(space, idx)
         sizes = [s if isinstance(s, int) else _lane(space, s) for s in ref.sizes]
         if eshape and mask is not None:
             raise LaneFault(f"{op.name} of vector elements under vector.mask",
@@ -1142,7 +1263,50 @@ def _transfer(op: Operation, c):
                 continue
             out[lanes + offs] = _one_masked(ex, op, space, ref, pos, valid, padv)
         return [] if write else [out]
-    return step
+
+    def _dense_transfer(ex, space, ref, idx, dims, mask, value_or_pad):
+        """The transfer in one gather or scatter (:mod:`.vector_dense`): the loaded vector,
+        True once written, or None for the element-by-element path."""
+        skip = [d for vd, d in enumerate(dims) if d is not None and not in_bounds[vd]]
+        strict = [d for vd, d in enumerate(dims) if d is not None and in_bounds[vd]]
+        if mask is not None:
+            mask = _transfer_mask_layout(space, _lane(space, mask), dims, vshape)
+        if mask is None or mask.all():
+            if write:
+                if dense.store(ex, space, ref, idx, _lane(space, value_or_pad), vshape, dims):
+                    return True
+            else:
+                got = dense.load(ex, space, ref, idx, vshape, dims)
+                if got is not None:
+                    return got
+            if not skip and mask is None:
+                return None
+        pos = dense.positions(space, idx, vshape, dims)
+        if write:
+            if any(d is None for d in dims):
+                return None
+            return True if dense.store_selected(ex, space, ref, pos, mask,
+                                                _lane(space, value_or_pad), vshape, skip,
+                                                strict) else None
+        pad = _lane(space, value_or_pad)
+        pad = pad.reshape(pad.shape + (1,) * len(vshape))
+        return dense.load_selected(ex, space, ref, pos, mask, pad, vshape, skip, strict)
+    return affine(step)
+
+
+def _transfer_mask_layout(space, mask: np.ndarray, dims: list, vshape: tuple) -> np.ndarray:
+    """A transfer's mask (its dims ordered by the memref dims the vector dims run along) laid
+    out like the vector: one axis per vector dim, of extent 1 for a broadcast dim."""
+    nd = space.ndim
+    mask_dims = [vd for _, vd in sorted((d, vd) for vd, d in enumerate(dims) if d is not None)]
+    mask = np.broadcast_to(mask, space.shape + tuple(vshape[vd] for vd in mask_dims))
+    order = [mask_dims.index(vd) for vd in range(len(dims)) if dims[vd] is not None]
+    m = np.transpose(mask, tuple(range(nd)) + tuple(nd + j for j in order))
+    shape = list(m.shape[:nd])
+    it = iter(m.shape[nd:])
+    for d in dims:
+        shape.append(next(it) if d is not None else 1)
+    return m.reshape(shape)
 
 
 @lowering("vector.print")
