@@ -19,7 +19,11 @@ new tail) are zero-filled; ``extract_aligned_pointer_as_index`` gives a made-up 
 the same for one buffer and distinct between buffers.
 
 Atomics (``atomic_rmw``, ``generic_atomic_rmw``) apply the lanes that hit one element one after
-another in lane (thread) order, across blocks too; each lane gets the value it replaced.
+another in lane (thread) order, across blocks too; each lane gets the value it replaced.  The
+``atomic_rmw`` kinds, and ``generic_atomic_rmw`` regions that are one arith op of the old value
+and another value, run that sequence without one round per colliding lane
+(:mod:`.atomic_order`); other regions, and NaN inputs of a float update, run in rounds.  The
+float extrema (``maximumf``...) are arith's: ``-0 < +0``.
 """
 
 from __future__ import annotations
@@ -35,8 +39,10 @@ from ..interp import affine
 from ..lanes import Aff, BoxSpace, ROOT_NDIM, select
 from ..layout import interleavable, physical
 from ..memory import Buffer, MemRef, element_address, zeroed
-from ..registry import lowering
+from ..registry import LOWERINGS, lowering
 from ..values import cell_dtype, narrow_bits, storage
+from . import atomic_order
+from .arith import _signed_zero_extremum
 from .memref_access import check_host_access
 
 _DYNAMIC = -(1 << 63)
@@ -740,37 +746,44 @@ _ATOMIC_KINDS = ("addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs"
 
 
 def _atomic_fn(kind: str, dtype: np.dtype):
-    """``(new = f(old, value), ufunc for .at or None)``."""
+    """``new = f(old, value)`` of one round of lanes (the general path); the float extrema are
+    arith's (``-0 < +0``)."""
     def unsigned(fn):
         u = np.dtype(f"u{dtype.itemsize}")
         return lambda a, b: fn(a.view(u), b.view(u)).view(dtype)
     table = {
-        "addf": (np.add, np.add), "addi": (np.add, np.add), "mulf": (np.multiply, np.multiply),
-        "muli": (np.multiply, np.multiply), "andi": (np.bitwise_and, np.bitwise_and),
-        "ori": (np.bitwise_or, np.bitwise_or), "xori": (np.bitwise_xor, np.bitwise_xor),
-        "assign": (lambda a, b: b, None), "maximumf": (np.maximum, np.maximum),
-        "minimumf": (np.minimum, np.minimum), "maxnumf": (np.fmax, np.fmax),
-        "minnumf": (np.fmin, np.fmin), "maxs": (np.maximum, np.maximum),
-        "mins": (np.minimum, np.minimum), "maxu": (unsigned(np.maximum), None),
-        "minu": (unsigned(np.minimum), None)}
+        "addf": np.add, "addi": np.add, "mulf": np.multiply, "muli": np.multiply,
+        "andi": np.bitwise_and, "ori": np.bitwise_or, "xori": np.bitwise_xor,
+        "assign": lambda a, b: b, "maximumf": _signed_zero_extremum(True, True),
+        "minimumf": _signed_zero_extremum(False, True),
+        "maxnumf": _signed_zero_extremum(True, False),
+        "minnumf": _signed_zero_extremum(False, False), "maxs": np.maximum,
+        "mins": np.minimum, "maxu": unsigned(np.maximum), "minu": unsigned(np.minimum)}
     return table[kind]
 
 
-def sequential_groups(addr: np.ndarray):
-    """Lanes grouped by address, in lane order: ``(order, unique, starts, counts)`` where
-    ``order`` sorts lanes by (address, lane)."""
-    order = np.argsort(addr, kind="stable")
-    sorted_addr = addr[order]
-    starts = np.flatnonzero(np.concatenate([[True], sorted_addr[1:] != sorted_addr[:-1]]))
-    counts = np.diff(np.append(starts, addr.size))
-    return order, sorted_addr[starts], starts, counts
+def _rounds(data: np.ndarray, a: np.ndarray, v: np.ndarray, fn, dtype) -> np.ndarray:
+    """The general path of ``atomic_rmw``: one round per lane sharing an address, each
+    applying ``fn`` to the next lane of every address (lane order); the values replaced."""
+    order, uniq, starts, counts = atomic_order.lane_groups(a)
+    cur = data[uniq].copy()
+    old = np.empty(a.size, dtype)
+    vs = v[order]
+    for k in range(int(counts.max())):
+        live = np.flatnonzero(counts > k)
+        pos = starts[live] + k
+        old[order[pos]] = cur[live]
+        cur[live] = fn(cur[live], vs[pos])
+    data[uniq] = cur
+    return old
 
 
 @lowering("memref.atomic_rmw")
 def _atomic_rmw(op: Operation, c):
     kind = _ATOMIC_KINDS[int(op.attributes["kind"].value)]
     dtype = np.dtype(storage(op.results[0].type))
-    fn, ufunc = _atomic_fn(kind, dtype)
+    fn = _atomic_fn(kind, dtype)
+    update = atomic_order.update_for_kind(kind, op.results[0].type)
     result_used = op.results[0].has_uses
 
     def step(ex, frame, args):
@@ -789,24 +802,12 @@ def _atomic_rmw(op: Operation, c):
         a = np.broadcast_to(a, shape).reshape(-1)
         v = np.broadcast_to(v, shape).reshape(-1).astype(dtype, copy=False)
         data = ref.buffer.data
+        if update is not None:
+            old = atomic_order.apply_in_lane_order(data, a, v, update, result_used)
+            if old is not None:
+                return [old.reshape(shape) if result_used else np.zeros(shape, dtype)]
         with np.errstate(all="ignore"):
-            if not result_used and (ufunc is not None or kind == "assign"):
-                if kind == "assign":
-                    data[a] = v
-                else:
-                    ufunc.at(data, a, v)
-                return [np.zeros(shape, dtype)]
-            order, uniq, starts, counts = sequential_groups(a)
-            cur = data[uniq].copy()
-            old = np.empty(a.size, dtype)
-            vs = v[order]
-            for k in range(int(counts.max())):
-                live = np.flatnonzero(counts > k)
-                pos = starts[live] + k
-                old[order[pos]] = cur[live]
-                cur[live] = fn(cur[live], vs[pos])
-            data[uniq] = cur
-        return [old.reshape(shape)]
+            return [_rounds(data, a, v, fn, dtype).reshape(shape)]
     return affine(step)
 
 
@@ -814,6 +815,15 @@ def _atomic_rmw(op: Operation, c):
 def _generic_atomic_rmw(op: Operation, c):
     region = op.regions[0]
     dtype = np.dtype(storage(op.results[0].type))
+    result_used = op.results[0].has_uses
+    # a region that is one arith op of the old value and another value runs as an
+    # :class:`~.atomic_order.Update` (``other``: that value, or the constant defining it)
+    match = atomic_order.update_for_op(region)
+    update = other = other_step = None
+    if match is not None:
+        update, _, other, _ = match
+        if other.owner_op is not None and other.owner_op.parent is region.blocks[0]:
+            other_step = LOWERINGS["arith.constant"](other.owner_op, c)
 
     def step(ex, frame, args):
         ref, idx = args[0], args[1:]
@@ -827,10 +837,17 @@ def _generic_atomic_rmw(op: Operation, c):
         addr = physical(space, ref.buffer.layout, addr)
         addr = space.array(addr) if isinstance(addr, Aff) else addr
         a = np.broadcast_to(addr, space.shape).reshape(-1)
-        order, uniq, starts, counts = sequential_groups(a)
         data = ref.buffer.data
-        old = np.empty(a.size, dtype)
         lane_shape = space.shape
+        if update is not None:
+            x = other_step(ex, frame, [])[0] if other_step is not None else frame.get(other)
+            x = space.array(x) if isinstance(x, Aff) else np.asarray(x)
+            x = np.broadcast_to(x, lane_shape).reshape(-1).astype(dtype, copy=False)
+            old = atomic_order.apply_in_lane_order(data, a, x, update, result_used)
+            if old is not None:
+                return [old.reshape(lane_shape) if result_used else np.zeros(lane_shape, dtype)]
+        order, uniq, starts, counts = atomic_order.lane_groups(a)
+        old = np.empty(a.size, dtype)
         for k in range(int(counts.max())):
             live = np.flatnonzero(counts > k)
             lanes = order[starts[live] + k]          # flat lane positions, one per element
