@@ -4,6 +4,7 @@ partition-view fast path for small static gemm on (sub)views of arguments."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Callable
 
 from .ir import Imm, Inst, ScalarType, is_float
@@ -14,6 +15,8 @@ __all__ = ["BlasLowering"]
 #: largest block edge per collective op (powers of two)
 _BLOCK_2D = 64
 _BLOCK_1D = 256
+#: largest mode of a memref that the view path (:meth:`BlasLowering.by_views`) takes
+_VIEW_MAX = 128
 
 
 class BlasLowering(TileEmitter):
@@ -75,7 +78,6 @@ class BlasLowering(TileEmitter):
     def update(self, inst: Inst, out: MemrefVal, idx: list, mask, value, el: str, alpha,
                beta_op, beta) -> None:
         """out[idx] = alpha * value + beta * out[idx] (BLAS rule: beta = 0 does not read)."""
-        b = self.b
         shape = self.shape_of(value)
         if alpha is not None:
             value = self.mul(value, self.bcast(alpha, shape), el)
@@ -194,6 +196,12 @@ class BlasLowering(TileEmitter):
         a, out = self.env[a_val], self.env[b_val]
         trans = inst.attrs["ta"] == "t" and t_a.order == 2
         rank = t_b.order
+        if self.by_views(inst, (a, out)):
+            views: dict = {}
+            self.view_update(inst, out, lambda st, sz: self.view_tile(a, st, sz, el, views,
+                                                                      trans),
+                             el, alpha, beta_op, beta, views)
+            return
         caps = [_BLOCK_1D] if rank == 1 else [_BLOCK_2D] * rank
 
         def body(offsets: list, blks: list) -> None:
@@ -216,6 +224,22 @@ class BlasLowering(TileEmitter):
         alpha, beta = self.alpha_beta(inst, el)
         a, bm, out = self.env[a_val], self.env[b_val], self.env[c_val]
         rank = inst.types[-1].order
+        if self.by_views(inst, (a, bm, out)):
+            views: dict = {}
+
+            def product(st: tuple, sz: tuple):
+                if inst.op == "hadamard":
+                    av = self.view_tile(a, st, sz, el, views)
+                    bv = self.view_tile(bm, st, sz, el, views)
+                else:
+                    av = self.bcast(self.along(self.view_tile(a, st[:1], sz[:1], el, views),
+                                               2, 0), sz)
+                    bv = self.bcast(self.along(self.view_tile(bm, st[1:], sz[1:], el, views),
+                                               2, 1), sz)
+                return self.mul(av, bv, el)
+
+            self.view_update(inst, out, product, el, alpha, beta_op, beta, views)
+            return
         caps = [_BLOCK_1D] if rank == 1 else [_BLOCK_2D] * 2
 
         def body(offsets: list, blks: list) -> None:
@@ -243,6 +267,70 @@ class BlasLowering(TileEmitter):
                          [init]) as (k0, (acc,), loop):
             self.b.continue_(step(acc, k0, cap))
         return loop.results[0]
+
+    def by_views(self, inst: Inst, mems) -> bool:
+        """Whether the view path applies to a non-atomic instruction on ``mems``: each a
+        static (sub)view of an argument (or alloca) of order at least 1, with modes of 1 to
+        :data:`_VIEW_MAX` elements that lie inside the argument's static modes (so that no
+        piece reaches past the argument's edge, where a view load would give padding and a
+        store would write nothing instead of the out-of-bounds error of the pointer path).  The instruction then runs on exact power-of-two pieces of its output (56 =
+        32 + 16 + 8), each operand piece loaded through a strided view of its argument, the
+        same view for every work group (no pointer tiles, no masks: the executor reads all
+        work groups' pieces at once), and the output pieces are stored through such views."""
+        if inst.attrs.get("atomic"):
+            return False
+        return all(m.root is not None and m.root.shape and m.element != "i1" and
+                   all(isinstance(s, int) and 0 < s <= _VIEW_MAX for s in m.shape) and
+                   _inside_root(m) for m in mems)
+
+    def view_tile(self, mem: MemrefVal, starts: tuple, sizes: tuple, el: str, views: dict,
+                  trans: bool = False):
+        """The piece ``[starts, starts + sizes)`` of op(``mem``) (``mem`` transposed for
+        ``trans``) in the compute type ``el``, loaded once per instruction (``views``)."""
+        key = ("tile", id(mem), starts, sizes, trans)
+        if key not in views:
+            if trans:
+                t = self.view_piece(mem, starts[::-1], sizes[::-1], el, views)
+                t = self.b.permute(t, permutation=[1, 0], result_type=_tile(sizes, el))
+            else:
+                t = self.view_piece(mem, starts, sizes, el, views)
+            views[key] = t
+        return views[key]
+
+    def view_update(self, inst: Inst, out: MemrefVal, value_of: Callable, el: str, alpha,
+                    beta_op, beta, views: dict) -> None:
+        """out = alpha * value + beta * out over the exact power-of-two pieces of ``out``
+        (see :meth:`by_views`), ``value_of(starts, sizes)`` giving each piece's value; every
+        piece is computed (and ``out`` read) before any is stored, so an output that overlaps
+        an operand reads the operand's old values, as the one-block path does."""
+        results = []
+        for piece in itertools.product(*(_pieces(n) for n in out.shape)):
+            starts = tuple(p[0] for p in piece)
+            sizes = tuple(p[1] for p in piece)
+            value = self.alpha_beta_sum(
+                value_of(starts, sizes),
+                lambda: self.view_piece(out, starts, sizes, el, views),
+                el, alpha, beta_op, beta)
+            results.append((starts, sizes, value))
+        for starts, sizes, value in results:
+            self.view_piece(out, starts, sizes, el, views, store=value)
+
+    def alpha_beta_sum(self, value, read_old: Callable, el: str, alpha, beta_op, beta):
+        """alpha * value + beta * old, ``old = read_old()`` (a tile of value's shape) read
+        only where the BLAS rule lets it count: never for an immediate beta of 0, and a
+        run-time beta of 0 ignores it (NaN or Inf in the output does not come through)."""
+        shape = self.shape_of(value)
+        if alpha is not None:
+            value = self.mul(value, self.bcast(alpha, shape), el)
+        if isinstance(beta_op, Imm) and beta_op.value == 0:
+            return value
+        old = read_old()
+        if not (isinstance(beta_op, Imm) and beta_op.value == 1):
+            if not isinstance(beta_op, Imm):
+                nz = self.bcast(self.convert(beta, el, "i1"), shape)
+                old = self.b.select(nz, old, self.const(0, el, shape))
+            old = self.mul(old, self.bcast(beta, shape), el)
+        return self.add(value, old, el)
 
     def op_gemm(self, inst: Inst) -> None:
         if not self.gemm_by_views(inst):
@@ -309,7 +397,8 @@ class BlasLowering(TileEmitter):
         dims = list(out.shape) + [a.shape[0] if inst.attrs["ta"] == "t" else a.shape[1]]
         if any(not 0 < d <= 128 for d in dims):
             return False
-        if all(_overhang_is_padding(m) for m in (a, bm, out)):
+        padded = all(_overhang_is_padding(m) for m in (a, bm, out))
+        if padded:
             m_p, n_p, k_p = ([(0, _pow2(d))] for d in dims)
         else:
             m_p, n_p, k_p = (_pieces(d) for d in dims)
@@ -331,8 +420,6 @@ class BlasLowering(TileEmitter):
                 tiles[key] = t
             return tiles[key]
 
-        zero_beta = isinstance(beta_op, Imm) and beta_op.value == 0
-        one_beta = isinstance(beta_op, Imm) and beta_op.value == 1
         results = []
         for mp in m_p:
             for np_ in n_p:
@@ -340,20 +427,43 @@ class BlasLowering(TileEmitter):
                 acc = self.const(0, el, shape)
                 for kp in k_p:
                     acc = self.b.mmaf(operand(a, mp, kp, ta), operand(bm, kp, np_, tb), acc)
-                if alpha is not None:
-                    acc = self.mul(acc, self.bcast(alpha, shape), el)
-                if not zero_beta:     # every old piece is read before any piece is written
-                    old = self.view_piece(out, (mp[0], np_[0]), shape, el, views)
-                    if not one_beta:
-                        if not isinstance(beta_op, Imm):   # beta = 0 at run time: ignore C
-                            nz = self.bcast(self.convert(beta, el, "i1"), shape)
-                            old = self.b.select(nz, old, self.const(0, el, shape))
-                        old = self.mul(old, self.bcast(beta, shape), el)
-                    acc = self.add(acc, old, el)
-                results.append(((mp[0], np_[0]), shape, acc))
+                if padded and not (isinstance(beta_op, Imm) and beta_op.value == 0) and \
+                        tuple(out.shape) != shape:
+                    results += self.padded_update(acc, out, el, alpha, beta_op, beta, views)
+                    continue
+                # every old piece is read before any piece is written
+                start = (mp[0], np_[0])
+                acc = self.alpha_beta_sum(acc, lambda: self.view_piece(out, start, shape, el,
+                                                                       views),
+                                          el, alpha, beta_op, beta)
+                results.append((start, shape, acc))
         for start, shape, value in results:
             self.view_piece(out, start, shape, el, views, store=value)
         return True
+
+    def padded_update(self, acc, out: MemrefVal, el: str, alpha, beta_op, beta,
+                      views: dict) -> list:
+        """``(start, sizes, alpha * acc + beta * out)`` for each exact power-of-two piece of
+        ``out`` (56x9: 32x8, 32x1, 16x8, ...), where ``acc`` is the zero-padded power-of-two
+        tile of all of ``out``: each piece of ``acc`` is ``extract``ed (a piece of size p
+        starts at a multiple of p, so it is slice number start / p) and ``out`` is read in
+        the same exact pieces, never past its edge (a padded view read of ``out`` is loaded
+        work group by work group by the executor)."""
+        shape = self.shape_of(acc)
+        results = []
+        for piece in itertools.product(*(_pieces(n) for n in out.shape)):
+            starts = tuple(p[0] for p in piece)
+            sizes = tuple(p[1] for p in piece)
+            sub = acc
+            if sizes != shape:
+                index = [self.const(st // sz, "i32") for st, sz in zip(starts, sizes)]
+                sub = self.b.create("cuda_tile.extract", acc, index,
+                                    result_type=_tile(sizes, el)).result
+            value = self.alpha_beta_sum(sub, lambda: self.view_piece(out, starts, sizes, el,
+                                                                     views),
+                                        el, alpha, beta_op, beta)
+            results.append((starts, sizes, value))
+        return results
 
     def op_gemv(self, inst: Inst) -> None:
         self.matrix_product(inst)
@@ -382,6 +492,26 @@ class BlasLowering(TileEmitter):
         else:
             k_size = a.shape[0] if ta else a.shape[1]
         use_mma = op == "gemm" and is_float(el)
+        if op != "gemm" and self.by_views(inst, (a, out) if bmat is None else (a, bmat, out)):
+            views: dict = {}
+
+            def row_sums(st: tuple, sz: tuple):
+                """sum_k op(A)[i, k] (* x[k]) for the rows of one piece of the output."""
+                acc = None
+                for k0, kb in _pieces(k_size):
+                    if out_rank == 0:       # sum of a vector
+                        part = self.reduce_sum(self.view_tile(a, (k0,), (kb,), el, views), 0, el)
+                    else:
+                        av = self.view_tile(a, (st[0], k0), (sz[0], kb), el, views, ta)
+                        if op == "gemv":
+                            xv = self.view_tile(bmat, (k0,), (kb,), el, views)
+                            av = self.mul(av, self.bcast(self.along(xv, 2, 1), (sz[0], kb)), el)
+                        part = self.reduce_sum(av, 1, el)
+                    acc = part if acc is None else self.add(acc, part, el)
+                return acc
+
+            self.view_update(inst, out, row_sums, el, alpha, beta_op, beta, views)
+            return
 
         def body(offsets: list, blks: list) -> None:
             idx, _, mask, shape = self.output_block(out, offsets, blks)
@@ -440,5 +570,18 @@ def _overhang_is_padding(mem: MemrefVal) -> bool:
         rd = r.modes[d]
         off, full = r.offsets[rd], r.shape[rd]
         if not (isinstance(off, int) and isinstance(full, int) and off + size == full):
+            return False
+    return True
+
+
+def _inside_root(mem: MemrefVal) -> bool:
+    """Whether each mode of the (sub)view ``mem`` lies, by static offsets and sizes, inside
+    the static extent of its root argument's mode (see :meth:`BlasLowering.by_views`)."""
+    r = mem.root
+    for d, size in enumerate(mem.shape):
+        rd = r.modes[d]
+        off, full = r.offsets[rd], r.shape[rd]
+        if not (isinstance(off, int) and isinstance(full, int) and isinstance(size, int)
+                and 0 <= off and off + size <= full):
             return False
     return True
