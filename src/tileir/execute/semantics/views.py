@@ -38,6 +38,11 @@ from ._common import element_name, storage_dtype, unsigned_reader
 
 _U8 = np.dtype(np.uint8)
 
+#: load the lanes whose tiles cross the tensor's edge a group at a time, the lanes cut at the
+#: same extent as one window (:meth:`_Access.padded_lanes`), instead of one lane at a time
+#: (False: every cut lane takes the per-lane path; the tests compare the two)
+UNIFORM_PADDED_LOADS = True
+
 #: facts about index arrays that cannot change (read-only arrays owning their memory, e.g. a
 #: launch's block-id lanes, kept between launches): (id, what) -> (array, fact); at most
 #: _FACTS_MAX entries holding _FACTS_MAX_BYTES of arrays (then forgotten all at once)
@@ -600,6 +605,44 @@ class _Access:
         window = self.window(base, strides, lo_e, hi_e, extent, write)
         return None if window is None else (window, e0 - lo_e, extent)
 
+    def cut_groups(self, tv, idx, cut: np.ndarray) -> list:
+        """The lanes ``cut`` (lane numbers, ascending) grouped by the in-bounds extent of their
+        partition/strided tile (the lanes share the tensor view ``tv`` and their indices are
+        in the index space): a list of ascending lane-number arrays, one per extent."""
+        lay = self.layout
+        shape = tv.shape0
+        ext = np.empty((cut.size, len(idx)), dtype=np.int64)
+        for k, i in enumerate(idx):
+            v = i.reshape(i.shape[0], -1)[:, 0].astype(np.int64)
+            v = v[cut] if v.size > 1 else np.broadcast_to(v, cut.shape)
+            ext[:, k] = np.minimum(shape[lay.dim_map[k]] - v * lay.steps[k], lay.tile[k])
+        if cut.size < 2 or (ext == ext[0]).all():
+            return [cut]
+        _, which = np.unique(ext, axis=0, return_inverse=True)
+        which = which.reshape(-1)
+        return [cut[which == g] for g in range(int(which.max()) + 1)]
+
+    def padded_lanes(self, tv, idx, lanes: int, cut: np.ndarray, res: np.ndarray) -> list:
+        """Load the tiles of the lanes ``cut`` (lane numbers, ascending), whose tiles cross the
+        tensor's edge, into ``res`` (shape ``(lanes, *tile)`` of the view's dtype, their rows
+        already filled with the padding value): the lanes whose tiles are cut at the same extent
+        together, as one :meth:`uniform_window` (their in-bounds parts; the rest stays
+        padding).  Returns the lanes left to the per-lane path (ascending; a group whose
+        window is not all accessible, so that the per-lane path reports the exact lane and
+        element of a fault)."""
+        rest = []
+        for group in self.cut_groups(tv, idx, cut):
+            sub = [i if i.shape[0] == 1 else i[group] for i in idx]
+            same = self.uniform_window(tv, sub, False)
+            if same is None:
+                rest.append(group)
+                continue
+            window, starts, extent = same
+            part = window[starts]
+            res[(group,) + tuple(slice(0, k) for k in extent)] = \
+                part != 0 if self.layout.is_bool else part
+        return sorted(int(i) for g in rest for i in g)
+
     def loaded_window(self, r, span=None):
         """:meth:`uniform_window` of a load (None for bool tiles, and where a tile crosses the
         tensor's edge along a dimension declared ``inbounds``: the load reports that)."""
@@ -793,6 +836,16 @@ def _lower_load_view(op, cc):
                     res = _evenly_spaced(window, starts)
                 if res is None:
                     res = window[starts]
+            elif UNIFORM_PADDED_LOADS:
+                # the whole lanes at once, the cut lanes a group of the same extent at a time
+                res = np.empty((lanes,) + tile, dtype=lay.dtype)
+                cut = np.flatnonzero(~full)
+                res[cut] = pad
+                if window is not None:
+                    part = window[starts[full]]
+                    res[full] = part != 0 if lay.is_bool else part
+                for i in acc.padded_lanes(tv, idx, lanes, cut, res):
+                    res[i] = load_lane(tv, idx, i, lanes)
             else:
                 res = np.empty((lanes,) + tile, dtype=lay.load_dtype)
                 if window is not None:
@@ -800,7 +853,7 @@ def _lower_load_view(op, cc):
                 for i in np.flatnonzero(~full):
                     v = load_lane(tv, idx, int(i), lanes)
                     res[i] = v.astype(np.uint8) if lay.is_bool else v
-            r[out] = res != 0 if lay.is_bool else res
+            r[out] = res != 0 if lay.is_bool and res.dtype != np.bool_ else res
         else:
             res = np.empty((lanes,) + tile, dtype=lay.dtype)
             for i in range(lanes):
