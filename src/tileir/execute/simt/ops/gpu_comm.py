@@ -99,8 +99,32 @@ class _Lanes:
                      f"{int(g)})", lanes_bad.reshape(self.space.shape))
 
     def subgroup_size(self, thr: np.ndarray) -> np.ndarray:
-        sg = thr // SUBGROUP_SIZE
-        return np.minimum(SUBGROUP_SIZE, self.T - sg * SUBGROUP_SIZE)
+        return _subgroup_size(self.T, thr)
+
+
+def _subgroup_size(T: int, thr: np.ndarray) -> np.ndarray:
+    """The size of the subgroup of each thread ``thr`` of a block of ``T`` threads (the last
+    subgroup may be partial)."""
+    return np.minimum(SUBGROUP_SIZE, T - (thr // SUBGROUP_SIZE) * SUBGROUP_SIZE)
+
+
+def _shuffle_sources(mode: str, T: int, thr: np.ndarray, off: np.ndarray, w: np.ndarray):
+    """The shuffle rule (see the README): for threads ``thr`` of a block of ``T``, with their
+    offsets ``off`` and widths ``w`` (uniform, else undefined behaviour), ``(valid, src_thr)``:
+    whether each thread's source lane is valid, and the thread it reads (its own where not)."""
+    if w.size and (w != w[0]).any():
+        raise ub("gpu.shuffle width differs between lanes (it must be uniform)")
+    lane = thr % SUBGROUP_SIZE
+    if mode == "xor":
+        src = lane ^ off
+    elif mode == "up":
+        src = lane - off
+    elif mode == "down":
+        src = lane + off
+    else:
+        src = off
+    valid = (lane < w) & (src >= 0) & (src < w) & (src < _subgroup_size(T, thr))
+    return valid, thr - lane + np.where(valid, src, lane)
 
 
 class _WholeBlocks:
@@ -156,21 +180,7 @@ def _shuffle_whole_blocks(k: KernelExecutor, space, mode: str, value, offset, wi
     w = _per_thread(space, width, T)
     if off is None or w is None:
         return None
-    if w.size and (w != w[0]).any():
-        raise ub("gpu.shuffle width differs between lanes (it must be uniform)")
-    thr = np.arange(T, dtype=np.int64)
-    lane = thr % SUBGROUP_SIZE
-    if mode == "xor":
-        src = lane ^ off
-    elif mode == "up":
-        src = lane - off
-    elif mode == "down":
-        src = lane + off
-    else:
-        src = off
-    size = np.minimum(SUBGROUP_SIZE, T - (thr // SUBGROUP_SIZE) * SUBGROUP_SIZE)
-    valid = (lane < w) & (src >= 0) & (src < w) & (src < size)
-    src_thr = thr - lane + np.where(valid, src, lane)
+    valid, src_thr = _shuffle_sources(mode, T, np.arange(T, dtype=np.int64), off, w)
     table = _WholeBlocks(k, space).table(value, vshape, dtype)
     moved = table[:, src_thr].reshape(space.shape + tuple(vshape))
     return [moved, valid.reshape((1, 1, 1) + tuple(space.shape[3:]))]
@@ -200,22 +210,8 @@ def _shuffle(op: Operation, c):
             if out is not None:
                 return out
         lanes = _Lanes(k, space)
-        off = lanes.lane_values(offset)
-        w = lanes.lane_values(width)
-        if w.size and (w != w[0]).any():
-            raise ub("gpu.shuffle width differs between lanes (it must be uniform)")
-        lane = lanes.thr % SUBGROUP_SIZE
-        if mode == "xor":
-            src = lane ^ off
-        elif mode == "up":
-            src = lane - off
-        elif mode == "down":
-            src = lane + off
-        else:
-            src = off
-        size = lanes.subgroup_size(lanes.thr)
-        valid = (lane < w) & (src >= 0) & (src < w) & (src < size)
-        src_thr = lanes.thr - lane + np.where(valid, src, lane)
+        valid, src_thr = _shuffle_sources(mode, lanes.T, lanes.thr,
+                                          lanes.lane_values(offset), lanes.lane_values(width))
         _require_active(lanes, src_thr, valid, "gpu.shuffle")
         table = lanes.table(value, vshape, dtype)
         moved = table[lanes.blk, src_thr].reshape(space.shape + tuple(vshape))
