@@ -95,12 +95,18 @@ def _vector_range(vshape: tuple, vstrides: Sequence[int]) -> tuple[int, int]:
     return lo, hi
 
 
-def _plain_address(space: Space, ref: MemRef, indices: Sequence[Any], vshape: tuple,
-                   dims: Sequence[Optional[int]], sizes: list, strides: list) -> Any:
-    """Where an unmasked vector access finds its elements when every one is in bounds: an
-    :class:`Aff` base address (box space, affine indices and offset: the elements are a
-    strided view) or an int64 base address array (lanes, then unit vector axes); None where
-    some element is out of bounds (or the access is not one this serves)."""
+def _plain_address(ex, space: Space, ref: MemRef, indices: Sequence[Any], vshape: tuple,
+                   dims: Sequence[Optional[int]], write: bool) -> Optional[tuple]:
+    """Where an unmasked vector access (a store for ``write``) finds its elements when every
+    one is in bounds: ``(base, vstrides)``, ``base`` an :class:`Aff` base address (box space,
+    affine indices and offset: the elements are a strided view) or an int64 base address
+    array (lanes, then unit vector axes), ``vstrides`` the vector dims' strides in memory
+    (:func:`_vector_axes`); None where some element is out of bounds (or the access is not one
+    this serves, :func:`_geometry`)."""
+    geo = _geometry(ex, ref, write)
+    if geo is None:
+        return None
+    sizes, strides = geo
     rank = len(sizes)
     if len(indices) != rank:
         return None
@@ -123,7 +129,7 @@ def _plain_address(space: Space, ref: MemRef, indices: Sequence[Any], vshape: tu
         lo, hi = base.value_range(space)
         if lo + vlo < 0 or hi + vhi >= size:
             return None
-        return base
+        return base, vstrides
     vrank = len(vshape)
     base = _lane_ints(space, off, vrank)
     for i, n, e, st in zip(indices, sizes, ext, strides):
@@ -133,7 +139,7 @@ def _plain_address(space: Space, ref: MemRef, indices: Sequence[Any], vshape: tu
         base = base + iv * st
     if base.size and (int(base.min()) + vlo < 0 or int(base.max()) + vhi >= size):
         return None
-    return base
+    return base, vstrides
 
 
 def _strided(space: BoxSpace, data: np.ndarray, base: Aff, vshape: tuple,
@@ -191,14 +197,10 @@ def load(ex, space: Space, ref: MemRef, indices: Sequence[Any], vshape: tuple,
     """The vector at ``indices`` of every lane (vector dim ``k`` running along memref dim
     ``dims[k]``, or repeating its element where that is None), shape ``space.shape + vshape``
     and the buffer's dtype; None where the element-by-element path must decide."""
-    geo = _geometry(ex, ref, False)
-    if geo is None:
+    target = _plain_address(ex, space, ref, indices, vshape, dims, False)
+    if target is None:
         return None
-    sizes, strides = geo
-    base = _plain_address(space, ref, indices, vshape, dims, sizes, strides)
-    if base is None:
-        return None
-    vstrides = _vector_axes(dims, vshape, len(sizes), strides)[1]
+    base, vstrides = target
     buf = ref.buffer
     full = space.shape + tuple(vshape)
     if type(base) is Aff and buf.layout is None:
@@ -221,14 +223,10 @@ def store(ex, space: Space, ref: MemRef, indices: Sequence[Any], values: np.ndar
           vshape: tuple, dims: Sequence[Optional[int]]) -> bool:
     """Write ``values`` (broadcasting to ``space.shape + vshape``) as the vectors at
     ``indices`` (see :func:`load`); False where the element-by-element path must do it."""
-    geo = _geometry(ex, ref, True)
-    if geo is None:
+    target = _plain_address(ex, space, ref, indices, vshape, dims, True)
+    if target is None:
         return False
-    sizes, strides = geo
-    base = _plain_address(space, ref, indices, vshape, dims, sizes, strides)
-    if base is None:
-        return False
-    vstrides = _vector_axes(dims, vshape, len(sizes), strides)[1]
+    base, vstrides = target
     buf = ref.buffer
     full = space.shape + tuple(vshape)
     values = np.broadcast_to(values, full)
