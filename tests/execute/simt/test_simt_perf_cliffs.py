@@ -15,20 +15,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import tileir
 from tileir import gpu
 from tileir.execute.errors import MemoryAccessError, UndefinedBehaviorError
 from tileir.execute.simt.lanes import BoxSpace, ListSpace, select
-
-
-def _prog(text: str) -> gpu.Program:
-    return gpu.Program(tileir.parse(text))
-
-
-def _kernel(params: str, body: str, attrs: str = "") -> str:
-    return ("module attributes {gpu.container_module} {\n  gpu.module @k {\n"
-            f"    gpu.func @f({params}){attrs} kernel {{\n{body}\n      gpu.return\n"
-            "    }\n  }\n}\n")
+from simt_text import kernel as _kernel, program as _prog
 
 
 # -- divergent cf loops ----------------------------------------------------------------------

@@ -16,25 +16,15 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-import tileir
 from tileir import gpu
 from tileir.execute.errors import MemoryAccessError
 from tileir.execute.simt.ops import atomic_order
+from simt_text import kernel as _kernel, program as _prog
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 _DT = {"f16": np.dtype(np.float16), "bf16": BF16, "f32": np.dtype(np.float32),
        "f64": np.dtype(np.float64), "i8": np.dtype(np.int8), "i16": np.dtype(np.int16),
        "i32": np.dtype(np.int32), "i64": np.dtype(np.int64), "index": np.dtype(np.int64)}
-
-
-def _prog(text: str) -> gpu.Program:
-    return gpu.Program(tileir.parse(text))
-
-
-def _kernel(params: str, body: str, attrs: str = "") -> str:
-    return ("module attributes {gpu.container_module} {\n  gpu.module @k {\n"
-            f"    gpu.func @f({params}){attrs} kernel {{\n{body}\n      gpu.return\n"
-            "    }\n  }\n}\n")
 
 
 #: whether each call of the ordered path in the last :func:`_both` applied the update
