@@ -712,8 +712,14 @@ def _transfer_mask_as_vector(op: Operation, mask: np.ndarray, vrank: int) -> np.
     order) laid out like its vector."""
     amap = op.attributes["permutation_map"].value
     dims = [getattr(r, "position", None) for r in amap.results]
+    return _mask_in_vector_layout(mask, dims, mask.ndim - vrank)
+
+
+def _mask_in_vector_layout(mask: np.ndarray, dims: list, lanes: int) -> np.ndarray:
+    """``mask`` (``lanes`` lane axes, then one axis per memory dimension the vector runs
+    along, in their order) with its axes in the vector's order: vector dim ``k`` runs along
+    memory dim ``dims[k]``, or is a broadcast dim (None: an axis of extent 1)."""
     present = sorted(d for d in dims if d is not None)
-    lanes = mask.ndim - vrank
     order = [present.index(d) for d in dims if d is not None]
     m = np.transpose(mask, tuple(range(lanes)) + tuple(lanes + k for k in order))
     shape = list(m.shape[:lanes])
@@ -1297,16 +1303,9 @@ def _transfer(op: Operation, c):
 def _transfer_mask_layout(space, mask: np.ndarray, dims: list, vshape: tuple) -> np.ndarray:
     """A transfer's mask (its dims ordered by the memref dims the vector dims run along) laid
     out like the vector: one axis per vector dim, of extent 1 for a broadcast dim."""
-    nd = space.ndim
     mask_dims = [vd for _, vd in sorted((d, vd) for vd, d in enumerate(dims) if d is not None)]
     mask = np.broadcast_to(mask, space.shape + tuple(vshape[vd] for vd in mask_dims))
-    order = [mask_dims.index(vd) for vd in range(len(dims)) if dims[vd] is not None]
-    m = np.transpose(mask, tuple(range(nd)) + tuple(nd + j for j in order))
-    shape = list(m.shape[:nd])
-    it = iter(m.shape[nd:])
-    for d in dims:
-        shape.append(next(it) if d is not None else 1)
-    return m.reshape(shape)
+    return _mask_in_vector_layout(mask, dims, space.ndim)
 
 
 @lowering("vector.print")
