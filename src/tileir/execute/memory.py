@@ -226,12 +226,9 @@ class Memory:
         n = addrs.size
         if n == 0:
             return [], []
-        lo = int(addrs.min())
-        hi = int(addrs.max()) + itemsize
-        buf = self.find(lo, hi - lo)
-        if buf is not None:
-            off = np.subtract(addrs, np.uint64(buf.base), dtype=np.uint64)
-            self._check_group(buf, off, itemsize, write, addrs, index_map, None)
+        one = self._offsets_in_one(addrs, itemsize, write, index_map, False)
+        if one is not None:
+            buf, off = one
             return [(buf, _element_indices(off, itemsize))], [None]
         bases, ends = self._arrays()
         pos = np.searchsorted(bases, addrs, side="right").astype(np.intp) - 1
@@ -261,24 +258,32 @@ class Memory:
         the array back with :func:`~tileir.execute.buffers.recycle` when done).  None when the
         access spans several buffers or none, or is empty: :meth:`resolve` then decides (and
         reports any fault).  Faults are the ones :meth:`resolve` raises."""
-        n = addrs.size
-        if n == 0 or itemsize & (itemsize - 1) or np.dtype(np.intp).itemsize != 8:
+        if addrs.size == 0 or itemsize & (itemsize - 1) or np.dtype(np.intp).itemsize != 8:
             return None
+        one = self._offsets_in_one(addrs, itemsize, write, None, True)
+        if one is not None:
+            _element_indices(one[1], itemsize)      # (in place: a power-of-two itemsize)
+        return one
+
+    def _offsets_in_one(self, addrs: np.ndarray, itemsize: int, write: bool, index_map,
+                        pooled: bool) -> Optional[tuple[Buffer, np.ndarray]]:
+        """``(buffer, byte offsets)`` (a fresh uint64 array; from the buffer pool when
+        ``pooled``) of a non-empty access that lies inside one buffer, its accesses checked
+        (:meth:`_check_group`: faults raised as :meth:`resolve` raises them); None when it
+        does not lie inside one buffer."""
         lo = int(addrs.min())
         hi = int(addrs.max()) + itemsize
         buf = self.find(lo, hi - lo)
         if buf is None:
             return None
-        off = scratch(addrs.shape, np.uint64)
+        off = scratch(addrs.shape, np.uint64) if pooled else np.empty(addrs.shape, np.uint64)
         np.subtract(addrs, np.uint64(buf.base), out=off, dtype=np.uint64)
         try:
-            self._check_group(buf, off, itemsize, write, addrs, None, None)
+            self._check_group(buf, off, itemsize, write, addrs, index_map, None)
         except Fault:
-            recycle(off)
+            if pooled:
+                recycle(off)
             raise
-        if itemsize > 1:
-            # (offsets lie inside the buffer, far below 2**63: as intp they are the same)
-            np.right_shift(off, np.uint64(itemsize.bit_length() - 1), out=off)
         return buf, off
 
     def _check_group(self, buf: Buffer, off: np.ndarray, itemsize: int, write: bool,
