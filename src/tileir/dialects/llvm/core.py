@@ -727,6 +727,12 @@ FPTruncOp = _cast("FPTruncOp", "fptrunc", FLOAT_OR_VEC, FLOAT_OR_VEC)
 
 # -- memory -------------------------------------------------------------------------------------
 
+
+def _unit_keyword(parser, state, word: str, attr: str) -> None:
+    """An optional keyword ``word`` of the custom form, setting the unit attribute ``attr``."""
+    if parser.consume(word):
+        state.attrs[attr] = UNIT
+
 class AllocaOp(LLVMOp):
     """``%p = llvm.alloca [inalloca] %n x T [{alignment = A : i64}] : (i32) -> !llvm.ptr``."""
 
@@ -739,9 +745,7 @@ class AllocaOp(LLVMOp):
 
     @staticmethod
     def parse_custom(parser, state):
-        if parser.tok == "inalloca":
-            parser.i += 1
-            state.attrs["inalloca"] = UNIT
+        _unit_keyword(parser, state, "inalloca", "inalloca")
         state.operands["arraySize"] = [_use(parser)]
         parser.expect("x")
         state.attrs["elem_type"] = TypeAttr(parser.parse_type())
@@ -823,17 +827,11 @@ class LoadOp(LLVMOp):
 
     @staticmethod
     def parse_custom(parser, state):
-        if parser.tok == "volatile":
-            parser.i += 1
-            state.attrs["volatile_"] = UNIT
+        _unit_keyword(parser, state, "volatile", "volatile_")
         state.operands["addr"] = [_use(parser)]
         _parse_atomic(parser, state)
-        if parser.tok == "invariant":
-            parser.i += 1
-            state.attrs["invariant"] = UNIT
-        if parser.tok == "invariant_group":
-            parser.i += 1
-            state.attrs["invariantGroup"] = UNIT
+        _unit_keyword(parser, state, "invariant", "invariant")
+        _unit_keyword(parser, state, "invariant_group", "invariantGroup")
         _attr_dict(parser, state)
         parser.expect(":")
         off = parser.offset
@@ -873,16 +871,12 @@ class StoreOp(LLVMOp):
 
     @staticmethod
     def parse_custom(parser, state):
-        if parser.tok == "volatile":
-            parser.i += 1
-            state.attrs["volatile_"] = UNIT
+        _unit_keyword(parser, state, "volatile", "volatile_")
         state.operands["value"] = [_use(parser)]
         parser.expect(",")
         state.operands["addr"] = [_use(parser)]
         _parse_atomic(parser, state)
-        if parser.tok == "invariant_group":
-            parser.i += 1
-            state.attrs["invariantGroup"] = UNIT
+        _unit_keyword(parser, state, "invariant_group", "invariantGroup")
         _attr_dict(parser, state)
         parser.expect(":")
         off = parser.offset
