@@ -9,8 +9,17 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from hypothesis import settings
 
 settings.register_profile("tileir", derandomize=True)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile("explore" if os.environ.get("TILEIR_HYPOTHESIS_EXPLORE") else "tileir")
+
+
+@pytest.fixture
+def lane_engine(monkeypatch):
+    """Run every gpu dialect launch on the lane engine (for tests that watch its own fast
+    paths; the native backend would take over the larger launches)."""
+    monkeypatch.setenv("TILEIR_SIMT_BACKEND", "lanes")

@@ -14,6 +14,9 @@ import tileir
 from tileir import gpu
 from tileir.execute.simt import batching
 
+#: these tests watch the lane engine's own fast paths (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("lane_engine")
+
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "gpu"
 
 

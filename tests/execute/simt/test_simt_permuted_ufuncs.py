@@ -20,6 +20,9 @@ from tileir.execute.simt import batching, memory
 from tileir.execute.simt.lanes import Aff, BoxSpace
 from tileir.execute.simt.memory import Buffer, MemRef
 
+#: these tests watch the lane engine's own fast paths (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("lane_engine")
+
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "gpu"
 
 

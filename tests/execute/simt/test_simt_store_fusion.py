@@ -15,6 +15,9 @@ from tileir.execute.simt import memory as simt_memory
 from tileir.execute.simt.ops import arith
 from test_simt_core import IDS, kernel_module as module
 
+#: these tests watch the lane engine's own fast paths (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("lane_engine")
+
 
 def run_both(text, grid, block, make_args, monkeypatch):
     """(fused results, unfused results, how many stores were computed into memory)."""

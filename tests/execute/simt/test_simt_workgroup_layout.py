@@ -21,6 +21,9 @@ from tileir.execute.simt.layout import Interleaved, interleavable, physical
 
 from block_reduce_kernel import ATTRS, PARAMS, WG, block_reduce_body, tree_sums
 
+#: these tests watch the lane engine's own fast paths (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("lane_engine")
+
 
 def module(body: str, params: str, attrs: str = "") -> str:
     return (f"module attributes {{gpu.container_module}} {{\n  gpu.module @m {{\n"

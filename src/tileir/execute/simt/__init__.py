@@ -61,7 +61,7 @@ def _host(program: Program, matrix_layout: str, async_order: str = "dependencies
 def run(module: Any, func: str, args: Sequence[Any] = (), *, stdout: Optional[Any] = None,
         racecheck: bool = False, max_lanes: int = MAX_LANES,
         matrix_layout: str = COLUMN_MAJOR, verify: bool = True,
-        async_order: str = "dependencies") -> list:
+        async_order: str = "dependencies", backend: Optional[str] = None) -> list:
     """Call the host ``func.func`` ``func`` of ``module`` (IR, text or a :class:`Program`) with
     ``args`` (NumPy arrays for memrefs, written in place; numbers for scalars) and return its
     results (memrefs as NumPy arrays).  ``gpu.printf`` output goes to ``stdout`` (default
@@ -80,7 +80,7 @@ def run(module: Any, func: str, args: Sequence[Any] = (), *, stdout: Optional[An
         raise ArgumentError(f"no func.func '@{func.lstrip('@')}' in the module (functions: "
                             f"{known})")
     ex = _host(program, matrix_layout, async_order, racecheck=racecheck, stdout=stdout,
-               max_lanes=max_lanes)
+               max_lanes=max_lanes, backend=backend)
     ftype = f.attributes["function_type"].value
     args = _arguments(args)
     if len(args) != len(ftype.inputs):
@@ -109,14 +109,15 @@ def launch(module: Any, kernel: str, grid: Any = (1,), block: Any = (1,),
            args: Sequence[Any] = (), *, dynamic_shared_memory: int = 0,
            cluster: Optional[Any] = None, stdout: Optional[Any] = None, racecheck: bool = False,
            max_lanes: int = MAX_LANES, matrix_layout: str = COLUMN_MAJOR,
-           verify: bool = True, async_order: str = "dependencies") -> None:
+           verify: bool = True, async_order: str = "dependencies",
+           backend: Optional[str] = None) -> None:
     """Launch the ``gpu.func`` ``kernel`` (``"module::func"``) of ``module`` directly over
-    ``grid`` x ``block`` threads with ``args`` (``matrix_layout``, ``verify`` and
-    ``async_order`` as for :func:`run`)."""
+    ``grid`` x ``block`` threads with ``args`` (``matrix_layout``, ``verify``, ``async_order``
+    and ``backend`` as for :func:`run`)."""
     program = _program(module, verify)
     k = lookup_kernel(program, kernel)
     ex = _host(program, matrix_layout, async_order, racecheck=racecheck, stdout=stdout,
-               max_lanes=max_lanes)
+               max_lanes=max_lanes, backend=backend)
     ftype = k.attributes["function_type"].value
     args = _arguments(args)
     if len(args) != len(ftype.inputs):

@@ -265,8 +265,12 @@ class HostExecutor(Executor):
 
     def __init__(self, program: Program, *, racecheck: bool = False,
                  stdout: Optional[Any] = None, max_lanes: int = MAX_LANES,
-                 matrix_layout: str = COLUMN_MAJOR, streams: bool = False) -> None:
+                 matrix_layout: str = COLUMN_MAJOR, streams: bool = False,
+                 backend: Optional[str] = None) -> None:
         super().__init__(program.compiler)
+        from .native import resolve_backend
+        #: how kernels run: ``"auto"``, ``"native"`` or ``"lanes"`` (:mod:`.native.launcher`)
+        self.backend = resolve_backend(backend)
         self.program = program
         #: async ops also ordered by stream, as MLIR's CUDA lowering places them
         #: (:func:`~.runtime.start`)
@@ -344,6 +348,9 @@ class HostExecutor(Executor):
             for a in args:
                 if isinstance(a, MemRef):
                     check_device_use(a.buffer, deps, launch_op)
+        from .native import try_launch
+        if try_launch(kernel, geo, args, n_in, n_wg, self.backend, self.racecheck):
+            return written
         text = run_kernel(self.compiler, body, geo, bind, racecheck=self.racecheck,
                           max_lanes=self.max_lanes,
                           readonly=frozenset(readonly_buffers(list(args), written)),

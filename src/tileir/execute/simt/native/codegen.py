@@ -1,0 +1,901 @@
+"""A SIMT kernel as C: each block's threads run one after another between barriers.
+
+A kernel whose barriers sit only where every thread of its block reaches them together (in the
+kernel's body or in ``scf.for`` / ``scf.if`` ops with block-uniform bounds and conditions) is a
+sequence of *runs* (barrier-free stretches) separated by barriers.  Each run becomes a C loop over
+the block's threads; values a thread computes in one run and reads in another are kept in
+per-thread arrays ("spills"); values that are the same for every thread of the block (ids of the
+block, its sizes, constants, uniform loop counters) are computed once per block.  For a program
+without data races between two barriers (the only programs whose result a GPU defines), running
+one thread's stretch after another gives what running them in lock step gives.
+
+Only what this module can translate exactly is accepted (:func:`generate` raises
+:class:`NotNative` naming the first op or type it cannot take): integers (i1 to i64, index) with
+arith's wrap-around, f32/f64 IEEE arithmetic rounded once (C with ``-ffp-contract=off``, no fast
+math), loads and stores of memref arguments and workgroup/private attributions, ``scf.for`` /
+``scf.if``, the gpu id ops.  Everything that is undefined behaviour in arith or memref (an index
+out of bounds, a division by zero, an out-of-range float to integer conversion, a shift by the bit
+width or more, a non-positive loop step) makes the kernel return a non-zero code: the launcher then
+restores the memory it wrote and runs the lane engine, which reports it (:mod:`.launcher`).
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ....ir.core import Operation, Region, Value
+from ..values import element_name
+
+__all__ = ["NotNative", "KernelSource", "ParamSpec", "generate"]
+
+
+class NotNative(Exception):
+    """The kernel cannot run as C; the message says why (the first op or type refused)."""
+
+
+#: C types of the element types a native kernel computes with
+CTYPE = {"i1": "uint8_t", "i8": "int8_t", "i16": "int16_t", "i32": "int32_t", "i64": "int64_t",
+         "index": "int64_t", "f32": "float", "f64": "double"}
+UTYPE = {"i1": "uint8_t", "i8": "uint8_t", "i16": "uint16_t", "i32": "uint32_t",
+         "i64": "uint64_t", "index": "uint64_t"}
+BITS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64, "f32": 32, "f64": 64}
+FLOATS = ("f32", "f64")
+
+#: ops whose result depends only on their operands (computed once per block when those are
+#: the same for every thread of it)
+_PURE_PREFIXES = ("arith.", "math.")
+_BLOCK_IDS = ("gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.subgroup_size",
+              "gpu.num_subgroups")
+_THREAD_IDS = ("gpu.thread_id", "gpu.global_id", "gpu.lane_id", "gpu.subgroup_id")
+
+#: ops that cannot fail, recomputed in a later run rather than stored per thread
+_RECOMPUTABLE = {"arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori",
+                 "arith.xori", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui",
+                 "arith.cmpi", "arith.select", "arith.index_cast", "arith.index_castui",
+                 "arith.extsi", "arith.extui", "arith.trunci", "arith.constant"}
+_CMPI = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+_CMPI_C = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+_INT_BINARY = {"arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori", "arith.xori",
+               "arith.shli", "arith.shrsi", "arith.shrui", "arith.divsi", "arith.divui",
+               "arith.remsi", "arith.remui", "arith.ceildivsi", "arith.floordivsi",
+               "arith.ceildivui", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui"}
+_FLOAT_BINARY = {"arith.addf": "+", "arith.subf": "-", "arith.mulf": "*", "arith.divf": "/"}
+_FLOAT_CALLS = {"arith.remf": "fmod", "arith.maximumf": "tl_maximum",
+                "arith.minimumf": "tl_minimum", "arith.maxnumf": "tl_maxnum",
+                "arith.minnumf": "tl_minnum", "math.copysign": "copysign"}
+_MATH_UNARY = {"math.sqrt": "sqrt", "math.absf": "fabs"}
+
+#: error codes the C kernel returns (what the lane engine then reports)
+ERR_BOUNDS, ERR_UB = 1, 2
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """One kernel argument as the C kernel reads it from its parameter array: ``kind``
+    ``"scalar"`` (one slot: the value's bits) or ``"memref"`` (pointer, then ``rank`` sizes and
+    ``rank`` strides, in elements); ``elem``: the element name; ``unit_stride``: the compiled
+    code assumes the innermost stride is 1 (a memref only)."""
+    kind: str
+    elem: str
+    rank: int = 0
+    unit_stride: bool = False
+
+
+@dataclass
+class KernelSource:
+    """A kernel translated to C (function ``tileir_kernel``) and what launching it needs."""
+    text: str
+    params: list[ParamSpec]
+    #: bytes of per-block scratch the kernel carves its attributions and spills from
+    scratch_bytes: int
+    #: indices of the memref arguments the kernel loads from / stores to
+    reads: set[int] = field(default_factory=set)
+    writes: set[int] = field(default_factory=set)
+
+
+def _elem(v: Value) -> str:
+    """The element name of a scalar value the C code computes with."""
+    name = element_name(v.type)
+    if name not in CTYPE or type(v.type).__name__ in ("VectorType", "MemRefType"):
+        raise NotNative(f"values of type {v.type}")
+    return name
+
+
+def _is_memref(v: Value) -> bool:
+    return type(v.type).__name__ == "MemRefType"
+
+
+def _float_literal(value: float, elem: str) -> str:
+    """A C expression with exactly the bits of ``value`` as ``elem``."""
+    if elem == "f32":
+        bits = struct.unpack("<I", struct.pack("<f", value))[0]
+        return f"tl_f32(0x{bits:08x}u)"
+    bits = struct.unpack("<Q", struct.pack("<d", value))[0]
+    return f"tl_f64(0x{bits:016x}ull)"
+
+
+_PRELUDE = r"""
+#include <stdint.h>
+#include <string.h>
+#include <math.h>
+#include <float.h>
+/* float and double operations must round to their own type (16: _Float16 too) */
+#if !defined(FLT_EVAL_METHOD) || (FLT_EVAL_METHOD != 0 && FLT_EVAL_METHOD != 16)
+#error "float arithmetic does not round to each type"
+#endif
+static inline float tl_f32(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
+static inline double tl_f64(uint64_t b) { double f; memcpy(&f, &b, 8); return f; }
+#define TL_EXTREMA(T, S) \
+static inline T tl_maximum##S(T a, T b) { if (a != a) return a; if (b != b) return b; \
+  if (a == 0 && b == 0) return (signbit(a) && signbit(b)) ? -(T)0 : (T)0; return a > b ? a : b; } \
+static inline T tl_minimum##S(T a, T b) { if (a != a) return a; if (b != b) return b; \
+  if (a == 0 && b == 0) return (signbit(a) || signbit(b)) ? -(T)0 : (T)0; return a < b ? a : b; } \
+static inline T tl_maxnum##S(T a, T b) { if (a != a) return b; if (b != b) return a; \
+  if (a == 0 && b == 0) return (signbit(a) && signbit(b)) ? -(T)0 : (T)0; return a > b ? a : b; } \
+static inline T tl_minnum##S(T a, T b) { if (a != a) return b; if (b != b) return a; \
+  if (a == 0 && b == 0) return (signbit(a) || signbit(b)) ? -(T)0 : (T)0; return a < b ? a : b; }
+TL_EXTREMA(float, f)
+TL_EXTREMA(double, )
+#define TL_FAIL(code) do { *err = (code); return 1; } while (0)
+"""
+
+
+class _Gen:
+    """The translation of one kernel body for one block shape."""
+
+    def __init__(self, body: Region, n_in: int, n_wg: int, block: tuple[int, int, int],
+                 unit_stride: tuple[bool, ...]) -> None:
+        if len(body.blocks) != 1:
+            raise NotNative("a kernel body of several blocks (cf branches)")
+        self.body = body
+        self.entry = body.blocks[0]
+        self.n_in, self.n_wg = n_in, n_wg
+        self.block = block
+        self.nt = block[0] * block[1] * block[2]
+        self.unit_stride = unit_stride
+        self.names: dict[Value, str] = {}
+        self.lines: list[str] = []
+        self.counter = 0
+        self.uniform: set[Value] = set()
+        self.memrefs: dict[Value, tuple[str, str, int]] = {}   # value -> (prefix, elem, rank)
+        self.static_sizes: dict[Value, tuple] = {}
+        self.spilled: dict[Value, str] = {}    # thread value -> per-thread array name
+        self.arrays: dict[Value, str] = {}     # per-thread loop-carried / if results
+        self.run_of: dict[Operation, int] = {}
+        self.def_run: dict[Value, int] = {}
+        self.scratch: list[tuple[str, str, int]] = []   # (name, ctype, elements)
+        self.reads: set[int] = set()
+        self.writes: set[int] = set()
+        self.barrier_ops: set[Operation] = set()
+        self.current_run: Optional[int] = None
+        self.zero: list[tuple[str, int]] = []          # (scratch pointer, bytes) zeroed per block
+        #: private attributions (one copy per thread)
+        self.private: set[Value] = set(self.entry.args[n_in + n_wg:])
+        self.scratch_bytes = 0
+        self.remat_in: dict[int, list[Value]] = {}     # run -> values it computes again
+        self.remat_names: dict[tuple, str] = {}
+        self._thread_depth = (0, 0)
+
+    # -- analysis ---------------------------------------------------------------------------
+
+    def fresh(self, stem: str = "v") -> str:
+        self.counter += 1
+        return f"{stem}{self.counter}"
+
+    def check_ops(self) -> None:
+        """Refuse what cannot be translated; find the ops that hold a barrier."""
+        kernel = self.body.parent
+        for op in self.entry.ops:
+            for o in op.walk():
+                self._check_op(o)
+                if o.name == "gpu.barrier":
+                    p: Optional[Operation] = o
+                    while p is not None and p is not kernel:
+                        self.barrier_ops.add(p)
+                        p = p.parent_op
+        for op in self.barrier_ops:
+            if op.name not in ("gpu.barrier", "scf.for", "scf.if"):
+                raise NotNative(f"a barrier inside '{op.name}'")
+
+    def _check_op(self, op: Operation) -> None:
+        name = op.name
+        if name in ("gpu.barrier", "gpu.return", "scf.yield"):
+            if name == "gpu.return" and (op.operands or op.parent_op is not self.body.parent):
+                raise NotNative("gpu.return inside a nested region")
+            if name == "gpu.barrier" and op.attributes:
+                raise NotNative("gpu.barrier with memory fences")
+            return
+        if name in _BLOCK_IDS or name in _THREAD_IDS:
+            if "upper_bound" in op.attributes:
+                raise NotNative(f"'{name}' with an upper_bound")
+            return
+        if name == "scf.for":
+            if len(op.regions[0].blocks) != 1:
+                raise NotNative("scf.for with several blocks")
+        elif name == "scf.if":
+            pass
+        elif name in ("memref.load", "memref.store"):
+            ref = op.operands[0 if name == "memref.load" else 1]
+            if ref not in self.entry.args:
+                raise NotNative(f"'{name}' of a memref that is not a kernel argument or "
+                                "attribution")
+            if element_name(ref.type) not in CTYPE:
+                raise NotNative(f"memrefs of {element_name(ref.type)}")
+        elif name == "arith.constant":
+            if type(op.results[0].type).__name__ == "VectorType":
+                raise NotNative("vector constants")
+        elif name in _INT_BINARY or name in _FLOAT_BINARY or name in _FLOAT_CALLS or \
+                name in _MATH_UNARY or name in ("arith.cmpi", "arith.cmpf", "arith.select",
+                                                "arith.negf", "arith.extf", "arith.truncf",
+                                                "arith.sitofp", "arith.uitofp", "arith.fptosi",
+                                                "arith.fptoui", "arith.extsi", "arith.extui",
+                                                "arith.trunci", "arith.index_cast",
+                                                "arith.index_castui", "math.fma"):
+            if name in ("arith.truncf", "arith.extf") and "roundingmode" in op.attributes:
+                raise NotNative(f"'{name}' with a rounding mode")
+            if name in ("arith.shli", "arith.shrsi", "arith.shrui", "arith.divsi", "arith.divui",
+                        "arith.remsi", "arith.remui", "arith.ceildivsi", "arith.floordivsi",
+                        "arith.ceildivui", "arith.fptosi", "arith.fptoui") and \
+                    element_name(op.results[0].type) == "i1":
+                raise NotNative(f"'{name}' on i1")
+        else:
+            raise NotNative(f"'{name}'")
+        for v in list(op.operands) + list(op.results):
+            if not _is_memref(v):
+                _elem(v)
+        if name.startswith("arith.") and any(element_name(v.type) in FLOATS for v in op.results) \
+                and "roundingmode" in op.attributes:
+            raise NotNative(f"'{name}' with a rounding mode")
+
+    def find_uniform(self) -> None:
+        """The values every thread of a block computes alike (a fixpoint over the loop-carried
+        values of barrier loops, optimistic at first)."""
+        demoted: set[Value] = set()
+        while True:
+            self.uniform = {a for a in self.entry.args}     # scalars and memrefs alike
+            changed = self._uniform_seq(self.entry.ops, demoted)
+            if not changed:
+                return
+
+    def _uniform_seq(self, ops, demoted: set) -> bool:
+        changed = False
+        for op in ops:
+            if op in self.barrier_ops:
+                if op.name == "scf.for":
+                    lb, ub, st = op.operands[:3]
+                    body = op.regions[0].blocks[0]
+                    if all(x in self.uniform for x in (lb, ub, st)):
+                        self.uniform.add(body.args[0])
+                    for init, arg, res in zip(op.operands[3:], body.args[1:], op.results):
+                        if init in self.uniform and arg not in demoted:
+                            self.uniform.update((arg, res))
+                    changed |= self._uniform_seq(body.ops, demoted)
+                    y = body.terminator
+                    for arg, res, v in zip(body.args[1:], op.results, y.operands):
+                        if arg in self.uniform and v not in self.uniform:
+                            demoted.add(arg)
+                            changed = True
+                elif op.name == "scf.if":
+                    yields = []
+                    for r in op.regions:
+                        if r.blocks:
+                            changed |= self._uniform_seq(r.blocks[0].ops, demoted)
+                            yields.append(r.blocks[0].terminator.operands)
+                    for i, res in enumerate(op.results):
+                        if all(y[i] in self.uniform for y in yields):
+                            self.uniform.add(res)
+                continue
+            if op.name in _BLOCK_IDS or op.name == "arith.constant" or \
+                    (op.name.startswith(_PURE_PREFIXES) and not op.regions and
+                     op.operands and all(x in self.uniform for x in op.operands)):
+                self.uniform.update(op.results)
+        return changed
+
+    def assign_runs(self, ops, counter: list) -> None:
+        """Number the barrier-free stretches of uniform-level ``ops`` (recursively)."""
+        for op in ops:
+            if op in self.barrier_ops:
+                counter[0] += 1
+                for r in op.regions:
+                    for b in r.blocks:
+                        self.assign_runs(b.ops, counter)
+                        counter[0] += 1
+                continue
+            if op.name in ("scf.yield", "gpu.return"):
+                counter[0] += 1
+                continue
+            if all(r in self.uniform for r in op.results) and op.results and not op.regions:
+                continue
+            self.run_of[op] = counter[0]
+            for r in op.results:
+                self.def_run[r] = counter[0]
+
+    def _top(self, op: Operation) -> Operation:
+        """The uniform-level op that is or holds ``op``."""
+        while True:
+            parent = op.parent_op
+            if parent is None or parent is self.body.parent or parent in self.barrier_ops:
+                return op
+            op = parent
+
+    def find_spills(self) -> None:
+        """Thread values read in another run: recomputed there where that is cheap and safe
+        (:meth:`recomputable`: thread ids and arithmetic on them), else kept per thread."""
+        for v, run in self.def_run.items():
+            if v in self.uniform:
+                continue
+            foreign = [self.run_of.get(self._top(user)) for user, _ in v.uses]
+            foreign = [r for r in foreign if r != run]
+            if not foreign:
+                continue
+            if None not in foreign and self.recomputable(v):
+                for r in foreign:
+                    self.remat_in.setdefault(r, []).append(v)
+            else:
+                self.spilled[v] = self.per_thread_array(v)
+
+    def recomputable(self, v: Value, depth: int = 0) -> bool:
+        """Whether ``v`` is a thread id, or arithmetic that cannot fail on recomputable and
+        uniform values (so any run can compute it again instead of storing it)."""
+        if v in self.uniform:
+            return True
+        op = v.owner_op if type(v).__name__ == "OpResult" else None
+        if op is None or depth > 8 or op not in self.run_of:
+            return False
+        if op.name in _THREAD_IDS:
+            return True
+        if op.name not in _RECOMPUTABLE:
+            return False
+        return all(self.recomputable(x, depth + 1) for x in op.operands)
+
+    def recompute(self, v: Value, depth: int) -> None:
+        """Emit ``v`` (and what it needs) again in the current run."""
+        key = (self.current_run, v)
+        if v in self.uniform or key in self.remat_names:
+            return
+        op = v.owner_op
+        for x in op.operands:
+            self.recompute(x, depth)
+        name = self.fresh()
+        expr = self.expr(op, depth)
+        self.emit(f"const {CTYPE[_elem(v)]} {name} = {expr};", depth)
+        self.remat_names[key] = name
+
+    def per_thread_array(self, v: Value) -> str:
+        name = self.fresh("s")
+        self.scratch.append((name, CTYPE[_elem(v)], self.nt))
+        return name
+
+    # -- emission ---------------------------------------------------------------------------
+
+    def emit(self, text: str, depth: int) -> None:
+        self.lines.append("  " * depth + text)
+
+    def ref(self, v: Value) -> str:
+        remat = self.remat_names.get((self.current_run, v))
+        if remat is not None:
+            return remat
+        if v in self.arrays:
+            return f"{self.arrays[v]}[tl]"
+        if v in self.spilled and self.def_run.get(v) != self.current_run:
+            return f"{self.spilled[v]}[tl]"
+        name = self.names.get(v)
+        if name is None:
+            raise NotNative(f"internal: value of type {v.type} used before its definition")
+        return name
+
+    def define(self, v: Value, expr: str, depth: int) -> None:
+        name = self.fresh()
+        self.names[v] = name
+        self.emit(f"const {CTYPE[_elem(v)]} {name} = {expr};", depth)
+        if v in self.spilled and self.current_run is not None:
+            self.emit(f"{self.spilled[v]}[tl] = {name};", depth)
+
+    def generate(self) -> str:
+        self.check_ops()
+        self.find_uniform()
+        for op in self.barrier_ops:
+            if op.name == "scf.for" and not all(x in self.uniform for x in op.operands[:3]):
+                raise NotNative("a barrier in an scf.for whose bounds may differ between the "
+                                "threads of a block")
+            if op.name == "scf.if" and op.operands[0] not in self.uniform:
+                raise NotNative("a barrier in an scf.if whose condition may differ between "
+                                "the threads of a block")
+        self.assign_runs(self.entry.ops, [0])
+        self.find_spills()
+        args = self.entry.args
+        for i, a in enumerate(args):
+            self.names[a] = f"a{i}"
+        body: list[str] = []
+        self.lines = body
+        self.uniform_seq(self.entry.ops, 2)
+        head = self.header(args)
+        return "\n".join([_PRELUDE] + head + body + ["  }", "  return 0;", "}", ""])
+
+    def header(self, args) -> list[str]:
+        bx, by, bz = self.block
+        out = ["int64_t tileir_kernel(const int64_t *P, char *scratch, int64_t b0, int64_t b1,"
+               " int64_t *err, int64_t *where) {",
+               "  const int64_t gx = P[0], gy = P[1];",
+               f"  enum {{ BX = {bx}, BY = {by}, BZ = {bz}, NT = {self.nt} }};"]
+        slot = 3
+        off = 0
+        for i, a in enumerate(args):
+            if _is_memref(a):
+                elem = element_name(a.type)
+                ct = CTYPE[elem]
+                rank = len(a.type.shape)
+                if i < self.n_in:
+                    out.append(f"  {ct} *const a{i}_p = ({ct} *)(intptr_t)P[{slot}];")
+                    slot += 1
+                    for k in range(rank):
+                        out.append(f"  const int64_t a{i}_n{k} = P[{slot + k}];")
+                    for k in range(rank):
+                        unit = k == rank - 1 and self.unit_stride[i]
+                        out.append(f"  const int64_t a{i}_s{k} = "
+                                   f"{'1' if unit else f'P[{slot + rank + k}]'};")
+                    slot += 2 * rank
+                else:
+                    shape = [int(s) for s in a.type.shape]
+                    size = 1
+                    for s in shape:
+                        size *= s
+                    private = i >= self.n_in + self.n_wg
+                    per_block = size * (self.nt if private else 1)
+                    nbytes = per_block * BITS[elem] // 8 if elem != "i1" else per_block
+                    off = -(-off // 64) * 64
+                    out.append(f"  {ct} *const a{i}_base = ({ct} *)(scratch + {off});")
+                    self.zero.append((f"a{i}_base", nbytes))
+                    off += nbytes
+                    for k, s in enumerate(shape):
+                        out.append(f"  const int64_t a{i}_n{k} = {s};")
+                    stride = 1
+                    strides = []
+                    for s in reversed(shape):
+                        strides.append(stride)
+                        stride *= s
+                    for k, s in enumerate(reversed(strides)):
+                        out.append(f"  const int64_t a{i}_s{k} = {s};")
+                    if not private:
+                        out.append(f"  {ct} *const a{i}_p = a{i}_base;")
+            else:
+                elem = _elem(a)
+                ct = CTYPE[elem]
+                if elem == "f32":
+                    out.append(f"  const float a{i} = tl_f32((uint32_t)P[{slot}]);")
+                elif elem == "f64":
+                    out.append(f"  const double a{i} = tl_f64((uint64_t)P[{slot}]);")
+                else:
+                    out.append(f"  const {ct} a{i} = ({ct})P[{slot}];")
+                slot += 1
+        for name, ct, n in self.scratch:
+            off = -(-off // 64) * 64
+            out.append(f"  {ct} *const {name} = ({ct} *)(scratch + {off});")
+            off += n * 8
+        self.scratch_bytes = off
+        out.append("  for (int64_t b = b0; b < b1; b++) {")
+        out.append("    const int64_t bx = b % gx, by = (b / gx) % gy, bz = b / (gx * gy);")
+        out.append("    *where = b;")
+        for base, nbytes in self.zero:
+            out.append(f"    memset({base}, 0, {nbytes});")
+        return out
+
+    # the uniform level -----------------------------------------------------------------------
+
+    def uniform_seq(self, ops, depth: int) -> None:
+        pending: list[Operation] = []
+        for op in ops:
+            if op in self.barrier_ops or op.name in ("scf.yield", "gpu.return"):
+                self.flush(pending, depth)
+                pending = []
+                if op.name == "scf.for":
+                    self.uniform_for(op, depth)
+                elif op.name == "scf.if":
+                    self.uniform_if(op, depth)
+                continue        # (gpu.barrier: the end of a run is the barrier; yields: caller)
+            if op not in self.run_of:
+                self.current_run = None
+                self.op(op, depth)
+            else:
+                pending.append(op)
+        self.flush(pending, depth)
+
+    def flush(self, ops: list[Operation], depth: int) -> None:
+        if not ops:
+            return
+        self.current_run = self.run_of[ops[0]]
+        depth = self.open_threads(depth)
+        for v in self.remat_in.get(self.current_run, ()):
+            self.recompute(v, depth)
+        for op in ops:
+            self.op(op, depth)
+        self.close_threads(depth)
+        self.current_run = None
+
+    def open_threads(self, depth: int) -> int:
+        bx, by, bz = self.block
+        self.emit("{", depth)
+        d = depth + 1
+        for axis, n in (("tz", bz), ("ty", by), ("tx", bx)):
+            if n == 1:
+                self.emit(f"const int64_t {axis} = 0;", d)
+            else:
+                self.emit(f"for (int64_t {axis} = 0; {axis} < {n}; {axis}++) {{", d)
+                d += 1
+        self.emit("const int64_t tl = (tz * BY + ty) * BX + tx; (void)tl;", d)
+        self._thread_depth = (depth, d)
+        return d
+
+    def close_threads(self, d: int) -> None:
+        depth, inner = self._thread_depth
+        while inner > depth + 1:
+            inner -= 1
+            self.emit("}", inner)
+        self.emit("}", depth)
+
+    def each_thread(self, statements: list[str], depth: int) -> None:
+        d = self.open_threads(depth)
+        for s in statements:
+            self.emit(s, d)
+        self.close_threads(d)
+
+    def carried(self, v: Value, depth: int) -> str:
+        """A loop-carried or if-result value: a uniform scalar or a per-thread array."""
+        if v in self.uniform:
+            name = self.fresh()
+            self.emit(f"{CTYPE[_elem(v)]} {name};", depth)
+            self.names[v] = name
+            return name
+        name = self.fresh("c")
+        self.scratch.append((name, CTYPE[_elem(v)], self.nt))
+        self.arrays[v] = name
+        return name
+
+    def uniform_for(self, op: Operation, depth: int) -> None:
+        body = op.regions[0].blocks[0]
+        iv, carried = body.args[0], body.args[1:]
+        lb, ub, st = (self.ref(x) for x in op.operands[:3])
+        elem = _elem(iv)
+        unsigned = "unsignedCmp" in op.attributes
+        slots = []
+        thread_inits = []
+        for arg, res, init in zip(carried, op.results, op.operands[3:]):
+            name = self.carried(arg, depth)
+            if arg in self.uniform:
+                self.names[res] = name
+                self.emit(f"{name} = {self.ref(init)};", depth)
+            else:
+                self.arrays[res] = name
+                thread_inits.append(f"{name}[tl] = {self.ref(init)};")
+            slots.append(name)
+        if thread_inits:
+            self.each_thread(thread_inits, depth)
+        self.loop_head(iv, lb, ub, st, elem, unsigned, depth)
+        self.uniform_seq(body.ops, depth + 1)
+        self.carry_yield(body.terminator, carried, slots, depth + 1)
+        self.emit("}", depth)
+        self.emit("}", depth)
+
+    def loop_head(self, iv: Value, lb: str, ub: str, st: str, elem: str, unsigned: bool,
+                  depth: int) -> None:
+        """``{ ... for (k) { const T iv = ...;`` (two braces for the caller to close)."""
+        ct, ut = CTYPE[elem], UTYPE.get(elem, "uint64_t")
+        n = self.fresh("n")
+        k = self.fresh("k")
+        lo, hi, step = self.fresh("lo"), self.fresh("hi"), self.fresh("st")
+        self.emit(f"{{ const {ct} {lo} = {lb}, {hi} = {ub}, {step} = {st};", depth)
+        positive = f"(({ut}){step} == 0)" if unsigned else f"({step} <= 0)"
+        self.emit(f"if {positive} TL_FAIL({ERR_UB});", depth)
+        below = f"(({ut}){lo} < ({ut}){hi})" if unsigned else f"({lo} < {hi})"
+        self.emit(f"const {ut} {n} = {below} ? (({ut}){hi} - ({ut}){lo} - 1) / ({ut}){step} + 1"
+                  " : 0;", depth)
+        self.emit(f"for ({ut} {k} = 0; {k} < {n}; {k}++) {{", depth)
+        name = self.fresh()
+        self.names[iv] = name
+        self.emit(f"const {ct} {name} = ({ct})(({ut}){lo} + {k} * ({ut}){step});", depth + 1)
+
+    def carry_yield(self, y: Operation, carried, slots: list[str], depth: int) -> None:
+        """A barrier loop's / if's yield: uniform values as scalars, the others per thread
+        (every value read before any is written: the yield is a parallel assignment)."""
+        uni = [(s, v) for a, s, v in zip(carried, slots, y.operands) if a in self.uniform]
+        if uni:
+            temps = []
+            for s, v in uni:
+                t = self.fresh("y")
+                self.emit(f"const __typeof__({s}) {t} = {self.ref(v)};", depth)
+                temps.append((s, t))
+            for s, t in temps:
+                self.emit(f"{s} = {t};", depth)
+        per = [(s, v) for a, s, v in zip(carried, slots, y.operands) if a not in self.uniform]
+        if per:
+            stmts = []
+            temps = []
+            for s, v in per:
+                t = self.fresh("y")
+                stmts.append(f"const __typeof__({s}[0]) {t} = {self.ref(v)};")
+                temps.append((s, t))
+            stmts += [f"{s}[tl] = {t};" for s, t in temps]
+            self.each_thread(stmts, depth)
+
+    def uniform_if(self, op: Operation, depth: int) -> None:
+        slots = [self.carried(r, depth) for r in op.results]
+        self.emit(f"if ({self.ref(op.operands[0])}) {{", depth)
+        for i, region in enumerate(op.regions):
+            if i == 1:
+                self.emit("} else {", depth)
+            if region.blocks:
+                block = region.blocks[0]
+                self.uniform_seq(block.ops, depth + 1)
+                self.carry_yield(block.terminator, op.results, slots, depth + 1)
+        self.emit("}", depth)
+
+    # one op ----------------------------------------------------------------------------------
+
+    def op(self, op: Operation, depth: int) -> None:
+        name = op.name
+        if name == "scf.for":
+            return self.thread_for(op, depth)
+        if name == "scf.if":
+            return self.thread_if(op, depth)
+        if name == "memref.store":
+            value, ref, idx = op.operands[0], op.operands[1], op.operands[2:]
+            addr = self.address(op, ref, idx, depth)
+            self.note_access(ref, write=True)
+            self.emit(f"{addr} = {self.ref(value)};", depth)
+            return
+        if name == "memref.load":
+            ref, idx = op.operands[0], op.operands[1:]
+            addr = self.address(op, ref, idx, depth)
+            self.note_access(ref, write=False)
+            self.define(op.results[0], addr, depth)
+            return
+        self.define(op.results[0], self.expr(op, depth), depth)
+
+    def note_access(self, ref: Value, write: bool) -> None:
+        i = self.entry.args.index(ref)
+        if i < self.n_in:
+            (self.writes if write else self.reads).add(i)
+
+    def address(self, op: Operation, ref: Value, idx, depth: int) -> str:
+        i = self.entry.args.index(ref)
+        terms = []
+        for k, x in enumerate(idx):
+            e = self.ref(x)
+            self.emit(f"if ((uint64_t){e} >= (uint64_t)a{i}_n{k}) TL_FAIL({ERR_BOUNDS});", depth)
+            terms.append(f"{e} * a{i}_s{k}")
+        base = f"a{i}_p" if ref not in self.private else f"(a{i}_base + tl * {self._size(ref)})"
+        return f"{base}[{' + '.join(terms) or '0'}]"
+
+    @staticmethod
+    def _size(ref: Value) -> int:
+        n = 1
+        for s in ref.type.shape:
+            n *= int(s)
+        return n
+
+    def thread_for(self, op: Operation, depth: int) -> None:
+        body = op.regions[0].blocks[0]
+        iv, carried = body.args[0], body.args[1:]
+        slots = []
+        for arg, res, init in zip(carried, op.results, op.operands[3:]):
+            name = self.fresh("c")
+            self.emit(f"{CTYPE[_elem(arg)]} {name} = {self.ref(init)};", depth)
+            self.names[arg] = name
+            slots.append(name)
+        lb, ub, st = (self.ref(x) for x in op.operands[:3])
+        self.loop_head(iv, lb, ub, st, _elem(iv), "unsignedCmp" in op.attributes, depth)
+        for o in body.ops[:-1]:
+            self.op(o, depth + 1)
+        self.assign(slots, body.terminator.operands, depth + 1)
+        self.emit("}", depth)
+        self.emit("}", depth)
+        for res, name in zip(op.results, slots):
+            self.alias(res, name, depth)
+
+    def alias(self, v: Value, name: str, depth: int) -> None:
+        self.names[v] = name
+        if v in self.spilled and self.current_run is not None:
+            self.emit(f"{self.spilled[v]}[tl] = {name};", depth)
+
+    def assign(self, slots: list[str], values, depth: int) -> None:
+        temps = []
+        for s, v in zip(slots, values):
+            t = self.fresh("y")
+            self.emit(f"const __typeof__({s}) {t} = {self.ref(v)};", depth)
+            temps.append((s, t))
+        for s, t in temps:
+            self.emit(f"{s} = {t};", depth)
+
+    def thread_if(self, op: Operation, depth: int) -> None:
+        slots = []
+        for res in op.results:
+            name = self.fresh("c")
+            self.emit(f"{CTYPE[_elem(res)]} {name};", depth)
+            slots.append(name)
+        self.emit(f"if ({self.ref(op.operands[0])}) {{", depth)
+        for i, region in enumerate(op.regions):
+            if i == 1:
+                self.emit("} else {", depth)
+            if region.blocks:
+                block = region.blocks[0]
+                for o in block.ops[:-1]:
+                    self.op(o, depth + 1)
+                self.assign(slots, block.terminator.operands, depth + 1)
+        self.emit("}", depth)
+        for res, name in zip(op.results, slots):
+            self.alias(res, name, depth)
+
+    def expr(self, op: Operation, depth: int) -> str:
+        """The C expression of a scalar op's (single) result; undefined behaviour checks are
+        emitted before it."""
+        name = op.name
+        res = op.results[0]
+        elem = _elem(res)
+        ct = CTYPE[elem]
+        a = [self.ref(x) for x in op.operands]
+        if name == "arith.constant":
+            attr = op.attributes["value"]
+            if elem in FLOATS:
+                return _float_literal(float(attr.value), elem)
+            value = int(attr.value) if not isinstance(attr.value, bool) else int(attr.value)
+            bits = BITS[elem]
+            value &= (1 << bits) - 1
+            if elem == "i1":
+                return str(value)
+            if value >= 1 << (bits - 1):
+                value -= 1 << bits
+            if value == -(1 << 63):
+                return "INT64_MIN"
+            return f"({ct})({value}{'LL' if bits == 64 else ''})"
+        if name in _BLOCK_IDS or name in _THREAD_IDS:
+            axis = op.attributes["dimension"].keyword if "dimension" in op.attributes else "x"
+            return {"gpu.block_id": "b" + axis, "gpu.block_dim": "B" + axis.upper(),
+                    "gpu.grid_dim": {"x": "gx", "y": "gy", "z": "(int64_t)P[2]"}[axis],
+                    "gpu.thread_id": "t" + axis,
+                    "gpu.global_id": f"(b{axis} * B{axis.upper()} + t{axis})",
+                    "gpu.lane_id": "(tl % 32)", "gpu.subgroup_id": "(tl / 32)",
+                    "gpu.subgroup_size": "32", "gpu.num_subgroups": "((NT + 31) / 32)"}[name]
+        if name in _FLOAT_BINARY:
+            return f"({a[0]} {_FLOAT_BINARY[name]} {a[1]})"
+        if name in _FLOAT_CALLS:
+            fn = _FLOAT_CALLS[name]
+            suffix = "f" if elem == "f32" else ""
+            return f"{fn}{suffix}({a[0]}, {a[1]})"
+        if name in _MATH_UNARY:
+            return f"{_MATH_UNARY[name]}{'f' if elem == 'f32' else ''}({a[0]})"
+        if name == "math.fma":
+            return f"fma{'f' if elem == 'f32' else ''}({a[0]}, {a[1]}, {a[2]})"
+        if name == "arith.negf":
+            return f"(-{a[0]})"
+        if name == "arith.cmpf":
+            return _cmpf(int(op.attributes["predicate"].value), a[0], a[1])
+        if name == "arith.cmpi":
+            return _cmpi(_CMPI[int(op.attributes["predicate"].value)], _elem(op.operands[0]),
+                         a[0], a[1])
+        if name == "arith.select":
+            return f"({a[0]} ? {a[1]} : {a[2]})"
+        if name in _INT_BINARY:
+            return self.int_binary(name, elem, a[0], a[1], depth)
+        src = _elem(op.operands[0])
+        if name in ("arith.extf", "arith.truncf"):
+            return f"({ct}){a[0]}"
+        if name in ("arith.sitofp", "arith.uitofp"):
+            if src == "i1":
+                return f"({ct})({'-' if name == 'arith.sitofp' else ''}(int){a[0]})"
+            return f"({ct})({UTYPE[src]}){a[0]}" if name == "arith.uitofp" else f"({ct}){a[0]}"
+        if name in ("arith.fptosi", "arith.fptoui"):
+            bits = BITS[elem]
+            if name == "arith.fptosi":
+                lo, hi = -(2.0 ** (bits - 1)), 2.0 ** (bits - 1)
+                self.emit(f"if (!((double){a[0]} >= {lo!r} && (double){a[0]} < {hi!r})) "
+                          f"TL_FAIL({ERR_UB});", depth)
+                return f"({ct}){a[0]}"
+            hi = 2.0 ** bits
+            self.emit(f"if (!((double){a[0]} > -1.0 && (double){a[0]} < {hi!r})) "
+                      f"TL_FAIL({ERR_UB});", depth)
+            return f"({ct})({UTYPE[elem]}){a[0]}"
+        if name in ("arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast",
+                    "arith.index_castui"):
+            return _int_cast(name, src, elem, a[0])
+        raise NotNative(f"'{name}'")  # pragma: no cover - check_op refuses it first
+
+    def int_binary(self, name: str, elem: str, x: str, y: str, depth: int) -> str:
+        ct, ut, bits = CTYPE[elem], UTYPE[elem], BITS[elem]
+        if elem == "i1":
+            table = {"arith.addi": "^", "arith.subi": "^", "arith.muli": "&", "arith.andi": "&",
+                     "arith.ori": "|", "arith.xori": "^"}
+            if name in table:
+                return f"(uint8_t)({x} {table[name]} {y})"
+            signed = name in ("arith.maxsi", "arith.minsi")
+            big = name in ("arith.maxsi", "arith.maxui")
+            # i1 signed: true is -1, so the signed maximum is the logical and
+            return f"(uint8_t)({x} {'&' if signed == big else '|'} {y})"
+        wrap = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*"}
+        if name in wrap:
+            return f"({ct})(({ut}){x} {wrap[name]} ({ut}){y})"
+        if name in ("arith.andi", "arith.ori", "arith.xori"):
+            sym = {"arith.andi": "&", "arith.ori": "|", "arith.xori": "^"}[name]
+            return f"({ct})({x} {sym} {y})"
+        if name in ("arith.shli", "arith.shrsi", "arith.shrui"):
+            self.emit(f"if (({ut}){y} >= {bits}u) TL_FAIL({ERR_UB});", depth)
+            if name == "arith.shli":
+                return f"({ct})(({ut}){x} << ({ut}){y})"
+            if name == "arith.shrsi":
+                return f"({ct})({x} >> ({ut}){y})"
+            return f"({ct})(({ut}){x} >> ({ut}){y})"
+        if name in ("arith.maxsi", "arith.minsi"):
+            return f"({x} {'>' if name == 'arith.maxsi' else '<'} {y} ? {x} : {y})"
+        if name in ("arith.maxui", "arith.minui"):
+            return f"(({ut}){x} {'>' if name == 'arith.maxui' else '<'} ({ut}){y} ? {x} : {y})"
+        self.emit(f"if ({y} == 0) TL_FAIL({ERR_UB});", depth)
+        if name in ("arith.divui", "arith.remui", "arith.ceildivui"):
+            q = f"({ut}){x} / ({ut}){y}"
+            if name == "arith.remui":
+                return f"({ct})(({ut}){x} % ({ut}){y})"
+            if name == "arith.divui":
+                return f"({ct})({q})"
+            return f"({ct})({q} + (({ut}){x} % ({ut}){y} != 0))"
+        smin = f"(({ct})(({ut})1 << {bits - 1}))"
+        self.emit(f"if ({x} == {smin} && {y} == -1) TL_FAIL({ERR_UB});", depth)
+        if name == "arith.remsi":
+            return f"({ct})({x} % {y})"
+        if name == "arith.divsi":
+            return f"({ct})({x} / {y})"
+        inexact = f"({x} % {y} != 0)"
+        if name == "arith.ceildivsi":
+            return f"({ct})({x} / {y} + ({inexact} && (({x} < 0) == ({y} < 0))))"
+        return f"({ct})({x} / {y} - ({inexact} && (({x} < 0) != ({y} < 0))))"
+
+
+def _cmpf(pred: int, a: str, b: str) -> str:
+    table = {0: "0", 1: f"({a} == {b})", 2: f"({a} > {b})", 3: f"({a} >= {b})",
+             4: f"({a} < {b})", 5: f"({a} <= {b})", 6: f"({a} < {b} || {a} > {b})",
+             7: f"({a} == {a} && {b} == {b})", 8: f"!({a} < {b} || {a} > {b})",
+             9: f"!({a} <= {b})", 10: f"!({a} < {b})", 11: f"!({a} >= {b})",
+             12: f"!({a} > {b})", 13: f"({a} != {b})", 14: f"({a} != {a} || {b} != {b})",
+             15: "1"}
+    return f"(uint8_t){table[pred]}"
+
+
+def _cmpi(pred: str, elem: str, a: str, b: str) -> str:
+    sym = _CMPI_C[pred[-2:]]
+    if pred in ("eq", "ne"):
+        return f"(uint8_t)({a} {sym} {b})"
+    if pred[0] == "u":
+        ut = UTYPE[elem]
+        return f"(uint8_t)(({ut}){a} {sym} ({ut}){b})"
+    if elem == "i1":        # signed i1: true is -1
+        return f"(uint8_t)(-(int){a} {sym} -(int){b})"
+    return f"(uint8_t)({a} {sym} {b})"
+
+
+def _int_cast(name: str, src: str, dst: str, a: str) -> str:
+    ct = CTYPE[dst]
+    if dst == "i1":
+        return f"(uint8_t)({a} & 1)"
+    if BITS[dst] <= BITS[src]:
+        return f"({ct}){a}"
+    zero_extend = name in ("arith.extui", "arith.index_castui")
+    if src == "i1":
+        return f"({ct}){a}" if zero_extend else f"({ct})(-(int64_t){a})"
+    return f"({ct})({UTYPE[src]}){a}" if zero_extend else f"({ct}){a}"
+
+
+def generate(body: Region, n_in: int, n_wg: int, block: tuple[int, int, int],
+             unit_stride: tuple[bool, ...]) -> KernelSource:
+    """Translate a kernel's body (``n_in`` arguments, then ``n_wg`` workgroup and the private
+    attributions) for blocks of ``block`` threads, or raise :class:`NotNative`.
+    ``unit_stride[i]``: memref argument ``i``'s innermost stride is 1 at every launch of this
+    translation."""
+    gen = _Gen(body, n_in, n_wg, block, unit_stride)
+    text = gen.generate()
+    params = []
+    for i, a in enumerate(gen.entry.args[:n_in]):
+        if _is_memref(a):
+            params.append(ParamSpec("memref", element_name(a.type), len(a.type.shape),
+                                    unit_stride[i]))
+        else:
+            params.append(ParamSpec("scalar", _elem(a)))
+    return KernelSource(text, params, gen.scratch_bytes, gen.reads, gen.writes)

@@ -1,0 +1,228 @@
+"""Launching a kernel as compiled C (:mod:`.codegen`), falling back to the lane engine.
+
+:func:`try_launch` runs a launch natively when the backend allows it and the kernel and its
+arguments qualify, and returns whether it did.  Blocks are split between worker threads (the C
+code runs without the GIL); blocks do not synchronise, so any split is a legal schedule.  When the
+C code meets undefined behaviour (an index out of bounds, a division by zero...), the memory it
+wrote is restored from a snapshot taken before the launch where the kernel also reads what it
+writes, and the caller runs the lane engine, which reports the error exactly as it always does.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import struct
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from ....ir.core import Operation
+from ...errors import ArgumentError, UnsupportedError
+from ..memory import MemRef
+from . import build
+from .codegen import KernelSource, NotNative, generate
+
+__all__ = ["BACKENDS", "try_launch", "STATS", "resolve_backend"]
+
+#: ``backend=`` values: ``"auto"`` compiles launches of at least :data:`AUTO_MIN_THREADS`
+#: threads whose kernels qualify (the lane engine runs the rest); ``"native"`` compiles every
+#: launch whose kernel qualifies and refuses the others; ``"lanes"`` never compiles
+BACKENDS = ("auto", "native", "lanes")
+#: the smallest launch ``"auto"`` compiles: below it the lane engine is already quick, and a
+#: compilation (0.1-0.5 s, once per kernel and machine) would not pay
+#: (``$TILEIR_NATIVE_MIN_THREADS`` overrides it: 0 compiles every launch that qualifies)
+AUTO_MIN_THREADS = int(os.environ.get("TILEIR_NATIVE_MIN_THREADS", 1 << 15))
+#: launches run natively / fallen back to the lane engine after undefined behaviour
+STATS = {"native": 0, "fallback": 0}
+
+_plans: dict = {}
+_pool: list = []
+_local = threading.local()
+
+
+def resolve_backend(backend: Optional[str]) -> str:
+    """``backend`` checked, or the default (``$TILEIR_SIMT_BACKEND``, else ``"auto"``)."""
+    if backend is None:
+        backend = os.environ.get("TILEIR_SIMT_BACKEND", "auto")
+    if backend not in BACKENDS:
+        raise ArgumentError(f"backend {backend!r}: expected one of "
+                            f"{', '.join(repr(b) for b in BACKENDS)}")
+    return backend
+
+
+def _workers() -> int:
+    return max(1, min(8, os.cpu_count() or 1))
+
+
+def _executor() -> ThreadPoolExecutor:
+    if not _pool:
+        _pool.append(ThreadPoolExecutor(_workers(), thread_name_prefix="tileir-native"))
+    return _pool[0]
+
+
+def _unit_strides(args: Sequence[Any]) -> tuple[bool, ...]:
+    out = []
+    for a in args:
+        out.append(isinstance(a, MemRef) and bool(a.strides) and
+                   isinstance(a.strides[-1], (int, np.integer)) and int(a.strides[-1]) == 1)
+    return tuple(out)
+
+
+def _plan(kernel: Operation, block: tuple, unit: tuple, n_in: int, n_wg: int):
+    """The translated kernel (or the reason it cannot be) and its library, cached."""
+    key = (kernel, block, unit)
+    hit = _plans.get(key)
+    if hit is None:
+        try:
+            src = generate(kernel.regions[0], n_in, n_wg, block, unit)
+            hit = (src, None)
+        except NotNative as e:
+            hit = (None, str(e))
+        _plans[key] = hit
+    return hit
+
+
+def _refuse(backend: str, why: str) -> bool:
+    if backend == "native":
+        raise UnsupportedError(f"backend='native': {why}")
+    return False
+
+
+def try_launch(kernel: Operation, geo: Any, args: Sequence[Any], n_in: int, n_wg: int,
+               backend: str, racecheck: bool) -> bool:
+    """Run the launch of ``kernel`` over ``geo`` with runtime values ``args`` as C; False
+    when the lane engine should run it instead (``backend="native"`` raises
+    :class:`UnsupportedError` for a kernel or launch that cannot run natively)."""
+    if backend == "lanes":
+        return False
+    if racecheck:
+        return _refuse(backend, "racecheck needs the lane engine")
+    if geo.cluster is not None:
+        return _refuse(backend, "clusters need the lane engine")
+    n_blocks = geo.grid[0] * geo.grid[1] * geo.grid[2]
+    if backend == "auto" and n_blocks * geo.threads < AUTO_MIN_THREADS:
+        return False
+    if build.compiler() is None:
+        return _refuse(backend, "no C compiler (set CC, or install cc/gcc/clang)")
+    src, why = _plan(kernel, geo.block, _unit_strides(args), n_in, n_wg)
+    if src is None:
+        return _refuse(backend, f"the kernel cannot be compiled: {why}")
+    params = _parameters(src, geo, args)
+    if isinstance(params, str):
+        return _refuse(backend, params)
+    try:
+        lib = build.load(src.text)
+    except build.NativeBuildError as e:
+        return _refuse(backend, str(e))
+    restore = _snapshot(src, args)
+    if not _run(lib, src, params, n_blocks):
+        for buf, saved in restore:
+            np.copyto(buf.data, saved)
+        STATS["fallback"] += 1
+        return False
+    STATS["native"] += 1
+    return True
+
+
+def _bits(value: Any, elem: str) -> int:
+    arr = np.asarray(value).reshape(-1)
+    if arr.size != 1:
+        raise ValueError("not a uniform scalar")
+    x = arr[0]
+    if elem == "f32":
+        return struct.unpack("<I", struct.pack("<f", float(x)))[0]
+    if elem == "f64":
+        return struct.unpack("<q", struct.pack("<d", float(x)))[0]
+    v = int(x)
+    return v - (1 << 64) if v >= 1 << 63 else v
+
+
+def _parameters(src: KernelSource, geo: Any, args: Sequence[Any]):
+    """The int64 parameter array of a launch, or the reason the arguments need the lane
+    engine (memory freed, still being written by an async op, read-only where written, a
+    descriptor reaching outside its buffer...)."""
+    values = [geo.grid[0], geo.grid[1], geo.grid[2]]
+    for i, (spec, a) in enumerate(zip(src.params, args)):
+        if spec.kind == "scalar":
+            try:
+                values.append(_bits(a, spec.elem))
+            except (TypeError, ValueError):
+                return f"argument #{i} is not a scalar"
+            continue
+        if not isinstance(a, MemRef):
+            return f"argument #{i} is not a memref"
+        buf = a.buffer
+        if buf.freed or buf.pending is not None or buf.layout is not None:
+            return f"argument #{i}'s memory needs the lane engine's checks"
+        fields = (a.offset,) + tuple(a.sizes) + tuple(a.strides)
+        if not all(isinstance(f, (int, np.integer)) for f in fields):
+            return f"argument #{i} has per-lane sizes"
+        data = buf.data
+        if i in src.writes and (buf.read_only or not data.flags.writeable):
+            return f"argument #{i} is written but read-only"
+        if data.ndim != 1 or data.strides != (data.itemsize,) or \
+                (data.size and not data.flags.c_contiguous):
+            return f"argument #{i}'s buffer is not contiguous"
+        offset, sizes, strides = int(a.offset), [int(s) for s in a.sizes], \
+            [int(s) for s in a.strides]
+        if spec.unit_stride and strides and strides[-1] != 1:
+            return f"argument #{i}'s innermost stride changed"
+        if all(s > 0 for s in sizes):
+            lo = offset + sum(min(0, (n - 1) * s) for n, s in zip(sizes, strides))
+            hi = offset + sum(max(0, (n - 1) * s) for n, s in zip(sizes, strides))
+            if lo < 0 or hi >= data.size:
+                return f"argument #{i}'s descriptor reaches outside its buffer"
+        base = data.ctypes.data + offset * data.itemsize if data.size else 0
+        values.append(base)
+        values.extend(sizes)
+        values.extend(strides)
+    return np.array(values, dtype=np.int64)
+
+
+def _snapshot(src: KernelSource, args: Sequence[Any]) -> list:
+    """Copies of the buffers the kernel writes, where it also reads a buffer sharing their
+    memory (a rerun on the lane engine after undefined behaviour must see the inputs the launch
+    began with); a buffer only written is rewritten whole by the rerun's stores."""
+    written = [args[i].buffer for i in src.writes]
+    read = [args[i].buffer.data for i in src.reads]
+    out = []
+    seen: set = set()
+    for buf in written:
+        if buf.ident in seen:
+            continue
+        seen.add(buf.ident)
+        if any(np.may_share_memory(buf.data, r) for r in read):
+            out.append((buf, buf.data.copy()))
+    return out
+
+
+def _scratch(nbytes: int) -> np.ndarray:
+    """This thread's scratch array of at least ``nbytes`` bytes."""
+    arr = getattr(_local, "scratch", None)
+    if arr is None or arr.size < nbytes:
+        arr = np.empty(max(nbytes, 1 << 16), np.uint8)
+        _local.scratch = arr
+    return arr
+
+
+def _run(lib: ctypes.CDLL, src: KernelSource, params: np.ndarray, n_blocks: int) -> bool:
+    """Run every block; False when a block met undefined behaviour."""
+    fn = lib.tileir_kernel
+    p = params.ctypes.data
+
+    def blocks(b0: int, b1: int) -> bool:
+        scratch = _scratch(src.scratch_bytes)
+        err = np.zeros(2, np.int64)
+        rc = fn(p, scratch.ctypes.data, b0, b1, err.ctypes.data, err[1:].ctypes.data)
+        return rc == 0
+    workers = _workers()
+    if workers == 1 or n_blocks < 2 * workers:
+        return blocks(0, n_blocks)
+    step = -(-n_blocks // workers)
+    futures = [_executor().submit(blocks, b, min(b + step, n_blocks))
+               for b in range(0, n_blocks, step)]
+    ok = [f.result() for f in futures]
+    return all(ok)
