@@ -1,6 +1,6 @@
 """MLIR gpu dialect kernels on the CPU: tileir's SIMT engine against NumPy and numba's simulator.
 
-    python benchmarks/gpu_bench.py [--quick] [--repeat 5] [--no-numba]
+    python benchmarks/gpu_bench.py [--quick] [--repeat 5] [--no-numba] [--backend auto]
 
 Cases (the programs are ``examples/gpu``'s): vector add of 2^20 f32 (256 threads per block), a
 shared-memory block reduction of 2^20 f32 with barriers (256 threads per block, one partial sum
@@ -9,7 +9,9 @@ of ``--repeat`` launches after a warm-up, the module prepared once), NumPy's who
 equivalent (``a + b``; ``a.reshape(-1, 256).sum(1)``; ``a @ b``), their ratio, and numba's CUDA
 simulator (``NUMBA_ENABLE_CUDASIM=1``, run in a subprocess) on a size it finishes in 5-25 s
 (2^13 elements, 64^3: large enough that tileir's time there is not only its per-op overhead),
-compared with tileir on that same size.  Goals: vector add <= 3x NumPy, reduction <= 5x, matmul
+compared with tileir on that same size.  tileir runs with ``--backend`` (default ``auto``: large
+launches of kernels that qualify run as compiled C, the rest on the lane engine); the column
+``lanes`` repeats each case on the lane engine alone (``backend="lanes"``).  Goals: vector add <= 3x NumPy, reduction <= 5x, matmul
 <= 20x, and >= 1,000x faster than numba's simulator on every case.  Results are checked.
 """
 
@@ -50,13 +52,14 @@ def _program(name: str) -> gpu.Program:
     return gpu.Program(tileir.parse((EXAMPLES / f"{name}.mlir").read_text()))
 
 
-def tileir_vector_add(n: int, repeat: int) -> float:
+def tileir_vector_add(n: int, repeat: int, backend: str) -> float:
     prog = _program("vector_add")
     rng = np.random.default_rng(0)
     a, b = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
     c = np.zeros(n, np.float32)
     t = _median_time(lambda: gpu.launch(prog, "kernels::vector_add", grid=(-(-n // 256),),
-                                        block=(256,), args=[a, b, c, n]), repeat)
+                                        block=(256,), args=[a, b, c, n],
+                                        backend=backend), repeat)
     assert np.array_equal(c, a + b), "vector add: wrong result"
     return t
 
@@ -68,12 +71,13 @@ def numpy_vector_add(n: int, repeat: int) -> float:
     return _median_time(lambda: np.add(a, b, out=c), repeat)
 
 
-def tileir_reduction(n: int, repeat: int) -> float:
+def tileir_reduction(n: int, repeat: int, backend: str) -> float:
     prog = _program("block_reduce")
     x = np.random.default_rng(1).random(n, dtype=np.float32)
     out = np.zeros(n // 256, np.float32)
     t = _median_time(lambda: gpu.launch(prog, "kernels::block_sum", grid=(n // 256,),
-                                        block=(256,), args=[x, out]), repeat)
+                                        block=(256,), args=[x, out], backend=backend),
+                     repeat)
     assert np.allclose(out, x.reshape(-1, 256).sum(1, dtype=np.float64), rtol=1e-5), \
         "reduction: wrong result"
     return t
@@ -84,14 +88,15 @@ def numpy_reduction(n: int, repeat: int) -> float:
     return _median_time(lambda: x.reshape(-1, 256).sum(1), repeat)
 
 
-def tileir_matmul(n: int, repeat: int) -> float:
+def tileir_matmul(n: int, repeat: int, backend: str) -> float:
     prog = _program("tiled_matmul")
     rng = np.random.default_rng(2)
     a = rng.standard_normal((n, n)).astype(np.float32)
     b = rng.standard_normal((n, n)).astype(np.float32)
     c = np.zeros((n, n), np.float32)
     t = _median_time(lambda: gpu.launch(prog, "kernels::matmul", grid=(n // 16, n // 16),
-                                        block=(16, 16), args=[a, b, c, n]), repeat)
+                                        block=(16, 16), args=[a, b, c, n],
+                                        backend=backend), repeat)
     assert np.allclose(c, a @ b, rtol=1e-3, atol=1e-3), "matmul: wrong result"
     return t
 
@@ -200,21 +205,24 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="tiny sizes (a smoke test)")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--no-numba", action="store_true", help="skip numba's CUDA simulator")
+    ap.add_argument("--backend", default="auto", choices=gpu.BACKENDS,
+                    help="tileir's backend (default auto)")
     args = ap.parse_args(argv)
     threads = os.environ.get("OMP_NUM_THREADS") or os.environ.get("OPENBLAS_NUM_THREADS") or \
         "default"
-    print(f"tileir SIMT engine vs NumPy {np.__version__} (BLAS threads: {threads}) and numba's "
-          "CUDA simulator; times are medians")
-    print(f"{'case':<16} {'size':<10} {'tileir':>10} {'numpy':>10} {'ratio':>8} {'goal':>6}   "
-          f"{'numba-sim (size)':<24} {'tileir same size':>16} {'speed-up':>10}")
+    print(f"tileir SIMT engine (backend {args.backend}) vs NumPy {np.__version__} (BLAS threads: "
+          f"{threads}) and numba's CUDA simulator; times are medians")
+    print(f"{'case':<16} {'size':<10} {'tileir':>10} {'numpy':>10} {'ratio':>8} {'goal':>6} "
+          f"{'lanes':>17}   {'numba-sim (size)':<24} {'tileir same size':>16} {'speed-up':>10}")
     for name, fn, ref, size, nsize, goal, label in CASES:
         if args.quick:
             size, nsize, label = (nsize, nsize, "quick")
-        t = fn(size, args.repeat)
+        t = fn(size, args.repeat, args.backend)
         tn = ref(size, args.repeat)
+        tl = fn(size, args.repeat, "lanes")
         ratio = t / tn
         line = (f"{name:<16} {label:<10} {t * 1e3:>8.2f}ms {tn * 1e3:>8.3f}ms {ratio:>7.1f}x "
-                f"{'<=' + format(goal, 'g') + 'x':>6}")
+                f"{'<=' + format(goal, 'g') + 'x':>6} {tl * 1e3:>8.2f}ms {tl / tn:>6.1f}x")
         if args.no_numba or args.quick:
             print(line + "   (numba simulator skipped)")
             continue
@@ -222,7 +230,7 @@ def main(argv=None) -> int:
         if sim is None:
             print(line + "   (numba not installed)")
             continue
-        small = fn(nsize, args.repeat)
+        small = fn(nsize, args.repeat, args.backend)
         speedup = sim["seconds"] / small
         print(line + f"   {sim['seconds']:>8.2f}s ({nsize:<6})      {small * 1e3:>12.2f}ms "
               f"{speedup:>9.0f}x" + ("" if sim["ok"] else "  (numba result WRONG)"))

@@ -11,8 +11,9 @@ from typing import Any
 
 from .execute import simt as _simt
 from .execute.simt import DataRaceError, Program
+from .execute.simt.native import BACKENDS
 
-__all__ = ["run", "launch", "Program", "DataRaceError"]
+__all__ = ["run", "launch", "Program", "DataRaceError", "BACKENDS"]
 
 
 def _module(module: Any) -> Any:

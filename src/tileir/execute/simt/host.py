@@ -349,7 +349,8 @@ class HostExecutor(Executor):
                 if isinstance(a, MemRef):
                     check_device_use(a.buffer, deps, launch_op)
         from .native import try_launch
-        if try_launch(kernel, geo, args, n_in, n_wg, self.backend, self.racecheck):
+        if try_launch(kernel, geo, args, n_in, n_wg, self.backend, self.racecheck,
+                      self.compiler.cache):
             return written
         text = run_kernel(self.compiler, body, geo, bind, racecheck=self.racecheck,
                           max_lanes=self.max_lanes,

@@ -80,7 +80,7 @@ def load(source: str) -> ctypes.CDLL:
         fn = lib.tileir_kernel
         fn.restype = ctypes.c_int64
         fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,
-                       ctypes.c_void_p, ctypes.c_void_p]
+                       ctypes.c_void_p]
         _loaded[key] = lib
         return lib
 

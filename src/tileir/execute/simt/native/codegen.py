@@ -417,7 +417,7 @@ class _Gen:
     def header(self, args) -> list[str]:
         bx, by, bz = self.block
         out = ["int64_t tileir_kernel(const int64_t *P, char *scratch, int64_t b0, int64_t b1,"
-               " int64_t *err, int64_t *where) {",
+               " int64_t *err) {",
                "  const int64_t gx = P[0], gy = P[1];",
                f"  enum {{ BX = {bx}, BY = {by}, BZ = {bz}, NT = {self.nt} }};"]
         slot = 3
@@ -477,7 +477,6 @@ class _Gen:
         self.scratch_bytes = off
         out.append("  for (int64_t b = b0; b < b1; b++) {")
         out.append("    const int64_t bx = b % gx, by = (b / gx) % gy, bz = b / (gx * gy);")
-        out.append("    *where = b;")
         for base, nbytes in self.zero:
             out.append(f"    memset({base}, 0, {nbytes});")
         return out
@@ -788,8 +787,11 @@ class _Gen:
         if name in ("arith.fptosi", "arith.fptoui"):
             bits = BITS[elem]
             if name == "arith.fptosi":
-                lo, hi = -(2.0 ** (bits - 1)), 2.0 ** (bits - 1)
-                self.emit(f"if (!((double){a[0]} >= {lo!r} && (double){a[0]} < {hi!r})) "
+                # in range once truncated: (-2^(w-1) - 1, 2^(w-1)); for i64 the double below
+                # -2^63 is -2^63 - 2048, so the bound is -2^63 itself, inclusive
+                hi = 2.0 ** (bits - 1)
+                low = f">= {-hi!r}" if bits == 64 else f"> {-hi - 1.0!r}"
+                self.emit(f"if (!((double){a[0]} {low} && (double){a[0]} < {hi!r})) "
                           f"TL_FAIL({ERR_UB});", depth)
                 return f"({ct}){a[0]}"
             hi = 2.0 ** bits

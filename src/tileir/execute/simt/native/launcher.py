@@ -4,8 +4,8 @@
 arguments qualify, and returns whether it did.  Blocks are split between worker threads (the C
 code runs without the GIL); blocks do not synchronise, so any split is a legal schedule.  When the
 C code meets undefined behaviour (an index out of bounds, a division by zero...), the memory it
-wrote is restored from a snapshot taken before the launch where the kernel also reads what it
-writes, and the caller runs the lane engine, which reports the error exactly as it always does.
+wrote is restored from a snapshot taken before the launch, and the caller runs the lane engine,
+which reports the error exactly as it always does.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from .codegen import KernelSource, NotNative, generate
 __all__ = ["BACKENDS", "try_launch", "STATS", "resolve_backend"]
 
 #: ``backend=`` values: ``"auto"`` compiles launches of at least :data:`AUTO_MIN_THREADS`
-#: threads whose kernels qualify (the lane engine runs the rest); ``"native"`` compiles every
+#: threads whose kernels qualify and have a loop or a barrier (the lane engine runs the rest:
+#: on straight-line kernels it is already near NumPy's speed); ``"native"`` compiles every
 #: launch whose kernel qualifies and refuses the others; ``"lanes"`` never compiles
 BACKENDS = ("auto", "native", "lanes")
 #: the smallest launch ``"auto"`` compiles: below it the lane engine is already quick, and a
@@ -38,7 +39,6 @@ AUTO_MIN_THREADS = int(os.environ.get("TILEIR_NATIVE_MIN_THREADS", 1 << 15))
 #: launches run natively / fallen back to the lane engine after undefined behaviour
 STATS = {"native": 0, "fallback": 0}
 
-_plans: dict = {}
 _pool: list = []
 _local = threading.local()
 
@@ -71,17 +71,26 @@ def _unit_strides(args: Sequence[Any]) -> tuple[bool, ...]:
     return tuple(out)
 
 
-def _plan(kernel: Operation, block: tuple, unit: tuple, n_in: int, n_wg: int):
-    """The translated kernel (or the reason it cannot be) and its library, cached."""
-    key = (kernel, block, unit)
-    hit = _plans.get(key)
+def _has_loop_or_barrier(kernel: Operation, cache: dict) -> bool:
+    key = ("native: loop or barrier", kernel)
+    hit = cache.get(key)
+    if hit is None:
+        hit = cache[key] = any(o.name in ("gpu.barrier", "scf.for", "scf.while")
+                                for o in kernel.walk())
+    return hit
+
+
+def _plan(kernel: Operation, block: tuple, unit: tuple, n_in: int, n_wg: int, cache: dict):
+    """The translated kernel or the reason it cannot be, kept in the program's ``cache``."""
+    key = ("native plan", kernel, block, unit)
+    hit = cache.get(key)
     if hit is None:
         try:
             src = generate(kernel.regions[0], n_in, n_wg, block, unit)
             hit = (src, None)
         except NotNative as e:
             hit = (None, str(e))
-        _plans[key] = hit
+        cache[key] = hit
     return hit
 
 
@@ -92,9 +101,9 @@ def _refuse(backend: str, why: str) -> bool:
 
 
 def try_launch(kernel: Operation, geo: Any, args: Sequence[Any], n_in: int, n_wg: int,
-               backend: str, racecheck: bool) -> bool:
-    """Run the launch of ``kernel`` over ``geo`` with runtime values ``args`` as C; False
-    when the lane engine should run it instead (``backend="native"`` raises
+               backend: str, racecheck: bool, cache: dict) -> bool:
+    """Run the launch of ``kernel`` over ``geo`` with runtime values ``args`` as C (``cache``:
+    the program's compiler cache, which keeps the translations); False when the lane engine should run it instead (``backend="native"`` raises
     :class:`UnsupportedError` for a kernel or launch that cannot run natively)."""
     if backend == "lanes":
         return False
@@ -103,11 +112,12 @@ def try_launch(kernel: Operation, geo: Any, args: Sequence[Any], n_in: int, n_wg
     if geo.cluster is not None:
         return _refuse(backend, "clusters need the lane engine")
     n_blocks = geo.grid[0] * geo.grid[1] * geo.grid[2]
-    if backend == "auto" and n_blocks * geo.threads < AUTO_MIN_THREADS:
+    if backend == "auto" and (n_blocks * geo.threads < AUTO_MIN_THREADS or
+                              not _has_loop_or_barrier(kernel, cache)):
         return False
     if build.compiler() is None:
         return _refuse(backend, "no C compiler (set CC, or install cc/gcc/clang)")
-    src, why = _plan(kernel, geo.block, _unit_strides(args), n_in, n_wg)
+    src, why = _plan(kernel, geo.block, _unit_strides(args), n_in, n_wg, cache)
     if src is None:
         return _refuse(backend, f"the kernel cannot be compiled: {why}")
     params = _parameters(src, geo, args)
@@ -183,18 +193,15 @@ def _parameters(src: KernelSource, geo: Any, args: Sequence[Any]):
 
 
 def _snapshot(src: KernelSource, args: Sequence[Any]) -> list:
-    """Copies of the buffers the kernel writes, where it also reads a buffer sharing their
-    memory (a rerun on the lane engine after undefined behaviour must see the inputs the launch
-    began with); a buffer only written is rewritten whole by the rerun's stores."""
-    written = [args[i].buffer for i in src.writes]
-    read = [args[i].buffer.data for i in src.reads]
+    """Copies of the buffers the kernel writes: after undefined behaviour they are put back,
+    so that the lane engine's rerun starts from the launch's inputs and leaves what it alone
+    would leave (its stores up to the fault, none of the C code's)."""
     out = []
     seen: set = set()
-    for buf in written:
-        if buf.ident in seen:
-            continue
-        seen.add(buf.ident)
-        if any(np.may_share_memory(buf.data, r) for r in read):
+    for i in sorted(src.writes):
+        buf = args[i].buffer
+        if buf.ident not in seen:
+            seen.add(buf.ident)
             out.append((buf, buf.data.copy()))
     return out
 
@@ -215,9 +222,8 @@ def _run(lib: ctypes.CDLL, src: KernelSource, params: np.ndarray, n_blocks: int)
 
     def blocks(b0: int, b1: int) -> bool:
         scratch = _scratch(src.scratch_bytes)
-        err = np.zeros(2, np.int64)
-        rc = fn(p, scratch.ctypes.data, b0, b1, err.ctypes.data, err[1:].ctypes.data)
-        return rc == 0
+        err = np.zeros(1, np.int64)     # (the kind of undefined behaviour met: codegen.ERR_*)
+        return fn(p, scratch.ctypes.data, b0, b1, err.ctypes.data) == 0
     workers = _workers()
     if workers == 1 or n_blocks < 2 * workers:
         return blocks(0, n_blocks)
