@@ -505,7 +505,14 @@ class _Gen:
         if not ops:
             return
         self.current_run = self.run_of[ops[0]]
-        depth = self.open_threads(depth)
+        guard = self.thread_guard(ops)
+        if guard is not None:       # only the threads the guard admits run the run
+            cond, lo, hi = guard
+            self.emit(f"const int64_t {cond}_lo = {lo}, {cond}_hi = {hi};", depth)
+            depth = self.open_threads(depth, (f"{cond}_lo", f"{cond}_hi"))
+            ops = list(ops[-1].regions[0].blocks[0].ops[:-1])
+        else:
+            depth = self.open_threads(depth)
         for v in self.remat_in.get(self.current_run, ()):
             self.recompute(v, depth)
         for op in ops:
@@ -513,12 +520,50 @@ class _Gen:
         self.close_threads(depth)
         self.current_run = None
 
-    def open_threads(self, depth: int) -> int:
+    def thread_guard(self, ops: list[Operation]) -> Optional[tuple[str, str, str]]:
+        """A run that is one ``scf.if`` (no else, no results) on ``tid.x <pred> u`` (``u``
+        block-uniform, a 1-D block): the range ``[lo, hi)`` of ``tid.x`` it admits, as C
+        expressions (the tree reduction's ``tid < s``, the ``tid == 0`` of a block's result)."""
+        if self.block[1:] != (1, 1) or len(ops) != 2:
+            return None
+        cmp, branch = ops
+        if cmp.name != "arith.cmpi" or branch.name != "scf.if" or branch.results or \
+                branch.operands[0] is not cmp.results[0] or len(cmp.results[0].uses) != 1 or \
+                (len(branch.regions) > 1 and branch.regions[1].blocks) or \
+                _elem(cmp.operands[0]) != "index":
+            return None
+        pred = _CMPI[int(cmp.attributes["predicate"].value)]
+        x, u = cmp.operands
+        if not self._is_thread_x(x):
+            x, u = u, x
+            pred = {"ugt": "ult", "sgt": "slt", "uge": "ule", "sge": "sle", "eq": "eq"}.get(pred)
+        if pred not in ("ult", "slt", "ule", "sle", "eq") or not self._is_thread_x(x) or \
+                u not in self.uniform:
+            return None
+        name = self.fresh("g")
+        u = self.ref(u)
+        inside = f"((uint64_t){u} < (uint64_t)BX)"
+        if pred == "eq":
+            return name, f"({inside} ? {u} : 0)", f"({inside} ? {u} + 1 : 0)"
+        end = f"{u} + 1" if pred in ("ule", "sle") else u
+        hi = f"({inside} ? {end} : BX)"
+        return name, "0", hi if pred[0] == "u" else f"({u} < 0 ? 0 : {hi})"
+
+    def _is_thread_x(self, v: Value) -> bool:
+        op = v.owner_op if type(v).__name__ == "OpResult" else None
+        return op is not None and op.name == "gpu.thread_id" and \
+            op.attributes["dimension"].keyword == "x"
+
+    def open_threads(self, depth: int, x_range: Optional[tuple[str, str]] = None) -> int:
+        """Open the loop over a block's threads (``x_range``: only ``tid.x`` in ``[lo, hi)``)."""
         bx, by, bz = self.block
         self.emit("{", depth)
         d = depth + 1
         for axis, n in (("tz", bz), ("ty", by), ("tx", bx)):
-            if n == 1:
+            if axis == "tx" and x_range is not None:
+                self.emit(f"for (int64_t tx = {x_range[0]}; tx < {x_range[1]}; tx++) {{", d)
+                d += 1
+            elif n == 1:
                 self.emit(f"const int64_t {axis} = 0;", d)
             else:
                 self.emit(f"for (int64_t {axis} = 0; {axis} < {n}; {axis}++) {{", d)
