@@ -208,6 +208,10 @@ def run_kernel(argv: Sequence[str], prog: str = "tileir run") -> int:
                    help="gpu dialect --kernel: dynamic shared memory per block")
     p.add_argument("--racecheck", action="store_true",
                    help="gpu dialect: report unsynchronised conflicting accesses")
+    p.add_argument("--backend", choices=("auto", "native", "lanes"), default=None,
+                   help="gpu dialect: run kernels as compiled C where they qualify (auto: "
+                        "large launches, the default; native: every launch) or on the lane "
+                        "engine only (lanes)")
     p.add_argument("--async-order", choices=("dependencies", "streams"), default="dependencies",
                    help="gpu dialect: order async ops by their dependency lists only (default, "
                         "the dialect's semantics) or also by stream, as MLIR's CUDA lowering "
@@ -347,7 +351,8 @@ def _run_gpu(opts, module, fail) -> int:
             gpu.launch(program, opts.kernel, grid=grid, block=block, args=args,
                        dynamic_shared_memory=opts.dynamic_shared_memory,
                        racecheck=opts.racecheck, stdout=sys.stdout,
-                       matrix_layout=opts.matrix_default_layout, async_order=opts.async_order)
+                       matrix_layout=opts.matrix_default_layout, async_order=opts.async_order,
+                       backend=opts.backend)
             what = f"{opts.kernel} on grid {'x'.join(map(str, grid))} x block " \
                    f"{'x'.join(map(str, block))}"
             results = []
@@ -364,7 +369,7 @@ def _run_gpu(opts, module, fail) -> int:
                                 f"{', '.join(funcs) or 'none'})")
             results = gpu.run(program, name, args=args, racecheck=opts.racecheck,
                               stdout=sys.stdout, matrix_layout=opts.matrix_default_layout,
-                              async_order=opts.async_order)
+                              async_order=opts.async_order, backend=opts.backend)
             what = f"@{name}"
         seconds = time.perf_counter() - start
     except DiagnosticError as exc:

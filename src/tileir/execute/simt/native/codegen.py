@@ -665,14 +665,21 @@ class _Gen:
 
     def uniform_if(self, op: Operation, depth: int) -> None:
         slots = [self.carried(r, depth) for r in op.results]
+
+        def branch(block, d: int) -> None:
+            self.uniform_seq(block.ops, d)
+            self.carry_yield(block.terminator, op.results, slots, d)
+        self.branches(op, branch, depth)
+
+    def branches(self, op: Operation, branch, depth: int) -> None:
+        """``if (cond) { then } else { else }`` of an ``scf.if``; ``branch(block, depth)``
+        emits one region's block."""
         self.emit(f"if ({self.ref(op.operands[0])}) {{", depth)
         for i, region in enumerate(op.regions):
             if i == 1:
                 self.emit("} else {", depth)
             if region.blocks:
-                block = region.blocks[0]
-                self.uniform_seq(block.ops, depth + 1)
-                self.carry_yield(block.terminator, op.results, slots, depth + 1)
+                branch(region.blocks[0], depth + 1)
         self.emit("}", depth)
 
     # one op ----------------------------------------------------------------------------------
@@ -758,16 +765,12 @@ class _Gen:
             name = self.fresh("c")
             self.emit(f"{CTYPE[_elem(res)]} {name};", depth)
             slots.append(name)
-        self.emit(f"if ({self.ref(op.operands[0])}) {{", depth)
-        for i, region in enumerate(op.regions):
-            if i == 1:
-                self.emit("} else {", depth)
-            if region.blocks:
-                block = region.blocks[0]
-                for o in block.ops[:-1]:
-                    self.op(o, depth + 1)
-                self.assign(slots, block.terminator.operands, depth + 1)
-        self.emit("}", depth)
+
+        def branch(block, d: int) -> None:
+            for o in block.ops[:-1]:
+                self.op(o, d)
+            self.assign(slots, block.terminator.operands, d)
+        self.branches(op, branch, depth)
         for res, name in zip(op.results, slots):
             self.alias(res, name, depth)
 
