@@ -704,6 +704,50 @@ def test_launch_from_a_host_function():
     np.testing.assert_array_equal(c, a + b)
 
 
+INLINE_LAUNCH = """
+func.func @main(%a: memref<?xf32>, %out: memref<?xf32>, %n: index, %scale: f32) {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %blocks = arith.divui %n, %c64 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %blocks, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1)
+             workgroup(%sh : memref<64xf32, #gpu.address_space<workgroup>>) {
+    %base = arith.muli %bx, %sx : index
+    %i = arith.addi %base, %tx : index
+    %v = memref.load %a[%i] : memref<?xf32>
+    %w = arith.mulf %v, %scale : f32
+    memref.store %w, %sh[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %c63 = arith.constant 63 : index
+    %j = arith.subi %c63, %tx : index
+    %r = memref.load %sh[%j] : memref<64xf32, #gpu.address_space<workgroup>>
+    %last = arith.subi %gx, %c1 : index
+    %edge = arith.cmpi eq, %bx, %last : index
+    %s = arith.select %edge, %w, %r : f32
+    memref.store %s, %out[%i] : memref<?xf32>
+    gpu.terminator
+  }
+  return
+}
+"""
+
+
+def test_gpu_launch_body_with_captured_values():
+    """A ``gpu.launch`` body: its id arguments, a captured scalar and memrefs, a workgroup
+    attribution reversed through a barrier (the last block keeps its own values)."""
+    program = tileir.parse(INLINE_LAUNCH)
+    n = 64 * 40
+    a = np.random.default_rng(9).standard_normal(n).astype(np.float32)
+
+    def run(args, backend):
+        gpu.run(program, "main", args=args, backend=backend)
+    _, out, *_ = launch_both(program, lambda: [a.copy(), np.zeros(n, np.float32), n, 2.5],
+                             None, None, run=run)
+    want = (a * np.float32(2.5)).reshape(-1, 64)
+    want[:-1] = want[:-1, ::-1]
+    np.testing.assert_array_equal(out, want.reshape(-1))
+
+
 # -- 4. refusals ---------------------------------------------------------------------------------
 
 SHUFFLE = """

@@ -46,6 +46,11 @@ def written_captures(region: Region) -> set:
 def captured_memrefs(region: Region) -> dict:
     """The memref values defined outside ``region`` (a ``gpu.launch`` body) that it uses, each
     mapped to itself, in order of first use."""
+    return {v: v for v in captured_values(region) if _is_memref(v)}
+
+
+def captured_values(region: Region) -> list:
+    """The values defined outside ``region`` that its ops use, in order of first use."""
     inside: set = set()
     ops: list[Operation] = []
     for block in region.blocks:
@@ -57,7 +62,7 @@ def captured_memrefs(region: Region) -> dict:
                 for r in o.regions:
                     for b in r.blocks:
                         inside.update(b.args)
-    return {v: v for o in ops for v in o.operands if v not in inside and _is_memref(v)}
+    return list(dict.fromkeys(v for o in ops for v in o.operands if v not in inside))
 
 
 def _written(region: Region, root: dict) -> set:

@@ -5,6 +5,6 @@ compiler and the cache) and :mod:`.launcher` (arguments, worker threads, the fal
 engine on undefined behaviour).
 """
 
-from .launcher import BACKENDS, STATS, resolve_backend, try_launch
+from .launcher import BACKENDS, STATS, resolve_backend, try_launch, try_launch_body
 
-__all__ = ["BACKENDS", "STATS", "resolve_backend", "try_launch"]
+__all__ = ["BACKENDS", "STATS", "resolve_backend", "try_launch", "try_launch_body"]

@@ -50,6 +50,8 @@ _BLOCK_IDS = ("gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.subgroup_siz
               "gpu.num_subgroups")
 _THREAD_IDS = ("gpu.thread_id", "gpu.global_id", "gpu.lane_id", "gpu.subgroup_id")
 
+#: the terminators of a kernel's body (a gpu.func's, a gpu.launch's)
+_ENDS = ("gpu.return", "gpu.terminator")
 #: ops that cannot fail, recomputed in a later run rather than stored per thread
 _RECOMPUTABLE = {"arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori",
                  "arith.xori", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui",
@@ -145,13 +147,20 @@ TL_EXTREMA(double, )
 class _Gen:
     """The translation of one kernel body for one block shape."""
 
-    def __init__(self, body: Region, n_in: int, n_wg: int, block: tuple[int, int, int],
-                 unit_stride: tuple[bool, ...]) -> None:
+    def __init__(self, body: Region, inputs: list[Value], workgroup: list[Value],
+                 private: list[Value], ids: dict[Value, tuple[str, bool]],
+                 block: tuple[int, int, int], unit_stride: tuple[bool, ...]) -> None:
         if len(body.blocks) != 1:
             raise NotNative("a kernel body of several blocks (cf branches)")
         self.body = body
         self.entry = body.blocks[0]
-        self.n_in, self.n_wg = n_in, n_wg
+        #: what the C function receives (inputs) or carves from scratch (attributions),
+        #: numbered as ``a0, a1, ...`` in that order
+        self.slots = list(inputs) + list(workgroup) + list(private)
+        self.index_of = {v: i for i, v in enumerate(self.slots)}
+        self.n_in, self.n_wg = len(inputs), len(workgroup)
+        #: a gpu.launch body's id arguments: C expression, and whether it differs per thread
+        self.ids = ids
         self.block = block
         self.nt = block[0] * block[1] * block[2]
         self.unit_stride = unit_stride
@@ -172,7 +181,7 @@ class _Gen:
         self.current_run: Optional[int] = None
         self.zero: list[tuple[str, int]] = []          # (scratch pointer, bytes) zeroed per block
         #: private attributions (one copy per thread)
-        self.private: set[Value] = set(self.entry.args[n_in + n_wg:])
+        self.private: set[Value] = set(private)
         self.scratch_bytes = 0
         self.remat_in: dict[int, list[Value]] = {}     # run -> values it computes again
         self.remat_names: dict[tuple, str] = {}
@@ -201,9 +210,9 @@ class _Gen:
 
     def _check_op(self, op: Operation) -> None:
         name = op.name
-        if name in ("gpu.barrier", "gpu.return", "scf.yield"):
-            if name == "gpu.return" and (op.operands or op.parent_op is not self.body.parent):
-                raise NotNative("gpu.return inside a nested region")
+        if name in ("gpu.barrier", "gpu.return", "gpu.terminator", "scf.yield"):
+            if name in _ENDS and (op.operands or op.parent_op is not self.body.parent):
+                raise NotNative(f"'{name}' inside a nested region")
             if name == "gpu.barrier" and op.attributes:
                 raise NotNative("gpu.barrier with memory fences")
             return
@@ -218,7 +227,7 @@ class _Gen:
             pass
         elif name in ("memref.load", "memref.store"):
             ref = op.operands[0 if name == "memref.load" else 1]
-            if ref not in self.entry.args:
+            if ref not in self.index_of:
                 raise NotNative(f"'{name}' of a memref that is not a kernel argument or "
                                 "attribution")
             if element_name(ref.type) not in CTYPE:
@@ -254,7 +263,9 @@ class _Gen:
         values of barrier loops, optimistic at first)."""
         demoted: set[Value] = set()
         while True:
-            self.uniform = {a for a in self.entry.args}     # scalars and memrefs alike
+            # (arguments and attributions, scalars and memrefs alike; block-level ids)
+            self.uniform = set(self.slots) | {v for v, (_, per_thread) in self.ids.items()
+                                              if not per_thread}
             changed = self._uniform_seq(self.entry.ops, demoted)
             if not changed:
                 return
@@ -303,7 +314,7 @@ class _Gen:
                         self.assign_runs(b.ops, counter)
                         counter[0] += 1
                 continue
-            if op.name in ("scf.yield", "gpu.return"):
+            if op.name == "scf.yield" or op.name in _ENDS:
                 counter[0] += 1
                 continue
             if all(r in self.uniform for r in op.results) and op.results and not op.regions:
@@ -339,7 +350,7 @@ class _Gen:
     def recomputable(self, v: Value, depth: int = 0) -> bool:
         """Whether ``v`` is a thread id, or arithmetic that cannot fail on recomputable and
         uniform values (so any run can compute it again instead of storing it)."""
-        if v in self.uniform:
+        if v in self.uniform or v in self.ids:
             return True
         op = v.owner_op if type(v).__name__ == "OpResult" else None
         if op is None or depth > 8 or op not in self.run_of:
@@ -353,7 +364,7 @@ class _Gen:
     def recompute(self, v: Value, depth: int) -> None:
         """Emit ``v`` (and what it needs) again in the current run."""
         key = (self.current_run, v)
-        if v in self.uniform or key in self.remat_names:
+        if v in self.uniform or v in self.ids or key in self.remat_names:
             return
         op = v.owner_op
         for x in op.operands:
@@ -405,9 +416,11 @@ class _Gen:
                                 "the threads of a block")
         self.assign_runs(self.entry.ops, [0])
         self.find_spills()
-        args = self.entry.args
+        args = self.slots
         for i, a in enumerate(args):
             self.names[a] = f"a{i}"
+        for v, (expr, _) in self.ids.items():
+            self.names[v] = expr
         body: list[str] = []
         self.lines = body
         self.uniform_seq(self.entry.ops, 2)
@@ -486,7 +499,7 @@ class _Gen:
     def uniform_seq(self, ops, depth: int) -> None:
         pending: list[Operation] = []
         for op in ops:
-            if op in self.barrier_ops or op.name in ("scf.yield", "gpu.return"):
+            if op in self.barrier_ops or op.name == "scf.yield" or op.name in _ENDS:
                 self.flush(pending, depth)
                 pending = []
                 if op.name == "scf.for":
@@ -550,6 +563,8 @@ class _Gen:
         return name, "0", hi if pred[0] == "u" else f"({u} < 0 ? 0 : {hi})"
 
     def _is_thread_x(self, v: Value) -> bool:
+        if v in self.ids:
+            return self.ids[v] == ("tx", True)
         op = v.owner_op if type(v).__name__ == "OpResult" else None
         return op is not None and op.name == "gpu.thread_id" and \
             op.attributes["dimension"].keyword == "x"
@@ -705,12 +720,12 @@ class _Gen:
         self.define(op.results[0], self.expr(op, depth), depth)
 
     def note_access(self, ref: Value, write: bool) -> None:
-        i = self.entry.args.index(ref)
+        i = self.index_of[ref]
         if i < self.n_in:
             (self.writes if write else self.reads).add(i)
 
     def address(self, op: Operation, ref: Value, idx, depth: int) -> str:
-        i = self.entry.args.index(ref)
+        i = self.index_of[ref]
         terms = []
         for k, x in enumerate(idx):
             e = self.ref(x)
@@ -935,17 +950,40 @@ def _int_cast(name: str, src: str, dst: str, a: str) -> str:
 
 def generate(body: Region, n_in: int, n_wg: int, block: tuple[int, int, int],
              unit_stride: tuple[bool, ...]) -> KernelSource:
-    """Translate a kernel's body (``n_in`` arguments, then ``n_wg`` workgroup and the private
-    attributions) for blocks of ``block`` threads, or raise :class:`NotNative`.
+    """Translate a ``gpu.func``'s body (``n_in`` arguments, then ``n_wg`` workgroup and the
+    private attributions) for blocks of ``block`` threads, or raise :class:`NotNative`.
     ``unit_stride[i]``: memref argument ``i``'s innermost stride is 1 at every launch of this
     translation."""
-    gen = _Gen(body, n_in, n_wg, block, unit_stride)
+    args = body.blocks[0].args
+    return _translate(_Gen(body, list(args[:n_in]), list(args[n_in:n_in + n_wg]),
+                           list(args[n_in + n_wg:]), {}, block, unit_stride))
+
+
+#: a gpu.launch body's first twelve arguments: block ids, thread ids, grid and block sizes
+_LAUNCH_IDS = (("bx", False), ("by", False), ("bz", False), ("tx", True), ("ty", True),
+               ("tz", True), ("gx", False), ("gy", False), ("((int64_t)P[2])", False),
+               ("BX", False), ("BY", False), ("BZ", False))
+
+
+def generate_launch_body(body: Region, captures: list[Value], n_wg: int,
+                         block: tuple[int, int, int],
+                         unit_stride: tuple[bool, ...]) -> KernelSource:
+    """Translate the body of a ``gpu.launch`` without clusters (its twelve id arguments, then
+    ``n_wg`` workgroup and the private attributions); ``captures``: the values from outside the
+    body that it uses, which become the C function's inputs in that order."""
+    args = body.blocks[0].args
+    ids = {a: _LAUNCH_IDS[k] for k, a in enumerate(args[:12])}
+    return _translate(_Gen(body, captures, list(args[12:12 + n_wg]), list(args[12 + n_wg:]),
+                           ids, block, unit_stride))
+
+
+def _translate(gen: _Gen) -> KernelSource:
     text = gen.generate()
     params = []
-    for i, a in enumerate(gen.entry.args[:n_in]):
+    for i, a in enumerate(gen.slots[:gen.n_in]):
         if _is_memref(a):
             params.append(ParamSpec("memref", element_name(a.type), len(a.type.shape),
-                                    unit_stride[i]))
+                                    gen.unit_stride[i]))
         else:
             params.append(ParamSpec("scalar", _elem(a)))
     return KernelSource(text, params, gen.scratch_bytes, gen.reads, gen.writes)

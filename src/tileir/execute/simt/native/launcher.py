@@ -15,17 +15,18 @@ import os
 import struct
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from ....ir.core import Operation
+from ....ir.core import Operation, Value
 from ...errors import ArgumentError, UnsupportedError
+from ..lanes import Aff
 from ..memory import MemRef
 from . import build
-from .codegen import KernelSource, NotNative, generate
+from .codegen import KernelSource, NotNative, generate, generate_launch_body
 
-__all__ = ["BACKENDS", "try_launch", "STATS", "resolve_backend"]
+__all__ = ["BACKENDS", "try_launch", "try_launch_body", "STATS", "resolve_backend"]
 
 #: ``backend=`` values: ``"auto"`` compiles launches of at least :data:`AUTO_MIN_THREADS`
 #: threads whose kernels qualify and have a loop or a barrier (the lane engine runs the rest:
@@ -80,14 +81,15 @@ def _has_loop_or_barrier(kernel: Operation, cache: dict) -> bool:
     return hit
 
 
-def _plan(kernel: Operation, block: tuple, unit: tuple, n_in: int, n_wg: int, cache: dict):
-    """The translated kernel or the reason it cannot be, kept in the program's ``cache``."""
-    key = ("native plan", kernel, block, unit)
+def _plan(key_op: Operation, block: tuple, unit: tuple, cache: dict,
+          translate: Callable[[tuple], KernelSource]):
+    """The translation of ``key_op``'s kernel (``translate(unit_strides)``) or the reason it
+    cannot be, kept in the program's ``cache``."""
+    key = ("native plan", key_op, block, unit)
     hit = cache.get(key)
     if hit is None:
         try:
-            src = generate(kernel.regions[0], n_in, n_wg, block, unit)
-            hit = (src, None)
+            hit = (translate(unit), None)
         except NotNative as e:
             hit = (None, str(e))
         cache[key] = hit
@@ -102,9 +104,27 @@ def _refuse(backend: str, why: str) -> bool:
 
 def try_launch(kernel: Operation, geo: Any, args: Sequence[Any], n_in: int, n_wg: int,
                backend: str, racecheck: bool, cache: dict) -> bool:
-    """Run the launch of ``kernel`` over ``geo`` with runtime values ``args`` as C (``cache``:
-    the program's compiler cache, which keeps the translations); False when the lane engine should run it instead (``backend="native"`` raises
+    """Run the launch of the ``gpu.func`` ``kernel`` over ``geo`` with runtime values
+    ``args`` as C (``cache``: the program's compiler cache, which keeps the translations);
+    False when the lane engine should run it instead (``backend="native"`` raises
     :class:`UnsupportedError` for a kernel or launch that cannot run natively)."""
+    return _launch(kernel, geo, args, backend, racecheck, cache,
+                   lambda unit: generate(kernel.regions[0], n_in, n_wg, geo.block, unit))
+
+
+def try_launch_body(op: Operation, geo: Any, captures: Sequence[Value], args: Sequence[Any],
+                    n_wg: int, backend: str, racecheck: bool, cache: dict) -> bool:
+    """:func:`try_launch` for a ``gpu.launch`` op: its body uses ``captures`` (values from
+    outside it), whose runtime values are ``args``."""
+    if op.operand_group("clusterSizeX"):
+        return _refuse(backend, "clusters need the lane engine")
+    return _launch(op, geo, args, backend, racecheck, cache,
+                   lambda unit: generate_launch_body(op.regions[0], list(captures), n_wg,
+                                                     geo.block, unit))
+
+
+def _launch(key_op: Operation, geo: Any, args: Sequence[Any], backend: str, racecheck: bool,
+            cache: dict, translate: Callable[[tuple], KernelSource]) -> bool:
     if backend == "lanes":
         return False
     if racecheck:
@@ -113,11 +133,11 @@ def try_launch(kernel: Operation, geo: Any, args: Sequence[Any], n_in: int, n_wg
         return _refuse(backend, "clusters need the lane engine")
     n_blocks = geo.grid[0] * geo.grid[1] * geo.grid[2]
     if backend == "auto" and (n_blocks * geo.threads < AUTO_MIN_THREADS or
-                              not _has_loop_or_barrier(kernel, cache)):
+                              not _has_loop_or_barrier(key_op, cache)):
         return False
     if build.compiler() is None:
         return _refuse(backend, "no C compiler (set CC, or install cc/gcc/clang)")
-    src, why = _plan(kernel, geo.block, _unit_strides(args), n_in, n_wg, cache)
+    src, why = _plan(key_op, geo.block, _unit_strides(args), cache, translate)
     if src is None:
         return _refuse(backend, f"the kernel cannot be compiled: {why}")
     params = _parameters(src, geo, args)
@@ -138,6 +158,12 @@ def try_launch(kernel: Operation, geo: Any, args: Sequence[Any], n_in: int, n_wg
 
 
 def _bits(value: Any, elem: str) -> int:
+    """A uniform scalar's bits as the int64 the C code reads (an affine host value, such as
+    a constant captured by a ``gpu.launch`` body, when it is a constant)."""
+    if type(value) is Aff:
+        if not value.is_constant:
+            raise ValueError("not a uniform scalar")
+        value = value.const
     arr = np.asarray(value).reshape(-1)
     if arr.size != 1:
         raise ValueError("not a uniform scalar")

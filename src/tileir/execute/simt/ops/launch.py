@@ -18,7 +18,8 @@ from ..registry import lowering
 from ..runner_utils import call_runner_function
 from .llvm_host import c_printf
 from ..memory import MemRef
-from ..aliasing import captured_memrefs, written_captures
+from ..aliasing import captured_memrefs, captured_values, written_captures
+from ..native import try_launch_body
 from ..runtime import check_device_use, dependencies, start, token_of, written_by
 
 
@@ -176,17 +177,29 @@ def _launch(op: Operation, c):
             ref = frame.get(v)
             if isinstance(ref, MemRef):
                 check_device_use(ref.buffer, deps, op)
+        inputs = host.compiler.cache.get(("captured values", op))
+        if inputs is None:
+            inputs = host.compiler.cache[("captured values", op)] = captured_values(body)
+        if try_launch_body(op, geo, inputs, [frame.get(v) for v in inputs], n_wg,
+                           host.backend, host.racecheck, host.compiler.cache):
+            return _after_launch(op, deps, host, frame, captured)
         text = run_kernel(host.compiler, body, geo, bind, racecheck=host.racecheck,
                           max_lanes=host.max_lanes, parent=frame, program=host.program,
                           matrix_layout=host.matrix_layout, emit=host.emit)
         host.emit(text)
-        results = start(op, deps, host.streams)
-        for v in captured:
-            ref = frame.get(v)
-            if isinstance(ref, MemRef):
-                written_by(ref.buffer, token_of(results))
-        return results
+        return _after_launch(op, deps, host, frame, captured)
     return affine(step)
+
+
+def _after_launch(op: Operation, deps, host, frame: Frame, written: set) -> list:
+    """A ``gpu.launch``'s results (its async token) once its body ran; the memrefs it may
+    have written are pending on that token."""
+    results = start(op, deps, host.streams)
+    for v in written:
+        ref = frame.get(v)
+        if isinstance(ref, MemRef):
+            written_by(ref.buffer, token_of(results))
+    return results
 
 
 def _has_cluster(op: Operation) -> bool:
