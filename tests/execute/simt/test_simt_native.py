@@ -12,6 +12,7 @@ backend cannot translate must be refused with ``UnsupportedError`` naming the re
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 import pytest
@@ -797,3 +798,22 @@ def test_auto_leaves_small_launches_to_the_lane_engine():
     gpu.launch(m, "m::k", grid=(4,), block=(64,), args=[a])
     assert STATS == before
     np.testing.assert_array_equal(a, np.arange(256, dtype=np.float32) * 4)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_native_launch_in_a_forked_child():
+    """A child forked after a native launch has none of the parent's worker threads: its
+    launches must make their own (a submit to the parent's pool would wait forever)."""
+    m = tileir.parse(kernel_module(SIMPLE, "%a: memref<?xf32>"))
+    x = np.ones(64 * 64, np.float32)
+    gpu.launch(m, "m::k", grid=(64,), block=(64,), args=[x], backend="native")
+    pid = os.fork()
+    if pid == 0:        # (the child reports through its exit status only)
+        try:
+            gpu.launch(m, "m::k", grid=(64,), block=(64,), args=[x], backend="native")
+            os._exit(0 if np.all(x == 4) else 3)
+        except BaseException:
+            os._exit(4)
+    _, status = os.waitpid(pid, 0)
+    assert os.WEXITSTATUS(status) == 0
+    np.testing.assert_array_equal(x, 2)

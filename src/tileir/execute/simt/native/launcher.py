@@ -59,9 +59,11 @@ def _workers() -> int:
 
 
 def _executor() -> ThreadPoolExecutor:
-    if not _pool:
-        _pool.append(ThreadPoolExecutor(_workers(), thread_name_prefix="tileir-native"))
-    return _pool[0]
+    """The worker threads (made anew in a forked child, which has none of its parent's)."""
+    if not _pool or _pool[0][0] != os.getpid():
+        _pool[:] = [(os.getpid(), ThreadPoolExecutor(_workers(),
+                                                     thread_name_prefix="tileir-native"))]
+    return _pool[0][1]
 
 
 def _unit_strides(args: Sequence[Any]) -> tuple[bool, ...]:
