@@ -20,7 +20,8 @@ import pytest
 import tileir
 from tileir import gpu
 from tileir.execute.errors import UnsupportedError
-from tileir.execute.simt.native import STATS, build
+from tileir.execute import cbuild as build
+from tileir.execute.simt.native import STATS
 
 pytestmark = pytest.mark.skipif(build.compiler() is None,
                                 reason="no C compiler (cc/gcc/clang or $CC): the native "

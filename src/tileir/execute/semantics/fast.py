@@ -24,6 +24,7 @@ import ml_dtypes
 import numpy as np
 
 from ..buffers import MIN_BYTES, fresh, recycle, scratch
+from ..numerics import native
 
 __all__ = ["canon_nan", "compact", "on_compact", "nan_finisher", "float_binary",
            "native_ufunc", "float_sqrt", "float_maxmin", "float_cmp",
@@ -436,6 +437,11 @@ def f32_to_tf32(rounding: str):
     NaN gives the canonical tf32 NaN ``0x7FFFE000``."""
     def convert(a):
         x = a if a.dtype == F32 else np.asarray(a, dtype=F32)
+        if rounding == "nearest_even":      # (one pass in C where a compiler is at hand)
+            out = scratch(x.shape, _U32)
+            if native.round_to_tf32(x, out):
+                return out.view(F32)
+            recycle(out)
         out = _round_low_bits(x.view(_U32), 13, rounding)
         if x.size and np.isnan(np.maximum.reduce(x, axis=None)):    # (one pass: no mask)
             out[np.isnan(x)] = np.uint32(0x7FFFE000)

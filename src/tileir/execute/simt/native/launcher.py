@@ -23,7 +23,7 @@ from ....ir.core import Operation, Value
 from ...errors import ArgumentError, UnsupportedError
 from ..lanes import Aff
 from ..memory import MemRef
-from . import build
+from ... import cbuild as build
 from .codegen import KernelSource, NotNative, generate, generate_launch_body
 
 __all__ = ["BACKENDS", "try_launch", "try_launch_body", "STATS", "resolve_backend"]
@@ -246,6 +246,10 @@ def _scratch(nbytes: int) -> np.ndarray:
 def _run(lib: ctypes.CDLL, src: KernelSource, params: np.ndarray, n_blocks: int) -> bool:
     """Run every block; False when a block met undefined behaviour."""
     fn = lib.tileir_kernel
+    if fn.restype is not ctypes.c_int64:
+        fn.restype = ctypes.c_int64
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,
+                       ctypes.c_void_p]
     p = params.ctypes.data
 
     def blocks(b0: int, b1: int) -> bool:

@@ -1,4 +1,8 @@
-"""Compiling generated C kernels with the system's C compiler, cached on disk and in memory.
+"""Compiling generated C with the system's C compiler, cached on disk and in memory.
+
+Used by the SIMT engine's native backend (kernels as C, :mod:`.simt.native`) and by the
+numerics' native helpers (:mod:`.numerics.native`).  Everything that uses it has a NumPy path
+for machines without a compiler.
 
 The compiler is ``$CC`` or the first of ``cc``, ``gcc``, ``clang`` on ``PATH``.  Flags keep IEEE
 arithmetic exact: no fast math, no contraction of a multiply and an add into an fma, wrap-around
@@ -62,7 +66,8 @@ def _cache_dir() -> Path:
 
 
 def load(source: str) -> ctypes.CDLL:
-    """The shared library built from ``source`` (compiled on first use)."""
+    """The shared library built from ``source`` (compiled on first use); the caller declares
+    its functions' ``argtypes`` and ``restype``."""
     cc = compiler()
     if cc is None:
         raise NativeBuildError("no C compiler (set CC, or install cc/gcc/clang)")
@@ -77,10 +82,6 @@ def load(source: str) -> ctypes.CDLL:
         if not path.exists():
             _compile(cc, flags, source, path)
         lib = ctypes.CDLL(str(path))
-        fn = lib.tileir_kernel
-        fn.restype = ctypes.c_int64
-        fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,
-                       ctypes.c_void_p]
         _loaded[key] = lib
         return lib
 
