@@ -818,3 +818,58 @@ def test_native_launch_in_a_forked_child():
     _, status = os.waitpid(pid, 0)
     assert os.WEXITSTATUS(status) == 0
     np.testing.assert_array_equal(x, 2)
+
+
+COLLATZ = """
+      %n0 = memref.load %a[%i] : memref<?xi64>
+      %one = arith.constant 1 : i64
+      %two = arith.constant 2 : i64
+      %three = arith.constant 3 : i64
+      %zero = arith.constant 0 : i64
+      %steps, %last = scf.while (%n = %n0, %k = %zero) : (i64, i64) -> (i64, i64) {
+        %more = arith.cmpi ugt, %n, %one : i64
+        scf.condition(%more) %k, %n : i64, i64
+      } do {
+      ^bb0(%k2: i64, %n2: i64):
+        %r = arith.remui %n2, %two : i64
+        %odd = arith.cmpi ne, %r, %zero : i64
+        %up = arith.muli %n2, %three : i64
+        %up1 = arith.addi %up, %one : i64
+        %down = arith.divui %n2, %two : i64
+        %next = arith.select %odd, %up1, %down : i64
+        %k3 = arith.addi %k2, %one : i64
+        scf.yield %next, %k3 : i64, i64
+      }
+      memref.store %steps, %a[%i] : memref<?xi64>
+"""
+
+
+def collatz_steps(n: int) -> int:
+    k = 0
+    while n > 1:
+        n = 3 * n + 1 if n % 2 else n // 2
+        k += 1
+    return k
+
+
+def test_scf_while_with_per_thread_trip_counts():
+    m = kernel_module(COLLATZ, "%a: memref<?xi64>")
+    start = np.arange(1, 64 * 32 + 1, dtype=np.int64)
+    (out,) = launch_both(m, lambda: [start.copy()], (32,), (64,))
+    np.testing.assert_array_equal(out, [collatz_steps(int(n)) for n in start])
+
+
+def test_scf_while_that_never_ends_is_reported_by_the_lane_engine():
+    """An endless loop (one thread's) is not hung on: the C code stops at the lane engine's
+    iteration limit and the lane engine reports the loop."""
+    # (the carried values never change, which the lane engine detects)
+    body = COLLATZ.replace("arith.cmpi ugt, %n, %one", "arith.cmpi uge, %n, %one") \
+        .replace("scf.yield %next, %k3", "scf.yield %n2, %k2")
+    m = tileir.parse(kernel_module(body, "%a: memref<?xi64>"))
+    errors = []
+    for backend in ("lanes", "native"):
+        with pytest.raises(tileir.LaunchError) as info:
+            gpu.launch(m, "m::k", grid=(1,), block=(4,), args=[np.arange(1, 5)],
+                       backend=backend)
+        errors.append(str(info.value))
+    assert errors[0] == errors[1]

@@ -13,10 +13,12 @@ Only what this module can translate exactly is accepted (:func:`generate` raises
 :class:`NotNative` naming the first op or type it cannot take): integers (i1 to i64, index) with
 arith's wrap-around, f32/f64 IEEE arithmetic rounded once (C with ``-ffp-contract=off``, no fast
 math), loads and stores of memref arguments and workgroup/private attributions, ``scf.for`` /
-``scf.if``, the gpu id ops.  Everything that is undefined behaviour in arith or memref (an index
-out of bounds, a division by zero, an out-of-range float to integer conversion, a shift by the bit
-width or more, a non-positive loop step) makes the kernel return a non-zero code: the launcher then
-restores the memory it wrote and runs the lane engine, which reports it (:mod:`.launcher`).
+``scf.if`` / ``scf.while`` (barriers only in the first two), the gpu id ops.  Everything that is
+undefined behaviour in arith or memref (an index out of bounds, a division by zero, an
+out-of-range float to integer conversion, a shift by the bit width or more, a non-positive loop
+step) or that the lane engine reports (a loop past its iteration limit) makes the kernel return a
+non-zero code: the launcher then restores the memory it wrote and runs the lane engine, which
+reports it (:mod:`.launcher`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ....ir.core import Operation, Region, Value
+from ..interp import MAX_LOOP_ITERATIONS_DEFAULT
 from ..values import element_name
 
 __all__ = ["NotNative", "KernelSource", "ParamSpec", "generate"]
@@ -220,10 +223,10 @@ class _Gen:
             if "upper_bound" in op.attributes:
                 raise NotNative(f"'{name}' with an upper_bound")
             return
-        if name == "scf.for":
-            if len(op.regions[0].blocks) != 1:
-                raise NotNative("scf.for with several blocks")
-        elif name == "scf.if":
+        if name in ("scf.for", "scf.if", "scf.while"):
+            if any(len(r.blocks) > 1 for r in op.regions):
+                raise NotNative(f"'{name}' with several blocks")
+        elif name == "scf.condition":
             pass
         elif name in ("memref.load", "memref.store"):
             ref = op.operands[0 if name == "memref.load" else 1]
@@ -650,6 +653,8 @@ class _Gen:
         below = f"(({ut}){lo} < ({ut}){hi})" if unsigned else f"({lo} < {hi})"
         self.emit(f"const {ut} {n} = {below} ? (({ut}){hi} - ({ut}){lo} - 1) / ({ut}){step} + 1"
                   " : 0;", depth)
+        self.emit(f"if ((uint64_t){n} > {MAX_LOOP_ITERATIONS_DEFAULT}ull) TL_FAIL({ERR_UB});",
+                  depth)
         self.emit(f"for ({ut} {k} = 0; {k} < {n}; {k}++) {{", depth)
         name = self.fresh()
         self.names[iv] = name
@@ -703,6 +708,8 @@ class _Gen:
         name = op.name
         if name == "scf.for":
             return self.thread_for(op, depth)
+        if name == "scf.while":
+            return self.thread_while(op, depth)
         if name == "scf.if":
             return self.thread_if(op, depth)
         if name == "memref.store":
@@ -758,6 +765,44 @@ class _Gen:
         self.emit("}", depth)
         self.emit("}", depth)
         for res, name in zip(op.results, slots):
+            self.alias(res, name, depth)
+
+    def thread_while(self, op: Operation, depth: int) -> None:
+        """``scf.while`` in one thread: ``for (;;) { before; if (!cond) break; after }``, with
+        the lane engine's iteration limit (past it, the lane engine reports the loop)."""
+        before, after = (r.blocks[0] for r in op.regions)
+        condition = before.terminator
+        slots = []
+        for arg, init in zip(before.args, op.operands):
+            name = self.fresh("c")
+            self.emit(f"{CTYPE[_elem(arg)]} {name} = {self.ref(init)};", depth)
+            self.names[arg] = name
+            slots.append(name)
+        results = []
+        for res in op.results:
+            name = self.fresh("c")
+            self.emit(f"{CTYPE[_elem(res)]} {name};", depth)
+            results.append(name)
+        count = self.fresh("it")
+        self.emit(f"uint64_t {count} = 0;", depth)
+        self.emit("for (;;) {", depth)
+        d = depth + 1
+        self.emit(f"if (++{count} > {MAX_LOOP_ITERATIONS_DEFAULT}ull) TL_FAIL({ERR_UB});", d)
+        for o in before.ops[:-1]:
+            self.op(o, d)
+        forwarded = []
+        for v, arg in zip(condition.operands[1:], after.args):
+            name = self.fresh()
+            self.emit(f"const {CTYPE[_elem(arg)]} {name} = {self.ref(v)};", d)
+            self.names[arg] = name
+            forwarded.append(name)
+        done = " ".join(f"{r} = {f};" for r, f in zip(results, forwarded))
+        self.emit(f"if (!{self.ref(condition.operands[0])}) {{ {done} break; }}", d)
+        for o in after.ops[:-1]:
+            self.op(o, d)
+        self.assign(slots, after.terminator.operands, d)
+        self.emit("}", depth)
+        for res, name in zip(op.results, results):
             self.alias(res, name, depth)
 
     def alias(self, v: Value, name: str, depth: int) -> None:
