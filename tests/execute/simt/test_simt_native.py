@@ -21,7 +21,7 @@ import tileir
 from tileir import gpu
 from tileir.execute.errors import UnsupportedError
 from tileir.execute import cbuild as build
-from tileir.execute.simt.native import STATS
+from tileir.execute.simt.native import STATS, launcher
 
 pytestmark = pytest.mark.skipif(build.compiler() is None,
                                 reason="no C compiler (cc/gcc/clang or $CC): the native "
@@ -791,7 +791,9 @@ def test_native_refuses(body, options, reason):
     assert STATS == before
 
 
-def test_auto_leaves_small_launches_to_the_lane_engine():
+def test_auto_leaves_small_launches_to_the_lane_engine(monkeypatch):
+    monkeypatch.setattr(launcher, "AUTO_MIN_THREADS", 1 << 15)   # (the default)
+    monkeypatch.delenv("TILEIR_SIMT_BACKEND", raising=False)
     m = tileir.parse(kernel_module(SIMPLE, "%a: memref<?xf32>"))
     before = dict(STATS)
     a = np.arange(256, dtype=np.float32)
@@ -873,3 +875,72 @@ def test_scf_while_that_never_ends_is_reported_by_the_lane_engine():
                        backend=backend)
         errors.append(str(info.value))
     assert errors[0] == errors[1]
+
+
+def test_auto_compiles_large_launches_of_kernels_with_loops(monkeypatch):
+    """``auto`` (the default) runs a large launch of a kernel with a barrier natively and a
+    straight-line kernel's on the lane engine."""
+    monkeypatch.setattr(launcher, "AUTO_MIN_THREADS", 1 << 15)
+    monkeypatch.delenv("TILEIR_SIMT_BACKEND", raising=False)
+    text = open(__file__.rsplit("/tests/", 1)[0] + "/examples/gpu/block_reduce.mlir").read()
+    prog = gpu.Program(tileir.parse(text))
+    x = np.random.default_rng(3).random(256 * 256, dtype=np.float32)
+    out = np.zeros(256, np.float32)
+    before = dict(STATS)
+    gpu.launch(prog, "kernels::block_sum", grid=(256,), block=(256,), args=[x, out])
+    assert STATS["native"] == before["native"] + 1
+    np.testing.assert_allclose(out, x.reshape(-1, 256).sum(1, dtype=np.float64), rtol=1e-5)
+    m = tileir.parse(kernel_module(SIMPLE, "%a: memref<?xf32>"))
+    a = np.ones(256 * 256, np.float32)
+    gpu.launch(m, "m::k", grid=(256,), block=(256,), args=[a])
+    assert STATS["native"] == before["native"] + 1
+
+
+CF_KERNEL = """
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%a: memref<?xi32>, %limit: i32) kernel {
+      %i = gpu.global_id x
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %x = memref.load %a[%i] : memref<?xi32>
+      %ok = arith.cmpi slt, %x, %limit : i32
+      cf.assert %ok, "value past the limit"
+      cf.br ^loop(%x, %c0 : i32, i32)
+    ^loop(%n: i32, %bits: i32):
+      %more = arith.cmpi ne, %n, %c0 : i32
+      cf.cond_br %more, ^body, ^done(%bits : i32)
+    ^done(%result: i32):
+      memref.store %result, %a[%i] : memref<?xi32>
+      gpu.return
+    ^body:
+      %low = arith.andi %n, %c1 : i32
+      %b2 = arith.addi %bits, %low : i32
+      %n2 = arith.shrui %n, %c1 : i32
+      cf.br ^loop(%n2, %b2 : i32, i32)
+    }
+  }
+}
+"""
+
+
+def test_cf_branches_popcount_per_thread():
+    """A body of several blocks (a per-thread loop of cf branches; ^done written before
+    ^body): each thread's population count."""
+    x = np.random.default_rng(4).integers(0, 1 << 30, 64 * 16, dtype=np.int32)
+    (out, _) = launch_both(CF_KERNEL, lambda: [x.copy(), 1 << 30], (16,), (64,))
+    np.testing.assert_array_equal(out, [bin(int(v)).count("1") for v in x])
+
+
+def test_cf_assert_failure_reported_as_by_the_lane_engine():
+    m = tileir.parse(CF_KERNEL)
+    x = np.arange(64 * 4, dtype=np.int32)
+    errors = []
+    for backend in ("lanes", "native"):
+        before = dict(STATS)
+        with pytest.raises(tileir.LaunchError) as info:
+            gpu.launch(m, "m::k", grid=(4,), block=(64,), args=[x.copy(), 200],
+                       backend=backend)
+        errors.append(str(info.value))
+    assert STATS["fallback"] == before["fallback"] + 1
+    assert errors[0] == errors[1] and "value past the limit" in errors[0]

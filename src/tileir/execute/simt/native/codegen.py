@@ -13,7 +13,8 @@ Only what this module can translate exactly is accepted (:func:`generate` raises
 :class:`NotNative` naming the first op or type it cannot take): integers (i1 to i64, index) with
 arith's wrap-around, f32/f64 IEEE arithmetic rounded once (C with ``-ffp-contract=off``, no fast
 math), loads and stores of memref arguments and workgroup/private attributions, ``scf.for`` /
-``scf.if`` / ``scf.while`` (barriers only in the first two), the gpu id ops.  Everything that is
+``scf.if`` / ``scf.while`` (barriers only in the first two), ``cf`` branches and asserts
+(bodies of several blocks, without barriers: :meth:`_Gen.generate_branches`), the gpu id ops.  Everything that is
 undefined behaviour in arith or memref (an index out of bounds, a division by zero, an
 out-of-range float to integer conversion, a shift by the bit width or more, a non-positive loop
 step) or that the lane engine reports (a loop past its iteration limit) makes the kernel return a
@@ -153,8 +154,6 @@ class _Gen:
     def __init__(self, body: Region, inputs: list[Value], workgroup: list[Value],
                  private: list[Value], ids: dict[Value, tuple[str, bool]],
                  block: tuple[int, int, int], unit_stride: tuple[bool, ...]) -> None:
-        if len(body.blocks) != 1:
-            raise NotNative("a kernel body of several blocks (cf branches)")
         self.body = body
         self.entry = body.blocks[0]
         #: what the C function receives (inputs) or carves from scratch (attributions),
@@ -199,7 +198,7 @@ class _Gen:
     def check_ops(self) -> None:
         """Refuse what cannot be translated; find the ops that hold a barrier."""
         kernel = self.body.parent
-        for op in self.entry.ops:
+        for op in (o for block in self.body.blocks for o in block.ops):
             for o in op.walk():
                 self._check_op(o)
                 if o.name == "gpu.barrier":
@@ -226,8 +225,11 @@ class _Gen:
         if name in ("scf.for", "scf.if", "scf.while"):
             if any(len(r.blocks) > 1 for r in op.regions):
                 raise NotNative(f"'{name}' with several blocks")
-        elif name == "scf.condition":
+        elif name in ("scf.condition", "cf.assert"):
             pass
+        elif name in ("cf.br", "cf.cond_br"):
+            if op.parent_op is not self.body.parent:
+                raise NotNative(f"'{name}' inside a nested region")
         elif name in ("memref.load", "memref.store"):
             ref = op.operands[0 if name == "memref.load" else 1]
             if ref not in self.index_of:
@@ -409,6 +411,8 @@ class _Gen:
 
     def generate(self) -> str:
         self.check_ops()
+        if len(self.body.blocks) > 1:
+            return self.generate_branches()
         self.find_uniform()
         for op in self.barrier_ops:
             if op.name == "scf.for" and not all(x in self.uniform for x in op.operands[:3]):
@@ -429,6 +433,66 @@ class _Gen:
         self.uniform_seq(self.entry.ops, 2)
         head = self.header(args)
         return "\n".join([_PRELUDE] + head + body + ["  }", "  return 0;", "}", ""])
+
+    def generate_branches(self) -> str:
+        """A body of several blocks (``cf`` branches, no barriers): each thread runs it
+        whole, its blocks as labels in reverse post-order (every block after the blocks that
+        dominate it, so each value is declared before it is used), block arguments as
+        variables, each branch counted against the lane engine's iteration limit."""
+        if self.barrier_ops:
+            raise NotNative("a barrier in a kernel body of several blocks (cf branches)")
+        self.uniform = set(self.slots) | {v for v, (_, t) in self.ids.items() if not t}
+        for i, a in enumerate(self.slots):
+            self.names[a] = f"a{i}"
+        for v, (expr, _) in self.ids.items():
+            self.names[v] = expr
+        self.lines = body = []
+        self.current_run = 0
+        d = self.open_threads(2)
+        order = _reverse_post_order(self.entry)
+        for block in order[1:]:
+            for a in block.args:
+                name = self.fresh("b")
+                self.emit(f"{CTYPE[_elem(a)]} {name};", d)
+                self.names[a] = name
+        count = self.fresh("it")
+        self.emit(f"uint64_t {count} = 0;", d)
+        labels = {block: self.fresh("L") for block in order}
+        end = self.fresh("L")
+        for block in order:
+            self.emit(f"{labels[block]}: ;", d)
+            for op in block.ops[:-1]:
+                self.op(op, d)
+            self.branch(block.terminator, labels, end, count, d)
+        self.emit(f"{end}: ;", d)
+        self.close_threads(d)
+        self.current_run = None
+        head = self.header(self.slots)
+        return "\n".join([_PRELUDE] + head + body + ["  }", "  return 0;", "}", ""])
+
+    def branch(self, op: Operation, labels: dict, end: str, count: str, depth: int) -> None:
+        """A block's terminator: ``goto`` with the successor's arguments assigned."""
+        if op.name in _ENDS:
+            self.emit(f"goto {end};", depth)
+            return
+        if op.name not in ("cf.br", "cf.cond_br"):
+            raise NotNative(f"'{op.name}' ending a block")
+        self.emit(f"if (++{count} > {MAX_LOOP_ITERATIONS_DEFAULT}ull) TL_FAIL({ERR_UB});", depth)
+        if op.name == "cf.br":
+            target = op.successors[0]
+            self.assign([self.names[a] for a in target.args], op.operands, depth)
+            self.emit(f"goto {labels[target]};", depth)
+            return
+        seg = op.segments or (1, 0, 0)
+        true_args = op.operands[1:1 + seg[1]]
+        false_args = op.operands[1 + seg[1]:]
+        self.emit(f"if ({self.ref(op.operands[0])}) {{", depth)
+        for k, (target, values) in enumerate(zip(op.successors, (true_args, false_args))):
+            if k == 1:
+                self.emit("} else {", depth)
+            self.assign([self.names[a] for a in target.args], values, depth + 1)
+            self.emit(f"goto {labels[target]};", depth + 1)
+        self.emit("}", depth)
 
     def header(self, args) -> list[str]:
         bx, by, bz = self.block
@@ -712,6 +776,9 @@ class _Gen:
             return self.thread_while(op, depth)
         if name == "scf.if":
             return self.thread_if(op, depth)
+        if name == "cf.assert":      # (a failed assertion: the lane engine reports it)
+            self.emit(f"if (!{self.ref(op.operands[0])}) TL_FAIL({ERR_UB});", depth)
+            return
         if name == "memref.store":
             value, ref, idx = op.operands[0], op.operands[1], op.operands[2:]
             addr = self.address(op, ref, idx, depth)
@@ -957,6 +1024,23 @@ class _Gen:
         if name == "arith.ceildivsi":
             return f"({ct})({x} / {y} + ({inexact} && (({x} < 0) == ({y} < 0))))"
         return f"({ct})({x} / {y} - ({inexact} && (({x} < 0) != ({y} < 0))))"
+
+
+def _reverse_post_order(entry) -> list:
+    """The blocks reachable from ``entry``, each after every block that dominates it."""
+    seen, post = set(), []
+    stack = [(entry, iter(entry.terminator.successors if entry.terminator else ()))]
+    seen.add(entry)
+    while stack:
+        block, succ = stack[-1]
+        nxt = next(succ, None)
+        if nxt is None:
+            stack.pop()
+            post.append(block)
+        elif nxt not in seen:
+            seen.add(nxt)
+            stack.append((nxt, iter(nxt.terminator.successors if nxt.terminator else ())))
+    return post[::-1]
 
 
 def _cmpf(pred: int, a: str, b: str) -> str:

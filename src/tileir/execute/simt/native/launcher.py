@@ -35,7 +35,8 @@ __all__ = ["BACKENDS", "try_launch", "try_launch_body", "STATS", "resolve_backen
 BACKENDS = ("auto", "native", "lanes")
 #: the smallest launch ``"auto"`` compiles: below it the lane engine is already quick, and a
 #: compilation (0.1-0.5 s, once per kernel and machine) would not pay
-#: (``$TILEIR_NATIVE_MIN_THREADS`` overrides it: 0 compiles every launch that qualifies)
+#: (``$TILEIR_NATIVE_MIN_THREADS`` overrides it: 0 compiles every launch that qualifies, with
+#: or without loops: the whole test suite runs that way to compare the two backends)
 AUTO_MIN_THREADS = int(os.environ.get("TILEIR_NATIVE_MIN_THREADS", 1 << 15))
 #: launches run natively / fallen back to the lane engine after undefined behaviour
 STATS = {"native": 0, "fallback": 0}
@@ -134,8 +135,8 @@ def _launch(key_op: Operation, geo: Any, args: Sequence[Any], backend: str, race
     if geo.cluster is not None:
         return _refuse(backend, "clusters need the lane engine")
     n_blocks = geo.grid[0] * geo.grid[1] * geo.grid[2]
-    if backend == "auto" and (n_blocks * geo.threads < AUTO_MIN_THREADS or
-                              not _has_loop_or_barrier(key_op, cache)):
+    if backend == "auto" and AUTO_MIN_THREADS and (n_blocks * geo.threads < AUTO_MIN_THREADS or
+                                                   not _has_loop_or_barrier(key_op, cache)):
         return False
     if build.compiler() is None:
         return _refuse(backend, "no C compiler (set CC, or install cc/gcc/clang)")
