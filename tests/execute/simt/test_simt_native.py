@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import os
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -29,7 +30,7 @@ pytestmark = pytest.mark.skipif(build.compiler() is None,
 
 WG = "#gpu.address_space<workgroup>"
 PR = "#gpu.address_space<private>"
-DT = {"i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+DT = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
       "index": np.int64, "f32": np.float32, "f64": np.float64}
 BITS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64}
 CMPI = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
@@ -65,9 +66,10 @@ def assert_same(x, y, what: str = "") -> None:
     """Equal arrays; floats bit for bit, except that any NaN equals any NaN."""
     x, y = np.asarray(x), np.asarray(y)
     assert x.dtype == y.dtype and x.shape == y.shape, what
-    if x.dtype.kind == "f":
+    if x.dtype.kind == "f" or x.dtype == DT["bf16"]:
         ints = x.view(f"u{x.dtype.itemsize}"), y.view(f"u{y.dtype.itemsize}")
-        same = (ints[0] == ints[1]) | (np.isnan(x) & np.isnan(y))
+        nan = np.isnan(x.astype(np.float64)) & np.isnan(y.astype(np.float64))
+        same = (ints[0] == ints[1]) | nan
     else:
         same = x == y
     bad = np.flatnonzero(~same.reshape(-1))
@@ -329,6 +331,57 @@ def test_float_ops_on_edge_values(ty):
     assert_same(out[len(ref) + 1][:n], np.where(~(a >= b), c, b), "select")
     for k, p in enumerate(CMPF, len(ref) + 2):
         np.testing.assert_array_equal(out[k][:n], _cmpf_reference(p, a, b), err_msg=p)
+
+
+@pytest.mark.parametrize("ty", ["f16", "bf16"])
+def test_half_float_ops_on_edge_values(ty):
+    """f16 / bf16 values are computed in f32 and rounded once (as the lane engine does)."""
+    dt = np.dtype(DT[ty])
+    fi = ml_dtypes.finfo(dt)
+    edges = np.array([0.0, -0.0, 1.0, -1.0, 1.5, -2.75, 0.1, 3.0, np.inf, -np.inf, np.nan,
+                      float(fi.smallest_subnormal), -3 * float(fi.smallest_subnormal),
+                      float(fi.smallest_normal), float(fi.max), -float(fi.max) / 3, 7e-3,
+                      1 + float(fi.eps)], np.float32).astype(dt)
+    a = np.repeat(edges, len(edges))
+    b = np.tile(edges, len(edges))
+    rng = np.random.default_rng(6)
+    # f32 values around every kind of rounding of f32 -> half: random patterns, halfway
+    # points, the subnormal and overflow boundaries
+    wide = np.concatenate([
+        rng.integers(0, 1 << 32, a.size - 8, dtype=np.uint64).astype(np.uint32).view(np.float32),
+        np.array([65520.0, 65519.99, 2.0 ** -25, 2.0 ** -25 * 1.0000001, 2.0 ** -24 * 1.5,
+                  6.1e-5, 3.3895314e38, -0.0], np.float32)])
+    binary = ["addf", "subf", "mulf", "divf", "remf", "maximumf", "minimumf", "maxnumf",
+              "minnumf"]
+    cases = [(ty, f"{{r}} = arith.{op} %x0, %x1 : {ty}") for op in binary]
+    cases += [(ty, f"{{r}} = math.copysign %x0, %x1 : {ty}"),
+              (ty, f"{{r}} = arith.negf %x0 : {ty}"), (ty, f"{{r}} = math.sqrt %x0 : {ty}"),
+              (ty, f"{{r}} = math.absf %x1 : {ty}"),
+              (ty, f"{{t}}1 = arith.cmpf ult, %x0, %x1 : {ty}; "
+                   f"{{r}} = arith.select {{t}}1, %x0, %x1 : {ty}"),
+              ("f32", f"{{r}} = arith.extf %x0 : {ty} to f32"),
+              ("f64", f"{{r}} = arith.extf %x1 : {ty} to f64"),
+              (ty, f"{{r}} = arith.truncf %x2 : f32 to {ty}"),
+              (ty, f"{{t}}1 = arith.constant -1.5 : {ty}; {{r}} = arith.mulf %x0, {{t}}1 : {ty}")]
+    cases += [("i1", f"{{r}} = arith.cmpf {p}, %x0, %x1 : {ty}") for p in CMPF]
+    _, out = elementwise([(ty, a), (ty, b), ("f32", wide)], cases)
+    n = len(a)
+    fa, fb = a.astype(np.float32), b.astype(np.float32)
+    with np.errstate(all="ignore"):
+        ref = [fa + fb, fa - fb, fa * fb, fa / fb, np.fmod(fa, fb)]
+        ref += [np.array([_extremum(op, x, y) for x, y in zip(fa.tolist(), fb.tolist())],
+                         np.float32) for op in binary[5:]]
+        ref += [np.copysign(fa, fb), -fa, np.sqrt(fa), np.abs(fb), np.where(fa < fb, fa, fb)]
+        ref = [r.astype(dt) for r in ref]
+        ref[-1] = np.where(~(fa >= fb), a, b)
+        ref += [fa, fb.astype(np.float64), wide.astype(dt), (fa * np.float32(-1.5)).astype(dt)]
+    for k, r in enumerate(ref):
+        got = out[k][:n]
+        if got.dtype == dt:
+            got, r = got.astype(np.float32), np.asarray(r).astype(np.float32)
+        assert_same(got, r, cases[k][1])
+    for k, p in enumerate(CMPF, len(ref)):
+        np.testing.assert_array_equal(out[k][:n], _cmpf_reference(p, fa, fb), err_msg=p)
 
 
 def test_fptosi_just_below_the_signed_minimum_runs_natively():

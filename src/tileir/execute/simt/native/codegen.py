@@ -11,7 +11,7 @@ one thread's stretch after another gives what running them in lock step gives.
 
 Only what this module can translate exactly is accepted (:func:`generate` raises
 :class:`NotNative` naming the first op or type it cannot take): integers (i1 to i64, index) with
-arith's wrap-around, f32/f64 IEEE arithmetic rounded once (C with ``-ffp-contract=off``, no fast
+arith's wrap-around, f32/f64 IEEE arithmetic rounded once (f16/bf16: in f32, then rounded once) (C with ``-ffp-contract=off``, no fast
 math), loads and stores of memref arguments and workgroup/private attributions, ``scf.for`` /
 ``scf.if`` / ``scf.while`` (barriers only in the first two), ``cf`` branches and asserts
 (bodies of several blocks, without barriers: :meth:`_Gen.generate_branches`), the gpu id ops.  Everything that is
@@ -41,11 +41,17 @@ class NotNative(Exception):
 
 #: C types of the element types a native kernel computes with
 CTYPE = {"i1": "uint8_t", "i8": "int8_t", "i16": "int16_t", "i32": "int32_t", "i64": "int64_t",
-         "index": "int64_t", "f32": "float", "f64": "double"}
+         "index": "int64_t", "f32": "float", "f64": "double", "f16": "uint16_t",
+         "bf16": "uint16_t"}
 UTYPE = {"i1": "uint8_t", "i8": "uint8_t", "i16": "uint16_t", "i32": "uint32_t",
          "i64": "uint64_t", "index": "uint64_t"}
-BITS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64, "f32": 32, "f64": 64}
+BITS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64, "f32": 32, "f64": 64,
+        "f16": 16, "bf16": 16}
 FLOATS = ("f32", "f64")
+#: 16-bit floats: kept as their bit patterns, computed in f32 and rounded once to nearest
+#: even (exact for + - * / and sqrt: f32 has more than twice their precision plus two bits,
+#: so the double rounding is innocuous; the other ops return an operand or are exact)
+HALVES = ("f16", "bf16")
 
 #: ops whose result depends only on their operands (computed once per block when those are
 #: the same for every thread of it)
@@ -113,6 +119,14 @@ def _is_memref(v: Value) -> bool:
     return type(v.type).__name__ == "MemRefType"
 
 
+def _half_bits(value: float, elem: str) -> int:
+    """The bit pattern of ``value`` (exact in ``elem``) as an f16 / bf16."""
+    import ml_dtypes
+    import numpy as np
+    dtype = np.float16 if elem == "f16" else ml_dtypes.bfloat16
+    return int(np.asarray(value, dtype=np.float64).astype(dtype).view(np.uint16))
+
+
 def _float_literal(value: float, elem: str) -> str:
     """A C expression with exactly the bits of ``value`` as ``elem``."""
     if elem == "f32":
@@ -144,6 +158,40 @@ static inline T tl_minnum##S(T a, T b) { if (a != a) return b; if (b != b) retur
   if (a == 0 && b == 0) return (signbit(a) || signbit(b)) ? -(T)0 : (T)0; return a < b ? a : b; }
 TL_EXTREMA(float, f)
 TL_EXTREMA(double, )
+static inline float tl_f32_bits(uint32_t b) { return tl_f32(b); }
+static inline uint32_t tl_bits_f32(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
+/* f16 <-> f32: exact widening; narrowing to nearest even (subnormals, overflow to inf),
+   NaN keeps its sign and the top payload bits, made non-zero (as NumPy does) */
+static inline float tl_f32_from_f16(uint16_t h) {
+  const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
+  if (e == 0x1Fu) return tl_f32(sign | 0x7F800000u | (m << 13));
+  if (e == 0) return tl_f32(tl_bits_f32((float)m * 0x1p-24f) | sign);
+  return tl_f32(sign | ((e + 112u) << 23) | (m << 13));
+}
+static inline uint16_t tl_f16_from_f32(float f) {
+  const uint32_t x = tl_bits_f32(f), sign = (x >> 16) & 0x8000u, mag = x & 0x7FFFFFFFu;
+  if (mag > 0x7F800000u) {
+    uint32_t r = 0x7C00u + ((mag & 0x7FFFFFu) >> 13);
+    return (uint16_t)(sign | (r == 0x7C00u ? 0x7C01u : r));
+  }
+  if (mag >= 0x477FF000u) return (uint16_t)(sign | 0x7C00u);
+  if (mag < 0x38800000u) {
+    if (mag <= 0x33000000u) return (uint16_t)sign;
+    const uint32_t e = mag >> 23, m = (mag & 0x7FFFFFu) | 0x800000u, shift = 126u - e;
+    uint32_t r = m >> shift;
+    const uint32_t rem = m & ((1u << shift) - 1u), half = 1u << (shift - 1u);
+    if (rem > half || (rem == half && (r & 1u))) r++;
+    return (uint16_t)(sign | r);
+  }
+  const uint32_t r = mag - 0x38000000u;
+  return (uint16_t)(sign | ((r + 0xFFFu + ((r >> 13) & 1u)) >> 13));
+}
+static inline float tl_f32_from_bf16(uint16_t h) { return tl_f32((uint32_t)h << 16); }
+static inline uint16_t tl_bf16_from_f32(float f) {
+  const uint32_t x = tl_bits_f32(f);
+  if ((x & 0x7FFFFFFFu) > 0x7F800000u) return (uint16_t)((x >> 16) | 0x40u);
+  return (uint16_t)((x + 0x7FFFu + ((x >> 16) & 1u)) >> 16);
+}
 #define TL_FAIL(code) do { *err = (code); return 1; } while (0)
 """
 
@@ -249,6 +297,13 @@ class _Gen:
                                                 "arith.index_castui", "math.fma"):
             if name in ("arith.truncf", "arith.extf") and "roundingmode" in op.attributes:
                 raise NotNative(f"'{name}' with a rounding mode")
+            types = {element_name(v.type) for v in list(op.operands) + list(op.results)}
+            if types & set(HALVES) and (
+                    name in ("math.fma", "arith.sitofp", "arith.uitofp", "arith.fptosi",
+                             "arith.fptoui") or
+                    name == "arith.truncf" and element_name(op.operands[0].type) != "f32"):
+                raise NotNative(f"'{name}' on {'/'.join(sorted(types & set(HALVES)))} "
+                                "(would round twice through f32)")
             if name in ("arith.shli", "arith.shrsi", "arith.shrui", "arith.divsi", "arith.divui",
                         "arith.remsi", "arith.remui", "arith.ceildivsi", "arith.floordivsi",
                         "arith.ceildivui", "arith.fptosi", "arith.fptoui") and \
@@ -913,6 +968,8 @@ class _Gen:
             attr = op.attributes["value"]
             if elem in FLOATS:
                 return _float_literal(float(attr.value), elem)
+            if elem in HALVES:
+                return f"(uint16_t)0x{_half_bits(float(attr.value), elem):04x}u"
             value = int(attr.value) if not isinstance(attr.value, bool) else int(attr.value)
             bits = BITS[elem]
             value &= (1 << bits) - 1
@@ -931,6 +988,9 @@ class _Gen:
                     "gpu.global_id": f"(b{axis} * B{axis.upper()} + t{axis})",
                     "gpu.lane_id": "(tl % 32)", "gpu.subgroup_id": "(tl / 32)",
                     "gpu.subgroup_size": "32", "gpu.num_subgroups": "((NT + 31) / 32)"}[name]
+        if elem in HALVES or (name in ("arith.cmpf", "arith.extf") and
+                              _elem(op.operands[0]) in HALVES):
+            return self.half(op, elem, a)
         if name in _FLOAT_BINARY:
             return f"({a[0]} {_FLOAT_BINARY[name]} {a[1]})"
         if name in _FLOAT_CALLS:
@@ -977,6 +1037,30 @@ class _Gen:
                     "arith.index_castui"):
             return _int_cast(name, src, elem, a[0])
         raise NotNative(f"'{name}'")  # pragma: no cover - check_op refuses it first
+
+    def half(self, op: Operation, elem: str, a: list[str]) -> str:
+        """An op on f16/bf16 values (bit patterns): through f32, rounded once."""
+        name = op.name
+        src = _elem(op.operands[0]) if op.operands else elem
+        wide = [f"tl_f32_from_{src}({x})" for x in a] if src in HALVES else list(a)
+        narrow = f"tl_{elem}_from_f32" if elem in HALVES else ""
+        if name == "arith.select":
+            return f"({a[0]} ? {a[1]} : {a[2]})"
+        if name == "arith.negf":
+            return f"(uint16_t)({a[0]} ^ 0x8000u)"
+        if name == "arith.cmpf":
+            return _cmpf(int(op.attributes["predicate"].value), wide[0], wide[1])
+        if name == "arith.extf":
+            return wide[0] if elem == "f32" else f"(double){wide[0]}"
+        if name == "arith.truncf" and src == "f32":
+            return f"{narrow}({a[0]})"
+        if name in _FLOAT_BINARY:
+            return f"{narrow}({wide[0]} {_FLOAT_BINARY[name]} {wide[1]})"
+        if name in _FLOAT_CALLS:
+            return f"{narrow}({_FLOAT_CALLS[name]}f({wide[0]}, {wide[1]}))"
+        if name in _MATH_UNARY:
+            return f"{narrow}({_MATH_UNARY[name]}f({wide[0]}))"
+        raise NotNative(f"'{name}' on {elem}")
 
     def int_binary(self, name: str, elem: str, x: str, y: str, depth: int) -> str:
         ct, ut, bits = CTYPE[elem], UTYPE[elem], BITS[elem]

@@ -23,6 +23,7 @@ from ....ir.core import Operation, Value
 from ...errors import ArgumentError, UnsupportedError
 from ..lanes import Aff
 from ..memory import MemRef
+from ...numerics.dtypes import numpy_dtype as storage_of
 from ... import cbuild as build
 from .codegen import KernelSource, NotNative, generate, generate_launch_body
 
@@ -175,6 +176,8 @@ def _bits(value: Any, elem: str) -> int:
         return struct.unpack("<I", struct.pack("<f", float(x)))[0]
     if elem == "f64":
         return struct.unpack("<q", struct.pack("<d", float(x)))[0]
+    if elem in ("f16", "bf16"):
+        return int(np.asarray(x).astype(storage_of(elem)).view(np.uint16))
     v = int(x)
     return v - (1 << 64) if v >= 1 << 63 else v
 
