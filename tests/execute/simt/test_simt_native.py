@@ -68,7 +68,8 @@ def assert_same(x, y, what: str = "") -> None:
     assert x.dtype == y.dtype and x.shape == y.shape, what
     if x.dtype.kind == "f" or x.dtype == DT["bf16"]:
         ints = x.view(f"u{x.dtype.itemsize}"), y.view(f"u{y.dtype.itemsize}")
-        nan = np.isnan(x.astype(np.float64)) & np.isnan(y.astype(np.float64))
+        with np.errstate(invalid="ignore"):     # (signalling NaN patterns)
+            nan = np.isnan(x.astype(np.float64)) & np.isnan(y.astype(np.float64))
         same = (ints[0] == ints[1]) | nan
     else:
         same = x == y
@@ -997,3 +998,27 @@ def test_cf_assert_failure_reported_as_by_the_lane_engine():
         errors.append(str(info.value))
     assert STATS["fallback"] == before["fallback"] + 1
     assert errors[0] == errors[1] and "value past the limit" in errors[0]
+
+
+@pytest.mark.parametrize("ty", ["f16", "bf16"])
+def test_half_conversions_on_every_half_and_many_f32_patterns(ty):
+    """extf of all 65536 patterns of the 16-bit type, and truncf of 2^18 f32 patterns (random,
+    plus every pattern whose dropped bits sit at the rounding half-way point or next to it)."""
+    dt = np.dtype(DT[ty])
+    halves = np.arange(1 << 16, dtype=np.uint16).view(dt)
+    rng = np.random.default_rng(8)
+    kept = rng.integers(0, 1 << 16, 1 << 16, dtype=np.uint32) << np.uint32(16)
+    shift = 13 if ty == "f16" else 16        # (f16's normal range: 13 dropped bits)
+    half = np.uint32(1 << (shift - 1))
+    near = np.concatenate([kept | half, kept | (half - np.uint32(1)),
+                           kept | (half + np.uint32(1)),
+                           rng.integers(0, 1 << 32, 1 << 16, dtype=np.uint64).astype(np.uint32)])
+    wide = near.view(np.float32)
+    n = max(halves.size, wide.size)
+    _, out = elementwise([(ty, halves), ("f32", wide)],
+                         [("f32", f"{{r}} = arith.extf %x0 : {ty} to f32"),
+                          (ty, f"{{r}} = arith.truncf %x1 : f32 to {ty}")], block=256)
+    assert_same(out[0][:halves.size], halves.astype(np.float32), "extf")
+    with np.errstate(all="ignore"):
+        assert_same(out[1][:wide.size], wide.astype(dt), "truncf")
+    assert n == out[0].size
