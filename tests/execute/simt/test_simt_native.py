@@ -1022,3 +1022,26 @@ def test_half_conversions_on_every_half_and_many_f32_patterns(ty):
     with np.errstate(all="ignore"):
         assert_same(out[1][:wide.size], wide.astype(dt), "truncf")
     assert n == out[0].size
+
+
+def test_memref_dim_of_a_strided_argument():
+    """``memref.dim`` with a constant index reads the argument's runtime sizes (a uniform
+    value: the grid-stride loop bound of every thread)."""
+    body = """
+      %rows = memref.dim %m, %c0 : memref<?x?xf32>
+      %cols = memref.dim %m, %c1 : memref<?x?xf32>
+      %n = arith.muli %rows, %cols : index
+      %stride = arith.constant 128 : index
+      scf.for %j = %i to %n step %stride {
+        %r = arith.divui %j, %cols : index
+        %c = arith.remui %j, %cols : index
+        %v = memref.load %m[%r, %c] : memref<?x?xf32>
+        %w = arith.addf %v, %v : f32
+        memref.store %w, %m[%r, %c] : memref<?x?xf32>
+      }"""
+    base = np.random.default_rng(10).standard_normal((30, 50)).astype(np.float32)
+    (out,) = launch_both(kernel_module(body, "%m: memref<?x?xf32>"),
+                         lambda: [base.copy()[::2, 3:]], (2,), (64,))
+    want = base.copy()
+    want[::2, 3:] *= 2
+    np.testing.assert_array_equal(_whole(out), want)

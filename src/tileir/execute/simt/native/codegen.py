@@ -66,7 +66,8 @@ _ENDS = ("gpu.return", "gpu.terminator")
 _RECOMPUTABLE = {"arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori",
                  "arith.xori", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui",
                  "arith.cmpi", "arith.select", "arith.index_cast", "arith.index_castui",
-                 "arith.extsi", "arith.extui", "arith.trunci", "arith.constant"}
+                 "arith.extsi", "arith.extui", "arith.trunci", "arith.constant",
+                 "memref.dim"}
 _CMPI = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 _CMPI_C = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _INT_BINARY = {"arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori", "arith.xori",
@@ -278,8 +279,14 @@ class _Gen:
         elif name in ("cf.br", "cf.cond_br"):
             if op.parent_op is not self.body.parent:
                 raise NotNative(f"'{name}' inside a nested region")
-        elif name in ("memref.load", "memref.store"):
-            ref = op.operands[0 if name == "memref.load" else 1]
+        elif name in ("memref.load", "memref.store", "memref.dim"):
+            ref = op.operands[0 if name != "memref.store" else 1]
+            if name == "memref.dim":
+                k = op.operands[1].owner_op if type(op.operands[1]).__name__ == "OpResult" \
+                    else None
+                if k is None or k.name != "arith.constant" or \
+                        not 0 <= int(k.attributes["value"].value) < len(ref.type.shape):
+                    raise NotNative("memref.dim of an index that is not a constant in range")
             if ref not in self.index_of:
                 raise NotNative(f"'{name}' of a memref that is not a kernel argument or "
                                 "attribution")
@@ -359,7 +366,8 @@ class _Gen:
                             self.uniform.add(res)
                 continue
             if op.name in _BLOCK_IDS or op.name == "arith.constant" or \
-                    (op.name.startswith(_PURE_PREFIXES) and not op.regions and
+                    ((op.name.startswith(_PURE_PREFIXES) or op.name == "memref.dim") and
+                     not op.regions and
                      op.operands and all(x in self.uniform for x in op.operands)):
                 self.uniform.update(op.results)
         return changed
@@ -839,6 +847,11 @@ class _Gen:
             addr = self.address(op, ref, idx, depth)
             self.note_access(ref, write=True)
             self.emit(f"{addr} = {self.ref(value)};", depth)
+            return
+        if name == "memref.dim":     # (a constant in range: _check_op)
+            ref, which = op.operands
+            k = int(which.owner_op.attributes["value"].value)
+            self.define(op.results[0], f"a{self.index_of[ref]}_n{k}", depth)
             return
         if name == "memref.load":
             ref, idx = op.operands[0], op.operands[1:]
