@@ -1045,3 +1045,43 @@ def test_memref_dim_of_a_strided_argument():
     want = base.copy()
     want[::2, 3:] *= 2
     np.testing.assert_array_equal(_whole(out), want)
+
+
+AFFINE_ACCESS = """
+      %k = arith.constant -3 : index
+      %t3 = arith.muli %tid, %k : index
+      %j0 = arith.addi %t3, %off : index
+      %j = arith.addi %j0, %bid : index
+      %v = memref.load %a[%j] : memref<?xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %b[%i] : memref<?xf32>
+"""
+
+
+@pytest.mark.parametrize("offset,faults", [(189, False), (188, True), (192, True)])
+def test_bounds_checked_once_per_run_for_affine_indices(offset, faults):
+    """An unconditional access at ``off + bid - 3 * tid`` is checked on its range before the
+    loop over the threads: in bounds it runs natively, one element past either end (the
+    lowest thread of block 0, the highest index of the last block) falls back and is reported
+    as the lane engine reports it."""
+    m = tileir.parse(kernel_module(AFFINE_ACCESS, "%a: memref<?xf32>, %b: memref<?xf32>, "
+                                                  "%off: index"))
+    a = np.arange(195, dtype=np.float32)     # (indices off - 189 .. off + 3)
+    results, errors = [], []
+    for backend in ("lanes", "native"):
+        b = np.zeros(64 * 4, np.float32)
+        before = dict(STATS)
+        try:
+            gpu.launch(m, "m::k", grid=(4,), block=(64,), args=[a, b, offset], backend=backend)
+            errors.append(None)
+        except tileir.LaunchError as e:
+            errors.append(str(e))
+        results.append(b)
+    assert errors[0] == errors[1] and (errors[0] is not None) == faults
+    if errors[0] is None:
+        assert STATS["native"] == before["native"] + 1
+        j = offset + np.repeat(np.arange(4), 64) - 3 * np.tile(np.arange(64), 4)
+        np.testing.assert_array_equal(results[1], 2 * a[j])
+    else:
+        assert STATS["fallback"] == before["fallback"] + 1 and "out of bounds" in errors[0]
+    np.testing.assert_array_equal(results[0], results[1])

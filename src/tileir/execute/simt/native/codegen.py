@@ -236,6 +236,8 @@ class _Gen:
         self.scratch_bytes = 0
         self.remat_in: dict[int, list[Value]] = {}     # run -> values it computes again
         self.remat_names: dict[tuple, str] = {}
+        #: accesses whose bounds a run checked before its loop over the threads
+        self.prechecked: set[Operation] = set()
         self._thread_depth = (0, 0)
 
     # -- analysis ---------------------------------------------------------------------------
@@ -649,19 +651,93 @@ class _Gen:
             return
         self.current_run = self.run_of[ops[0]]
         guard = self.thread_guard(ops)
+        x_range = ("0", "BX")
         if guard is not None:       # only the threads the guard admits run the run
             cond, lo, hi = guard
             self.emit(f"const int64_t {cond}_lo = {lo}, {cond}_hi = {hi};", depth)
-            depth = self.open_threads(depth, (f"{cond}_lo", f"{cond}_hi"))
+            x_range = (f"{cond}_lo", f"{cond}_hi")
             ops = list(ops[-1].regions[0].blocks[0].ops[:-1])
-        else:
-            depth = self.open_threads(depth)
+        self.check_ranges(ops, x_range, depth)
+        depth = self.open_threads(depth, x_range if guard is not None else None)
         for v in self.remat_in.get(self.current_run, ()):
             self.recompute(v, depth)
         for op in ops:
             self.op(op, depth)
         self.close_threads(depth)
         self.current_run = None
+
+    def check_ranges(self, ops: list[Operation], x_range: tuple[str, str], depth: int) -> None:
+        """Bounds checks of a run's unconditional accesses (ops at the run's top level, which
+        every thread of the run executes) whose indices are affine in the thread ids, done
+        once before the loop over the threads, on the range of each index (in 128-bit
+        arithmetic: no overflow); the loop then has no early exits and vectorises."""
+        ranges = {"tx": x_range, "ty": ("0", "BY"), "tz": ("0", "BZ")}
+        for op in ops:
+            if op.name not in ("memref.load", "memref.store"):
+                continue
+            ref = op.operands[0 if op.name == "memref.load" else 1]
+            idx = op.operands[1:] if op.name == "memref.load" else op.operands[2:]
+            forms = [self.affine(x) for x in idx]
+            if any(f is None for f in forms):
+                continue
+            i = self.index_of[ref]
+            lo, hi = ranges["tx"]
+            conds = []
+            for k, (const, coef) in enumerate(forms):
+                low, high = [f"(__int128)({const})"], [f"(__int128)({const})"]
+                for t, c in coef.items():
+                    first, end = ranges[t]
+                    a, b = f"(__int128){c} * ({first})", f"(__int128){c} * (({end}) - 1)"
+                    low.append(a if c > 0 else b)
+                    high.append(b if c > 0 else a)
+                conds.append(f"({' + '.join(low)}) < 0 || ({' + '.join(high)}) >= "
+                             f"(__int128)a{i}_n{k}")
+            self.emit(f"if (({lo}) < ({hi}) && ({' || '.join(conds) or '0'})) "
+                      f"TL_FAIL({ERR_BOUNDS});", depth)
+            self.prechecked.add(op)
+
+    def affine(self, v: Value, depth: int = 0) -> Optional[tuple[str, dict]]:
+        """``v`` as ``(uniform C expression, {thread axis: integer coefficient})`` when it is
+        the sum of a block-uniform index and constant multiples of thread ids, else None."""
+        if _elem(v) != "index" or depth > 8:
+            return None
+        if v in self.uniform:
+            return self.ref(v), {}
+        if v in self.ids:
+            expr, per_thread = self.ids[v]
+            return (None if not per_thread or expr not in ("tx", "ty", "tz")
+                    else ("0", {expr: 1}))
+        op = v.owner_op if type(v).__name__ == "OpResult" else None
+        if op is None:
+            return None
+        if op.name in ("gpu.thread_id", "gpu.global_id") and "upper_bound" not in op.attributes:
+            axis = op.attributes["dimension"].keyword
+            base = "0" if op.name == "gpu.thread_id" else f"(b{axis} * B{axis.upper()})"
+            return base, {"t" + axis: 1}
+        if op.name in ("arith.addi", "arith.subi"):
+            a, b = (self.affine(x, depth + 1) for x in op.operands)
+            if a is None or b is None:
+                return None
+            sign = 1 if op.name == "arith.addi" else -1
+            coef = dict(a[1])
+            for t, c in b[1].items():
+                coef[t] = coef.get(t, 0) + sign * c
+            return f"({a[0]}) {'+' if sign > 0 else '-'} ({b[0]})", \
+                {t: c for t, c in coef.items() if c}
+        if op.name == "arith.muli":
+            for x, y in (op.operands, op.operands[::-1]):
+                k = x.owner_op if type(x).__name__ == "OpResult" else None
+                if k is not None and k.name == "arith.constant":
+                    f = self.affine(y, depth + 1)
+                    if f is None:
+                        return None
+                    c = int(k.attributes["value"].value)
+                    coef = {t: c * n for t, n in f[1].items() if c * n}
+                    if any(abs(n) >= 1 << 62 for n in coef.values()):
+                        return None
+                    return f"({f[0]}) * {c}", coef
+            return None
+        return None
 
     def thread_guard(self, ops: list[Operation]) -> Optional[tuple[str, str, str]]:
         """A run that is one ``scf.if`` (no else, no results) on ``tid.x <pred> u`` (``u``
@@ -871,7 +947,9 @@ class _Gen:
         terms = []
         for k, x in enumerate(idx):
             e = self.ref(x)
-            self.emit(f"if ((uint64_t){e} >= (uint64_t)a{i}_n{k}) TL_FAIL({ERR_BOUNDS});", depth)
+            if op not in self.prechecked:
+                self.emit(f"if ((uint64_t){e} >= (uint64_t)a{i}_n{k}) TL_FAIL({ERR_BOUNDS});",
+                          depth)
             terms.append(f"{e} * a{i}_s{k}")
         base = f"a{i}_p" if ref not in self.private else f"(a{i}_base + tl * {self._size(ref)})"
         return f"{base}[{' + '.join(terms) or '0'}]"
