@@ -30,8 +30,9 @@ pytestmark = pytest.mark.skipif(build.compiler() is None,
 
 WG = "#gpu.address_space<workgroup>"
 PR = "#gpu.address_space<private>"
-DT = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
-      "index": np.int64, "f32": np.float32, "f64": np.float64}
+DT = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "i1": np.bool_, "i8": np.int8,
+      "i16": np.int16, "i32": np.int32, "i64": np.int64, "index": np.int64, "f32": np.float32,
+      "f64": np.float64}
 BITS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64}
 CMPI = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 CMPF = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult",

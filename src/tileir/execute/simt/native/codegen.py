@@ -11,54 +11,35 @@ one thread's stretch after another gives what running them in lock step gives.
 
 Only what this module can translate exactly is accepted (:func:`generate` raises
 :class:`NotNative` naming the first op or type it cannot take): integers (i1 to i64, index) with
-arith's wrap-around, f32/f64 IEEE arithmetic rounded once (f16/bf16: in f32, then rounded once) (C with ``-ffp-contract=off``, no fast
-math), loads and stores of memref arguments and workgroup/private attributions, ``scf.for`` /
-``scf.if`` / ``scf.while`` (barriers only in the first two), ``cf`` branches and asserts
-(bodies of several blocks, without barriers: :meth:`_Gen.generate_branches`), the gpu id ops.  Everything that is
-undefined behaviour in arith or memref (an index out of bounds, a division by zero, an
-out-of-range float to integer conversion, a shift by the bit width or more, a non-positive loop
-step) or that the lane engine reports (a loop past its iteration limit) makes the kernel return a
-non-zero code: the launcher then restores the memory it wrote and runs the lane engine, which
-reports it (:mod:`.launcher`).
+arith's wrap-around, f32/f64 IEEE arithmetic rounded once (f16/bf16: in f32, then rounded once;
+C with ``-ffp-contract=off``, no fast math), loads and stores of memref arguments and
+workgroup/private attributions, ``scf.for`` / ``scf.if`` / ``scf.while`` (barriers only in the
+first two), ``cf`` branches and asserts (bodies of several blocks, without barriers:
+:meth:`_Gen.generate_branches`), the gpu id ops (scalar ops: :mod:`.c_scalar`; C types and the
+helpers every kernel includes: :mod:`.c_types`).  Everything that is undefined behaviour in
+arith or memref (an index out of bounds, a division by zero, an out-of-range float to integer
+conversion, a shift by the bit width or more, a non-positive loop step) or that the lane engine
+reports (a loop past its iteration limit) makes the kernel return a non-zero code: the launcher
+then restores the memory it wrote and runs the lane engine, which reports it (:mod:`.launcher`).
 """
 
 from __future__ import annotations
 
-import struct
-from dataclasses import dataclass, field
 from typing import Optional
 
 from ....ir.core import Operation, Region, Value
 from ..interp import MAX_LOOP_ITERATIONS_DEFAULT
 from ..values import element_name
+from .c_scalar import (BLOCK_IDS, CMPI, FLOAT_BINARY, FLOAT_CALLS, INT_BINARY, MATH_UNARY,
+                       THREAD_IDS, ScalarOps)
+from .c_types import (BITS, CTYPE, ERR_BOUNDS, ERR_UB, FLOATS, HALVES, PRELUDE, UTYPE,
+                      KernelSource, NotNative, ParamSpec, elem_of, is_memref)
 
-__all__ = ["NotNative", "KernelSource", "ParamSpec", "generate"]
-
-
-class NotNative(Exception):
-    """The kernel cannot run as C; the message says why (the first op or type refused)."""
-
-
-#: C types of the element types a native kernel computes with
-CTYPE = {"i1": "uint8_t", "i8": "int8_t", "i16": "int16_t", "i32": "int32_t", "i64": "int64_t",
-         "index": "int64_t", "f32": "float", "f64": "double", "f16": "uint16_t",
-         "bf16": "uint16_t"}
-UTYPE = {"i1": "uint8_t", "i8": "uint8_t", "i16": "uint16_t", "i32": "uint32_t",
-         "i64": "uint64_t", "index": "uint64_t"}
-BITS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64, "f32": 32, "f64": 64,
-        "f16": 16, "bf16": 16}
-FLOATS = ("f32", "f64")
-#: 16-bit floats: kept as their bit patterns, computed in f32 and rounded once to nearest
-#: even (exact for + - * / and sqrt: f32 has more than twice their precision plus two bits,
-#: so the double rounding is innocuous; the other ops return an operand or are exact)
-HALVES = ("f16", "bf16")
+__all__ = ["NotNative", "KernelSource", "ParamSpec", "generate", "generate_launch_body"]
 
 #: ops whose result depends only on their operands (computed once per block when those are
 #: the same for every thread of it)
 _PURE_PREFIXES = ("arith.", "math.")
-_BLOCK_IDS = ("gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.subgroup_size",
-              "gpu.num_subgroups")
-_THREAD_IDS = ("gpu.thread_id", "gpu.global_id", "gpu.lane_id", "gpu.subgroup_id")
 
 #: the terminators of a kernel's body (a gpu.func's, a gpu.launch's)
 _ENDS = ("gpu.return", "gpu.terminator")
@@ -68,136 +49,7 @@ _RECOMPUTABLE = {"arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.
                  "arith.cmpi", "arith.select", "arith.index_cast", "arith.index_castui",
                  "arith.extsi", "arith.extui", "arith.trunci", "arith.constant",
                  "memref.dim"}
-_CMPI = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
-_CMPI_C = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
-_INT_BINARY = {"arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori", "arith.xori",
-               "arith.shli", "arith.shrsi", "arith.shrui", "arith.divsi", "arith.divui",
-               "arith.remsi", "arith.remui", "arith.ceildivsi", "arith.floordivsi",
-               "arith.ceildivui", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui"}
-_FLOAT_BINARY = {"arith.addf": "+", "arith.subf": "-", "arith.mulf": "*", "arith.divf": "/"}
-_FLOAT_CALLS = {"arith.remf": "fmod", "arith.maximumf": "tl_maximum",
-                "arith.minimumf": "tl_minimum", "arith.maxnumf": "tl_maxnum",
-                "arith.minnumf": "tl_minnum", "math.copysign": "copysign"}
-_MATH_UNARY = {"math.sqrt": "sqrt", "math.absf": "fabs"}
-
-#: error codes the C kernel returns (what the lane engine then reports)
-ERR_BOUNDS, ERR_UB = 1, 2
-
-
-@dataclass(frozen=True)
-class ParamSpec:
-    """One kernel argument as the C kernel reads it from its parameter array: ``kind``
-    ``"scalar"`` (one slot: the value's bits) or ``"memref"`` (pointer, then ``rank`` sizes and
-    ``rank`` strides, in elements); ``elem``: the element name; ``unit_stride``: the compiled
-    code assumes the innermost stride is 1 (a memref only)."""
-    kind: str
-    elem: str
-    rank: int = 0
-    unit_stride: bool = False
-
-
-@dataclass
-class KernelSource:
-    """A kernel translated to C (function ``tileir_kernel``) and what launching it needs."""
-    text: str
-    params: list[ParamSpec]
-    #: bytes of per-block scratch the kernel carves its attributions and spills from
-    scratch_bytes: int
-    #: indices of the memref arguments the kernel loads from / stores to
-    reads: set[int] = field(default_factory=set)
-    writes: set[int] = field(default_factory=set)
-
-
-def _elem(v: Value) -> str:
-    """The element name of a scalar value the C code computes with."""
-    name = element_name(v.type)
-    if name not in CTYPE or type(v.type).__name__ in ("VectorType", "MemRefType"):
-        raise NotNative(f"values of type {v.type}")
-    return name
-
-
-def _is_memref(v: Value) -> bool:
-    return type(v.type).__name__ == "MemRefType"
-
-
-def _half_bits(value: float, elem: str) -> int:
-    """The bit pattern of ``value`` (exact in ``elem``) as an f16 / bf16."""
-    import ml_dtypes
-    import numpy as np
-    dtype = np.float16 if elem == "f16" else ml_dtypes.bfloat16
-    return int(np.asarray(value, dtype=np.float64).astype(dtype).view(np.uint16))
-
-
-def _float_literal(value: float, elem: str) -> str:
-    """A C expression with exactly the bits of ``value`` as ``elem``."""
-    if elem == "f32":
-        bits = struct.unpack("<I", struct.pack("<f", value))[0]
-        return f"tl_f32(0x{bits:08x}u)"
-    bits = struct.unpack("<Q", struct.pack("<d", value))[0]
-    return f"tl_f64(0x{bits:016x}ull)"
-
-
-_PRELUDE = r"""
-#include <stdint.h>
-#include <string.h>
-#include <math.h>
-#include <float.h>
-/* float and double operations must round to their own type (16: _Float16 too) */
-#if !defined(FLT_EVAL_METHOD) || (FLT_EVAL_METHOD != 0 && FLT_EVAL_METHOD != 16)
-#error "float arithmetic does not round to each type"
-#endif
-static inline float tl_f32(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
-static inline double tl_f64(uint64_t b) { double f; memcpy(&f, &b, 8); return f; }
-#define TL_EXTREMA(T, S) \
-static inline T tl_maximum##S(T a, T b) { if (a != a) return a; if (b != b) return b; \
-  if (a == 0 && b == 0) return (signbit(a) && signbit(b)) ? -(T)0 : (T)0; return a > b ? a : b; } \
-static inline T tl_minimum##S(T a, T b) { if (a != a) return a; if (b != b) return b; \
-  if (a == 0 && b == 0) return (signbit(a) || signbit(b)) ? -(T)0 : (T)0; return a < b ? a : b; } \
-static inline T tl_maxnum##S(T a, T b) { if (a != a) return b; if (b != b) return a; \
-  if (a == 0 && b == 0) return (signbit(a) && signbit(b)) ? -(T)0 : (T)0; return a > b ? a : b; } \
-static inline T tl_minnum##S(T a, T b) { if (a != a) return b; if (b != b) return a; \
-  if (a == 0 && b == 0) return (signbit(a) || signbit(b)) ? -(T)0 : (T)0; return a < b ? a : b; }
-TL_EXTREMA(float, f)
-TL_EXTREMA(double, )
-static inline float tl_f32_bits(uint32_t b) { return tl_f32(b); }
-static inline uint32_t tl_bits_f32(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
-/* f16 <-> f32: exact widening; narrowing to nearest even (subnormals, overflow to inf),
-   NaN keeps its sign and the top payload bits, made non-zero (as NumPy does) */
-static inline float tl_f32_from_f16(uint16_t h) {
-  const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
-  if (e == 0x1Fu) return tl_f32(sign | 0x7F800000u | (m << 13));
-  if (e == 0) return tl_f32(tl_bits_f32((float)m * 0x1p-24f) | sign);
-  return tl_f32(sign | ((e + 112u) << 23) | (m << 13));
-}
-static inline uint16_t tl_f16_from_f32(float f) {
-  const uint32_t x = tl_bits_f32(f), sign = (x >> 16) & 0x8000u, mag = x & 0x7FFFFFFFu;
-  if (mag > 0x7F800000u) {
-    uint32_t r = 0x7C00u + ((mag & 0x7FFFFFu) >> 13);
-    return (uint16_t)(sign | (r == 0x7C00u ? 0x7C01u : r));
-  }
-  if (mag >= 0x477FF000u) return (uint16_t)(sign | 0x7C00u);
-  if (mag < 0x38800000u) {
-    if (mag <= 0x33000000u) return (uint16_t)sign;
-    const uint32_t e = mag >> 23, m = (mag & 0x7FFFFFu) | 0x800000u, shift = 126u - e;
-    uint32_t r = m >> shift;
-    const uint32_t rem = m & ((1u << shift) - 1u), half = 1u << (shift - 1u);
-    if (rem > half || (rem == half && (r & 1u))) r++;
-    return (uint16_t)(sign | r);
-  }
-  const uint32_t r = mag - 0x38000000u;
-  return (uint16_t)(sign | ((r + 0xFFFu + ((r >> 13) & 1u)) >> 13));
-}
-static inline float tl_f32_from_bf16(uint16_t h) { return tl_f32((uint32_t)h << 16); }
-static inline uint16_t tl_bf16_from_f32(float f) {
-  const uint32_t x = tl_bits_f32(f);
-  if ((x & 0x7FFFFFFFu) > 0x7F800000u) return (uint16_t)((x >> 16) | 0x40u);
-  return (uint16_t)((x + 0x7FFFu + ((x >> 16) & 1u)) >> 16);
-}
-#define TL_FAIL(code) do { *err = (code); return 1; } while (0)
-"""
-
-
-class _Gen:
+class _Gen(ScalarOps):
     """The translation of one kernel body for one block shape."""
 
     def __init__(self, body: Region, inputs: list[Value], workgroup: list[Value],
@@ -269,7 +121,7 @@ class _Gen:
             if name == "gpu.barrier" and op.attributes:
                 raise NotNative("gpu.barrier with memory fences")
             return
-        if name in _BLOCK_IDS or name in _THREAD_IDS:
+        if name in BLOCK_IDS or name in THREAD_IDS:
             if "upper_bound" in op.attributes:
                 raise NotNative(f"'{name}' with an upper_bound")
             return
@@ -297,8 +149,8 @@ class _Gen:
         elif name == "arith.constant":
             if type(op.results[0].type).__name__ == "VectorType":
                 raise NotNative("vector constants")
-        elif name in _INT_BINARY or name in _FLOAT_BINARY or name in _FLOAT_CALLS or \
-                name in _MATH_UNARY or name in ("arith.cmpi", "arith.cmpf", "arith.select",
+        elif name in INT_BINARY or name in FLOAT_BINARY or name in FLOAT_CALLS or \
+                name in MATH_UNARY or name in ("arith.cmpi", "arith.cmpf", "arith.select",
                                                 "arith.negf", "arith.extf", "arith.truncf",
                                                 "arith.sitofp", "arith.uitofp", "arith.fptosi",
                                                 "arith.fptoui", "arith.extsi", "arith.extui",
@@ -321,8 +173,8 @@ class _Gen:
         else:
             raise NotNative(f"'{name}'")
         for v in list(op.operands) + list(op.results):
-            if not _is_memref(v):
-                _elem(v)
+            if not is_memref(v):
+                elem_of(v)
         if name.startswith("arith.") and any(element_name(v.type) in FLOATS for v in op.results) \
                 and "roundingmode" in op.attributes:
             raise NotNative(f"'{name}' with a rounding mode")
@@ -367,7 +219,7 @@ class _Gen:
                         if all(y[i] in self.uniform for y in yields):
                             self.uniform.add(res)
                 continue
-            if op.name in _BLOCK_IDS or op.name == "arith.constant" or \
+            if op.name in BLOCK_IDS or op.name == "arith.constant" or \
                     ((op.name.startswith(_PURE_PREFIXES) or op.name == "memref.dim") and
                      not op.regions and
                      op.operands and all(x in self.uniform for x in op.operands)):
@@ -425,7 +277,7 @@ class _Gen:
         op = v.owner_op if type(v).__name__ == "OpResult" else None
         if op is None or depth > 8 or op not in self.run_of:
             return False
-        if op.name in _THREAD_IDS:
+        if op.name in THREAD_IDS:
             return True
         if op.name not in _RECOMPUTABLE:
             return False
@@ -441,12 +293,12 @@ class _Gen:
             self.recompute(x, depth)
         name = self.fresh()
         expr = self.expr(op, depth)
-        self.emit(f"const {CTYPE[_elem(v)]} {name} = {expr};", depth)
+        self.emit(f"const {CTYPE[elem_of(v)]} {name} = {expr};", depth)
         self.remat_names[key] = name
 
     def per_thread_array(self, v: Value) -> str:
         name = self.fresh("s")
-        self.scratch.append((name, CTYPE[_elem(v)], self.nt))
+        self.scratch.append((name, CTYPE[elem_of(v)], self.nt))
         return name
 
     # -- emission ---------------------------------------------------------------------------
@@ -470,7 +322,7 @@ class _Gen:
     def define(self, v: Value, expr: str, depth: int) -> None:
         name = self.fresh()
         self.names[v] = name
-        self.emit(f"const {CTYPE[_elem(v)]} {name} = {expr};", depth)
+        self.emit(f"const {CTYPE[elem_of(v)]} {name} = {expr};", depth)
         if v in self.spilled and self.current_run is not None:
             self.emit(f"{self.spilled[v]}[tl] = {name};", depth)
 
@@ -497,7 +349,7 @@ class _Gen:
         self.lines = body
         self.uniform_seq(self.entry.ops, 2)
         head = self.header(args)
-        return "\n".join([_PRELUDE] + head + body + ["  }", "  return 0;", "}", ""])
+        return "\n".join([PRELUDE] + head + body + ["  }", "  return 0;", "}", ""])
 
     def generate_branches(self) -> str:
         """A body of several blocks (``cf`` branches, no barriers): each thread runs it
@@ -518,7 +370,7 @@ class _Gen:
         for block in order[1:]:
             for a in block.args:
                 name = self.fresh("b")
-                self.emit(f"{CTYPE[_elem(a)]} {name};", d)
+                self.emit(f"{CTYPE[elem_of(a)]} {name};", d)
                 self.names[a] = name
         count = self.fresh("it")
         self.emit(f"uint64_t {count} = 0;", d)
@@ -533,7 +385,7 @@ class _Gen:
         self.close_threads(d)
         self.current_run = None
         head = self.header(self.slots)
-        return "\n".join([_PRELUDE] + head + body + ["  }", "  return 0;", "}", ""])
+        return "\n".join([PRELUDE] + head + body + ["  }", "  return 0;", "}", ""])
 
     def branch(self, op: Operation, labels: dict, end: str, count: str, depth: int) -> None:
         """A block's terminator: ``goto`` with the successor's arguments assigned."""
@@ -568,7 +420,7 @@ class _Gen:
         slot = 3
         off = 0
         for i, a in enumerate(args):
-            if _is_memref(a):
+            if is_memref(a):
                 elem = element_name(a.type)
                 ct = CTYPE[elem]
                 rank = len(a.type.shape)
@@ -606,7 +458,7 @@ class _Gen:
                     if not private:
                         out.append(f"  {ct} *const a{i}_p = a{i}_base;")
             else:
-                elem = _elem(a)
+                elem = elem_of(a)
                 ct = CTYPE[elem]
                 if elem == "f32":
                     out.append(f"  const float a{i} = tl_f32((uint32_t)P[{slot}]);")
@@ -699,7 +551,7 @@ class _Gen:
     def affine(self, v: Value, depth: int = 0) -> Optional[tuple[str, dict]]:
         """``v`` as ``(uniform C expression, {thread axis: integer coefficient})`` when it is
         the sum of a block-uniform index and constant multiples of thread ids, else None."""
-        if _elem(v) != "index" or depth > 8:
+        if elem_of(v) != "index" or depth > 8:
             return None
         if v in self.uniform:
             return self.ref(v), {}
@@ -749,9 +601,9 @@ class _Gen:
         if cmp.name != "arith.cmpi" or branch.name != "scf.if" or branch.results or \
                 branch.operands[0] is not cmp.results[0] or len(cmp.results[0].uses) != 1 or \
                 (len(branch.regions) > 1 and branch.regions[1].blocks) or \
-                _elem(cmp.operands[0]) != "index":
+                elem_of(cmp.operands[0]) != "index":
             return None
-        pred = _CMPI[int(cmp.attributes["predicate"].value)]
+        pred = CMPI[int(cmp.attributes["predicate"].value)]
         x, u = cmp.operands
         if not self._is_thread_x(x):
             x, u = u, x
@@ -810,11 +662,11 @@ class _Gen:
         """A loop-carried or if-result value: a uniform scalar or a per-thread array."""
         if v in self.uniform:
             name = self.fresh()
-            self.emit(f"{CTYPE[_elem(v)]} {name};", depth)
+            self.emit(f"{CTYPE[elem_of(v)]} {name};", depth)
             self.names[v] = name
             return name
         name = self.fresh("c")
-        self.scratch.append((name, CTYPE[_elem(v)], self.nt))
+        self.scratch.append((name, CTYPE[elem_of(v)], self.nt))
         self.arrays[v] = name
         return name
 
@@ -822,7 +674,7 @@ class _Gen:
         body = op.regions[0].blocks[0]
         iv, carried = body.args[0], body.args[1:]
         lb, ub, st = (self.ref(x) for x in op.operands[:3])
-        elem = _elem(iv)
+        elem = elem_of(iv)
         unsigned = "unsignedCmp" in op.attributes
         slots = []
         thread_inits = []
@@ -967,11 +819,11 @@ class _Gen:
         slots = []
         for arg, res, init in zip(carried, op.results, op.operands[3:]):
             name = self.fresh("c")
-            self.emit(f"{CTYPE[_elem(arg)]} {name} = {self.ref(init)};", depth)
+            self.emit(f"{CTYPE[elem_of(arg)]} {name} = {self.ref(init)};", depth)
             self.names[arg] = name
             slots.append(name)
         lb, ub, st = (self.ref(x) for x in op.operands[:3])
-        self.loop_head(iv, lb, ub, st, _elem(iv), "unsignedCmp" in op.attributes, depth)
+        self.loop_head(iv, lb, ub, st, elem_of(iv), "unsignedCmp" in op.attributes, depth)
         for o in body.ops[:-1]:
             self.op(o, depth + 1)
         self.assign(slots, body.terminator.operands, depth + 1)
@@ -988,13 +840,13 @@ class _Gen:
         slots = []
         for arg, init in zip(before.args, op.operands):
             name = self.fresh("c")
-            self.emit(f"{CTYPE[_elem(arg)]} {name} = {self.ref(init)};", depth)
+            self.emit(f"{CTYPE[elem_of(arg)]} {name} = {self.ref(init)};", depth)
             self.names[arg] = name
             slots.append(name)
         results = []
         for res in op.results:
             name = self.fresh("c")
-            self.emit(f"{CTYPE[_elem(res)]} {name};", depth)
+            self.emit(f"{CTYPE[elem_of(res)]} {name};", depth)
             results.append(name)
         count = self.fresh("it")
         self.emit(f"uint64_t {count} = 0;", depth)
@@ -1006,7 +858,7 @@ class _Gen:
         forwarded = []
         for v, arg in zip(condition.operands[1:], after.args):
             name = self.fresh()
-            self.emit(f"const {CTYPE[_elem(arg)]} {name} = {self.ref(v)};", d)
+            self.emit(f"const {CTYPE[elem_of(arg)]} {name} = {self.ref(v)};", d)
             self.names[arg] = name
             forwarded.append(name)
         done = " ".join(f"{r} = {f};" for r, f in zip(results, forwarded))
@@ -1036,7 +888,7 @@ class _Gen:
         slots = []
         for res in op.results:
             name = self.fresh("c")
-            self.emit(f"{CTYPE[_elem(res)]} {name};", depth)
+            self.emit(f"{CTYPE[elem_of(res)]} {name};", depth)
             slots.append(name)
 
         def branch(block, d: int) -> None:
@@ -1046,160 +898,6 @@ class _Gen:
         self.branches(op, branch, depth)
         for res, name in zip(op.results, slots):
             self.alias(res, name, depth)
-
-    def expr(self, op: Operation, depth: int) -> str:
-        """The C expression of a scalar op's (single) result; undefined behaviour checks are
-        emitted before it."""
-        name = op.name
-        res = op.results[0]
-        elem = _elem(res)
-        ct = CTYPE[elem]
-        a = [self.ref(x) for x in op.operands]
-        if name == "arith.constant":
-            attr = op.attributes["value"]
-            if elem in FLOATS:
-                return _float_literal(float(attr.value), elem)
-            if elem in HALVES:
-                return f"(uint16_t)0x{_half_bits(float(attr.value), elem):04x}u"
-            value = int(attr.value) if not isinstance(attr.value, bool) else int(attr.value)
-            bits = BITS[elem]
-            value &= (1 << bits) - 1
-            if elem == "i1":
-                return str(value)
-            if value >= 1 << (bits - 1):
-                value -= 1 << bits
-            if value == -(1 << 63):
-                return "INT64_MIN"
-            return f"({ct})({value}{'LL' if bits == 64 else ''})"
-        if name in _BLOCK_IDS or name in _THREAD_IDS:
-            axis = op.attributes["dimension"].keyword if "dimension" in op.attributes else "x"
-            return {"gpu.block_id": "b" + axis, "gpu.block_dim": "B" + axis.upper(),
-                    "gpu.grid_dim": {"x": "gx", "y": "gy", "z": "(int64_t)P[2]"}[axis],
-                    "gpu.thread_id": "t" + axis,
-                    "gpu.global_id": f"(b{axis} * B{axis.upper()} + t{axis})",
-                    "gpu.lane_id": "(tl % 32)", "gpu.subgroup_id": "(tl / 32)",
-                    "gpu.subgroup_size": "32", "gpu.num_subgroups": "((NT + 31) / 32)"}[name]
-        if elem in HALVES or (name in ("arith.cmpf", "arith.extf") and
-                              _elem(op.operands[0]) in HALVES):
-            return self.half(op, elem, a)
-        if name in _FLOAT_BINARY:
-            return f"({a[0]} {_FLOAT_BINARY[name]} {a[1]})"
-        if name in _FLOAT_CALLS:
-            fn = _FLOAT_CALLS[name]
-            suffix = "f" if elem == "f32" else ""
-            return f"{fn}{suffix}({a[0]}, {a[1]})"
-        if name in _MATH_UNARY:
-            return f"{_MATH_UNARY[name]}{'f' if elem == 'f32' else ''}({a[0]})"
-        if name == "math.fma":
-            return f"fma{'f' if elem == 'f32' else ''}({a[0]}, {a[1]}, {a[2]})"
-        if name == "arith.negf":
-            return f"(-{a[0]})"
-        if name == "arith.cmpf":
-            return _cmpf(int(op.attributes["predicate"].value), a[0], a[1])
-        if name == "arith.cmpi":
-            return _cmpi(_CMPI[int(op.attributes["predicate"].value)], _elem(op.operands[0]),
-                         a[0], a[1])
-        if name == "arith.select":
-            return f"({a[0]} ? {a[1]} : {a[2]})"
-        if name in _INT_BINARY:
-            return self.int_binary(name, elem, a[0], a[1], depth)
-        src = _elem(op.operands[0])
-        if name in ("arith.extf", "arith.truncf"):
-            return f"({ct}){a[0]}"
-        if name in ("arith.sitofp", "arith.uitofp"):
-            if src == "i1":
-                return f"({ct})({'-' if name == 'arith.sitofp' else ''}(int){a[0]})"
-            return f"({ct})({UTYPE[src]}){a[0]}" if name == "arith.uitofp" else f"({ct}){a[0]}"
-        if name in ("arith.fptosi", "arith.fptoui"):
-            bits = BITS[elem]
-            if name == "arith.fptosi":
-                # in range once truncated: (-2^(w-1) - 1, 2^(w-1)); for i64 the double below
-                # -2^63 is -2^63 - 2048, so the bound is -2^63 itself, inclusive
-                hi = 2.0 ** (bits - 1)
-                low = f">= {-hi!r}" if bits == 64 else f"> {-hi - 1.0!r}"
-                self.emit(f"if (!((double){a[0]} {low} && (double){a[0]} < {hi!r})) "
-                          f"TL_FAIL({ERR_UB});", depth)
-                return f"({ct}){a[0]}"
-            hi = 2.0 ** bits
-            self.emit(f"if (!((double){a[0]} > -1.0 && (double){a[0]} < {hi!r})) "
-                      f"TL_FAIL({ERR_UB});", depth)
-            return f"({ct})({UTYPE[elem]}){a[0]}"
-        if name in ("arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast",
-                    "arith.index_castui"):
-            return _int_cast(name, src, elem, a[0])
-        raise NotNative(f"'{name}'")  # pragma: no cover - check_op refuses it first
-
-    def half(self, op: Operation, elem: str, a: list[str]) -> str:
-        """An op on f16/bf16 values (bit patterns): through f32, rounded once."""
-        name = op.name
-        src = _elem(op.operands[0]) if op.operands else elem
-        wide = [f"tl_f32_from_{src}({x})" for x in a] if src in HALVES else list(a)
-        narrow = f"tl_{elem}_from_f32" if elem in HALVES else ""
-        if name == "arith.select":
-            return f"({a[0]} ? {a[1]} : {a[2]})"
-        if name == "arith.negf":
-            return f"(uint16_t)({a[0]} ^ 0x8000u)"
-        if name == "arith.cmpf":
-            return _cmpf(int(op.attributes["predicate"].value), wide[0], wide[1])
-        if name == "arith.extf":
-            return wide[0] if elem == "f32" else f"(double){wide[0]}"
-        if name == "arith.truncf" and src == "f32":
-            return f"{narrow}({a[0]})"
-        if name in _FLOAT_BINARY:
-            return f"{narrow}({wide[0]} {_FLOAT_BINARY[name]} {wide[1]})"
-        if name in _FLOAT_CALLS:
-            return f"{narrow}({_FLOAT_CALLS[name]}f({wide[0]}, {wide[1]}))"
-        if name in _MATH_UNARY:
-            return f"{narrow}({_MATH_UNARY[name]}f({wide[0]}))"
-        raise NotNative(f"'{name}' on {elem}")
-
-    def int_binary(self, name: str, elem: str, x: str, y: str, depth: int) -> str:
-        ct, ut, bits = CTYPE[elem], UTYPE[elem], BITS[elem]
-        if elem == "i1":
-            table = {"arith.addi": "^", "arith.subi": "^", "arith.muli": "&", "arith.andi": "&",
-                     "arith.ori": "|", "arith.xori": "^"}
-            if name in table:
-                return f"(uint8_t)({x} {table[name]} {y})"
-            signed = name in ("arith.maxsi", "arith.minsi")
-            big = name in ("arith.maxsi", "arith.maxui")
-            # i1 signed: true is -1, so the signed maximum is the logical and
-            return f"(uint8_t)({x} {'&' if signed == big else '|'} {y})"
-        wrap = {"arith.addi": "+", "arith.subi": "-", "arith.muli": "*"}
-        if name in wrap:
-            return f"({ct})(({ut}){x} {wrap[name]} ({ut}){y})"
-        if name in ("arith.andi", "arith.ori", "arith.xori"):
-            sym = {"arith.andi": "&", "arith.ori": "|", "arith.xori": "^"}[name]
-            return f"({ct})({x} {sym} {y})"
-        if name in ("arith.shli", "arith.shrsi", "arith.shrui"):
-            self.emit(f"if (({ut}){y} >= {bits}u) TL_FAIL({ERR_UB});", depth)
-            if name == "arith.shli":
-                return f"({ct})(({ut}){x} << ({ut}){y})"
-            if name == "arith.shrsi":
-                return f"({ct})({x} >> ({ut}){y})"
-            return f"({ct})(({ut}){x} >> ({ut}){y})"
-        if name in ("arith.maxsi", "arith.minsi"):
-            return f"({x} {'>' if name == 'arith.maxsi' else '<'} {y} ? {x} : {y})"
-        if name in ("arith.maxui", "arith.minui"):
-            return f"(({ut}){x} {'>' if name == 'arith.maxui' else '<'} ({ut}){y} ? {x} : {y})"
-        self.emit(f"if ({y} == 0) TL_FAIL({ERR_UB});", depth)
-        if name in ("arith.divui", "arith.remui", "arith.ceildivui"):
-            q = f"({ut}){x} / ({ut}){y}"
-            if name == "arith.remui":
-                return f"({ct})(({ut}){x} % ({ut}){y})"
-            if name == "arith.divui":
-                return f"({ct})({q})"
-            return f"({ct})({q} + (({ut}){x} % ({ut}){y} != 0))"
-        smin = f"(({ct})(({ut})1 << {bits - 1}))"
-        self.emit(f"if ({x} == {smin} && {y} == -1) TL_FAIL({ERR_UB});", depth)
-        if name == "arith.remsi":
-            return f"({ct})({x} % {y})"
-        if name == "arith.divsi":
-            return f"({ct})({x} / {y})"
-        inexact = f"({x} % {y} != 0)"
-        if name == "arith.ceildivsi":
-            return f"({ct})({x} / {y} + ({inexact} && (({x} < 0) == ({y} < 0))))"
-        return f"({ct})({x} / {y} - ({inexact} && (({x} < 0) != ({y} < 0))))"
-
 
 def _reverse_post_order(entry) -> list:
     """The blocks reachable from ``entry``, each after every block that dominates it."""
@@ -1216,40 +914,6 @@ def _reverse_post_order(entry) -> list:
             seen.add(nxt)
             stack.append((nxt, iter(nxt.terminator.successors if nxt.terminator else ())))
     return post[::-1]
-
-
-def _cmpf(pred: int, a: str, b: str) -> str:
-    table = {0: "0", 1: f"({a} == {b})", 2: f"({a} > {b})", 3: f"({a} >= {b})",
-             4: f"({a} < {b})", 5: f"({a} <= {b})", 6: f"({a} < {b} || {a} > {b})",
-             7: f"({a} == {a} && {b} == {b})", 8: f"!({a} < {b} || {a} > {b})",
-             9: f"!({a} <= {b})", 10: f"!({a} < {b})", 11: f"!({a} >= {b})",
-             12: f"!({a} > {b})", 13: f"({a} != {b})", 14: f"({a} != {a} || {b} != {b})",
-             15: "1"}
-    return f"(uint8_t){table[pred]}"
-
-
-def _cmpi(pred: str, elem: str, a: str, b: str) -> str:
-    sym = _CMPI_C[pred[-2:]]
-    if pred in ("eq", "ne"):
-        return f"(uint8_t)({a} {sym} {b})"
-    if pred[0] == "u":
-        ut = UTYPE[elem]
-        return f"(uint8_t)(({ut}){a} {sym} ({ut}){b})"
-    if elem == "i1":        # signed i1: true is -1
-        return f"(uint8_t)(-(int){a} {sym} -(int){b})"
-    return f"(uint8_t)({a} {sym} {b})"
-
-
-def _int_cast(name: str, src: str, dst: str, a: str) -> str:
-    ct = CTYPE[dst]
-    if dst == "i1":
-        return f"(uint8_t)({a} & 1)"
-    if BITS[dst] <= BITS[src]:
-        return f"({ct}){a}"
-    zero_extend = name in ("arith.extui", "arith.index_castui")
-    if src == "i1":
-        return f"({ct}){a}" if zero_extend else f"({ct})(-(int64_t){a})"
-    return f"({ct})({UTYPE[src]}){a}" if zero_extend else f"({ct}){a}"
 
 
 def generate(body: Region, n_in: int, n_wg: int, block: tuple[int, int, int],
@@ -1285,9 +949,9 @@ def _translate(gen: _Gen) -> KernelSource:
     text = gen.generate()
     params = []
     for i, a in enumerate(gen.slots[:gen.n_in]):
-        if _is_memref(a):
+        if is_memref(a):
             params.append(ParamSpec("memref", element_name(a.type), len(a.type.shape),
                                     gen.unit_stride[i]))
         else:
-            params.append(ParamSpec("scalar", _elem(a)))
+            params.append(ParamSpec("scalar", elem_of(a)))
     return KernelSource(text, params, gen.scratch_bytes, gen.reads, gen.writes)
