@@ -297,6 +297,17 @@ def _cmpf_reference(pred: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return base if pred[0] == "o" else base | unordered
 
 
+FLOAT_BINARY_OPS = ["addf", "subf", "mulf", "divf", "remf", "maximumf", "minimumf", "maxnumf",
+                    "minnumf"]
+
+
+def float_cases(ty: str) -> list:
+    """The binary float ops of ``%x0, %x1``, then copysign, negf, sqrt and absf."""
+    return [(ty, f"{{r}} = arith.{op} %x0, %x1 : {ty}") for op in FLOAT_BINARY_OPS] + [
+        (ty, f"{{r}} = math.copysign %x0, %x1 : {ty}"), (ty, f"{{r}} = arith.negf %x0 : {ty}"),
+        (ty, f"{{r}} = math.sqrt %x0 : {ty}"), (ty, f"{{r}} = math.absf %x1 : {ty}")]
+
+
 @pytest.mark.parametrize("ty", ["f32", "f64"])
 def test_float_ops_on_edge_values(ty):
     dt = DT[ty]
@@ -307,15 +318,11 @@ def test_float_ops_on_edge_values(ty):
     a = np.repeat(edges, len(edges))
     b = np.tile(edges, len(edges))
     c = np.roll(a, 7)
-    binary = ["addf", "subf", "mulf", "divf", "remf", "maximumf", "minimumf", "maxnumf",
-              "minnumf"]
-    cases = [(ty, f"{{r}} = arith.{op} %x0, %x1 : {ty}") for op in binary]
-    cases += [(ty, f"{{r}} = math.copysign %x0, %x1 : {ty}"),
-              (ty, f"{{r}} = arith.negf %x0 : {ty}"), (ty, f"{{r}} = math.sqrt %x0 : {ty}"),
-              (ty, f"{{r}} = math.absf %x1 : {ty}"),
-              (ty, f"{{r}} = math.fma %x0, %x1, %x2 : {ty}"),
-              (ty, f"{{t}}1 = arith.cmpf ult, %x0, %x1 : {ty}; "
-                   f"{{r}} = arith.select {{t}}1, %x2, %x1 : {ty}")]
+    binary = FLOAT_BINARY_OPS
+    cases = float_cases(ty) + [
+        (ty, f"{{r}} = math.fma %x0, %x1, %x2 : {ty}"),
+        (ty, f"{{t}}1 = arith.cmpf ult, %x0, %x1 : {ty}; "
+             f"{{r}} = arith.select {{t}}1, %x2, %x1 : {ty}")]
     cases += [("i1", f"{{r}} = arith.cmpf {p}, %x0, %x1 : {ty}") for p in CMPF]
     _, out = elementwise([(ty, a), (ty, b), (ty, c)], cases)
     n = len(a)
@@ -353,18 +360,14 @@ def test_half_float_ops_on_edge_values(ty):
         rng.integers(0, 1 << 32, a.size - 8, dtype=np.uint64).astype(np.uint32).view(np.float32),
         np.array([65520.0, 65519.99, 2.0 ** -25, 2.0 ** -25 * 1.0000001, 2.0 ** -24 * 1.5,
                   6.1e-5, 3.3895314e38, -0.0], np.float32)])
-    binary = ["addf", "subf", "mulf", "divf", "remf", "maximumf", "minimumf", "maxnumf",
-              "minnumf"]
-    cases = [(ty, f"{{r}} = arith.{op} %x0, %x1 : {ty}") for op in binary]
-    cases += [(ty, f"{{r}} = math.copysign %x0, %x1 : {ty}"),
-              (ty, f"{{r}} = arith.negf %x0 : {ty}"), (ty, f"{{r}} = math.sqrt %x0 : {ty}"),
-              (ty, f"{{r}} = math.absf %x1 : {ty}"),
-              (ty, f"{{t}}1 = arith.cmpf ult, %x0, %x1 : {ty}; "
-                   f"{{r}} = arith.select {{t}}1, %x0, %x1 : {ty}"),
-              ("f32", f"{{r}} = arith.extf %x0 : {ty} to f32"),
-              ("f64", f"{{r}} = arith.extf %x1 : {ty} to f64"),
-              (ty, f"{{r}} = arith.truncf %x2 : f32 to {ty}"),
-              (ty, f"{{t}}1 = arith.constant -1.5 : {ty}; {{r}} = arith.mulf %x0, {{t}}1 : {ty}")]
+    binary = FLOAT_BINARY_OPS
+    cases = float_cases(ty) + [
+        (ty, f"{{t}}1 = arith.cmpf ult, %x0, %x1 : {ty}; "
+             f"{{r}} = arith.select {{t}}1, %x0, %x1 : {ty}"),
+        ("f32", f"{{r}} = arith.extf %x0 : {ty} to f32"),
+        ("f64", f"{{r}} = arith.extf %x1 : {ty} to f64"),
+        (ty, f"{{r}} = arith.truncf %x2 : f32 to {ty}"),
+        (ty, f"{{t}}1 = arith.constant -1.5 : {ty}; {{r}} = arith.mulf %x0, {{t}}1 : {ty}")]
     cases += [("i1", f"{{r}} = arith.cmpf {p}, %x0, %x1 : {ty}") for p in CMPF]
     _, out = elementwise([(ty, a), (ty, b), ("f32", wide)], cases)
     n = len(a)
