@@ -1089,3 +1089,22 @@ def test_bounds_checked_once_per_run_for_affine_indices(offset, faults):
     else:
         assert STATS["fallback"] == before["fallback"] + 1 and "out of bounds" in errors[0]
     np.testing.assert_array_equal(results[0], results[1])
+
+
+def test_without_a_c_compiler_auto_runs_lanes_and_native_refuses(monkeypatch):
+    """No compiler: ``auto`` (even for a large launch of a kernel with a barrier) runs the
+    lane engine, with the same results; ``native`` says why it cannot."""
+    monkeypatch.setattr(build, "_compiler", [None])
+    monkeypatch.setattr(launcher, "AUTO_MIN_THREADS", 1 << 15)
+    monkeypatch.delenv("TILEIR_SIMT_BACKEND", raising=False)
+    text = open(__file__.rsplit("/tests/", 1)[0] + "/examples/gpu/block_reduce.mlir").read()
+    prog = gpu.Program(tileir.parse(text))
+    x = np.random.default_rng(12).random(256 * 256, dtype=np.float32)
+    out = np.zeros(256, np.float32)
+    before = dict(STATS)
+    gpu.launch(prog, "kernels::block_sum", grid=(256,), block=(256,), args=[x, out])
+    assert STATS == before
+    np.testing.assert_allclose(out, x.reshape(-1, 256).sum(1, dtype=np.float64), rtol=1e-5)
+    with pytest.raises(UnsupportedError, match="no C compiler"):
+        gpu.launch(prog, "kernels::block_sum", grid=(256,), block=(256,), args=[x, out],
+                   backend="native")
