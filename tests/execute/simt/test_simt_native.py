@@ -1108,3 +1108,69 @@ def test_without_a_c_compiler_auto_runs_lanes_and_native_refuses(monkeypatch):
     with pytest.raises(UnsupportedError, match="no C compiler"):
         gpu.launch(prog, "kernels::block_sum", grid=(256,), block=(256,), args=[x, out],
                    backend="native")
+
+
+ORDER_FREE_ATOMICS = ("addi", "muli", "andi", "ori", "xori", "maxs", "maxu", "mins", "minu")
+
+
+@pytest.mark.parametrize("ty", ["i32", "i64"])
+def test_integer_atomics_with_colliding_threads(ty):
+    """Each order-free atomic kind from every thread onto 7 global counters and, through a
+    barrier, onto a workgroup counter per block (then added to a global total)."""
+    ops = "\n".join(
+        f"      %o{k} = memref.atomic_rmw {kind} %v, %g{k}[%slot] : ({ty}, memref<7x{ty}>) -> {ty}"
+        for k, kind in enumerate(ORDER_FREE_ATOMICS))
+    body = f"""
+      %v = memref.load %x[%i] : memref<?x{ty}>
+      %c7 = arith.constant 7 : index
+      %slot = arith.remui %i, %c7 : index
+{ops}
+      %sv = memref.atomic_rmw addi %v, %sh[%c0] : ({ty}, memref<1x{ty}, {WG}>) -> {ty}
+      gpu.barrier
+      %first = arith.cmpi eq, %tid, %c0 : index
+      scf.if %first {{
+        %s = memref.load %sh[%c0] : memref<1x{ty}, {WG}>
+        %t = memref.atomic_rmw addi %s, %total[%c0] : ({ty}, memref<1x{ty}>) -> {ty}
+      }}"""
+    args = f"%x: memref<?x{ty}>, " + ", ".join(f"%g{k}: memref<7x{ty}>"
+                                               for k in range(len(ORDER_FREE_ATOMICS)))
+    args += f", %total: memref<1x{ty}>"
+    m = kernel_module(body, args, attrs=f"workgroup(%sh: memref<1x{ty}, {WG}>)")
+    dt = DT[ty]
+    info = np.iinfo(dt)
+    x = np.random.default_rng(13).integers(info.min, info.max, 64 * 40, dtype=dt)
+    x[:7] = [info.min, info.max, -1, 0, 1, 3, -3]
+    inits = [np.zeros(7, dt), np.ones(7, dt), np.full(7, -1, dt), np.zeros(7, dt),
+             np.zeros(7, dt), np.full(7, info.min, dt), np.zeros(7, dt),
+             np.full(7, info.max, dt), np.full(7, -1, dt)]
+    out = launch_both(m, lambda: [x.copy()] + [a.copy() for a in inits] + [np.zeros(1, dt)],
+                      (40,), (64,))
+    u = np.dtype(f"u{dt().itemsize}")
+    for k, (kind, got) in enumerate(zip(ORDER_FREE_ATOMICS, out[1:-1])):
+        for s in range(7):
+            vals = x[s::7]
+            want = {"addi": lambda: vals.sum(dtype=dt), "muli": lambda: np.prod(vals, dtype=dt),
+                    "andi": lambda: np.bitwise_and.reduce(vals),
+                    "ori": lambda: np.bitwise_or.reduce(vals),
+                    "xori": lambda: np.bitwise_xor.reduce(vals),
+                    "maxs": lambda: vals.max(), "mins": lambda: vals.min(),
+                    "maxu": lambda: vals.view(u).max().astype(u).view(dt),
+                    "minu": lambda: vals.view(u).min().astype(u).view(dt)}[kind]()
+            assert got[s] == want, (kind, s)
+    assert out[-1][0] == x.sum(dtype=dt)
+
+
+@pytest.mark.parametrize("snippet,reason", [
+    ("%o = memref.atomic_rmw addf %v, %a[%c0] : (f32, memref<?xf32>) -> f32", "addf"),
+    ("%o = memref.atomic_rmw addi %w, %b[%c0] : (i32, memref<?xi32>) -> i32\n"
+     "      memref.store %o, %b[%i] : memref<?xi32>", "old value is used"),
+])
+def test_order_dependent_atomics_keep_the_lane_engine(snippet, reason):
+    body = f"""
+      %v = memref.load %a[%i] : memref<?xf32>
+      %w = arith.fptosi %v : f32 to i32
+      {snippet}"""
+    m = tileir.parse(kernel_module(body, "%a: memref<?xf32>, %b: memref<?xi32>"))
+    with pytest.raises(UnsupportedError, match=reason):
+        gpu.launch(m, "m::k", grid=(2,), block=(32,),
+                   args=[np.ones(64, np.float32), np.zeros(64, np.int32)], backend="native")

@@ -378,6 +378,7 @@ def _rmw(ty: str, kind: str, used: bool) -> str:
       }}""")
 
 
+@pytest.mark.usefixtures("lane_engine")      # (it watches the lane engine's fast path)
 @pytest.mark.parametrize("used", [False, True])
 @pytest.mark.parametrize("kind", sorted(_KIND_OPS) + ["assign"])
 def test_atomic_rmw_kinds(monkeypatch, kind, used):

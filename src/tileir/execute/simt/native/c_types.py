@@ -143,5 +143,24 @@ static inline uint16_t tl_bf16_from_f32(float f) {
   if ((x & 0x7FFFFFFFu) > 0x7F800000u) return (uint16_t)((x >> 16) | 0x40u);
   return (uint16_t)((x + 0x7FFFu + ((x >> 16) & 1u)) >> 16);
 }
+/* integer atomics (relaxed: only the final memory matters, which no order changes) */
+#define TL_ATOMIC_FETCH(B, K, F) \
+static inline void tl_atomic_##K##_##B(int##B##_t *p, int##B##_t v) { \
+  (void)__atomic_##F(p, v, __ATOMIC_RELAXED); }
+#define TL_ATOMIC_CAS(B, K, T, EXPR) \
+static inline void tl_atomic_##K##_##B(int##B##_t *p, int##B##_t v) { \
+  int##B##_t old = __atomic_load_n(p, __ATOMIC_RELAXED), nv; \
+  do { const T a = (T)old, b = (T)v; nv = (int##B##_t)(EXPR); } \
+  while (!__atomic_compare_exchange_n(p, &old, nv, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)); }
+#define TL_ATOMICS(B) \
+TL_ATOMIC_FETCH(B, addi, fetch_add) TL_ATOMIC_FETCH(B, andi, fetch_and) \
+TL_ATOMIC_FETCH(B, ori, fetch_or) TL_ATOMIC_FETCH(B, xori, fetch_xor) \
+TL_ATOMIC_CAS(B, muli, uint##B##_t, a * b) \
+TL_ATOMIC_CAS(B, maxs, int##B##_t, a > b ? a : b) \
+TL_ATOMIC_CAS(B, mins, int##B##_t, a < b ? a : b) \
+TL_ATOMIC_CAS(B, maxu, uint##B##_t, a > b ? a : b) \
+TL_ATOMIC_CAS(B, minu, uint##B##_t, a < b ? a : b)
+TL_ATOMICS(32)
+TL_ATOMICS(64)
 #define TL_FAIL(code) do { *err = (code); return 1; } while (0)
 """

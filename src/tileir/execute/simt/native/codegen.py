@@ -13,8 +13,8 @@ Only what this module can translate exactly is accepted (:func:`generate` raises
 :class:`NotNative` naming the first op or type it cannot take): integers (i1 to i64, index) with
 arith's wrap-around, f32/f64 IEEE arithmetic rounded once (f16/bf16: in f32, then rounded once;
 C with ``-ffp-contract=off``, no fast math), loads and stores of memref arguments and
-workgroup/private attributions, ``scf.for`` / ``scf.if`` / ``scf.while`` (barriers only in the
-first two), ``cf`` branches and asserts (bodies of several blocks, without barriers:
+workgroup/private attributions, order-free integer ``memref.atomic_rmw`` (old value unused),
+``scf.for`` / ``scf.if`` / ``scf.while`` (barriers only in the first two), ``cf`` branches and asserts (bodies of several blocks, without barriers:
 :meth:`_Gen.generate_branches`), the gpu id ops (scalar ops: :mod:`.c_scalar`; C types and the
 helpers every kernel includes: :mod:`.c_types`).  Everything that is undefined behaviour in
 arith or memref (an index out of bounds, a division by zero, an out-of-range float to integer
@@ -29,6 +29,7 @@ from typing import Optional
 
 from ....ir.core import Operation, Region, Value
 from ..interp import MAX_LOOP_ITERATIONS_DEFAULT
+from ..ops.memref import ATOMIC_KINDS
 from ..values import element_name
 from .c_scalar import (BLOCK_IDS, CMPI, FLOAT_BINARY, FLOAT_CALLS, INT_BINARY, MATH_UNARY,
                        THREAD_IDS, ScalarOps)
@@ -41,6 +42,9 @@ __all__ = ["NotNative", "KernelSource", "ParamSpec", "generate", "generate_launc
 #: the same for every thread of it)
 _PURE_PREFIXES = ("arith.", "math.")
 
+#: atomic_rmw kinds whose final memory does not depend on the order of the threads (integer
+#: ops that commute and associate, with wrap-around); the old value must be unused
+_ORDER_FREE_ATOMICS = ("addi", "muli", "andi", "ori", "xori", "maxs", "maxu", "mins", "minu")
 #: the terminators of a kernel's body (a gpu.func's, a gpu.launch's)
 _ENDS = ("gpu.return", "gpu.terminator")
 #: ops that cannot fail, recomputed in a later run rather than stored per thread
@@ -133,6 +137,17 @@ class _Gen(ScalarOps):
         elif name in ("cf.br", "cf.cond_br"):
             if op.parent_op is not self.body.parent:
                 raise NotNative(f"'{name}' inside a nested region")
+        elif name == "memref.atomic_rmw":
+            kind = ATOMIC_KINDS[int(op.attributes["kind"].value)]
+            if kind not in _ORDER_FREE_ATOMICS or op.results[0].has_uses or \
+                    element_name(op.results[0].type) not in ("i32", "i64", "index"):
+                raise NotNative(f"'memref.atomic_rmw {kind}' on "
+                                f"{element_name(op.results[0].type)}"
+                                f"{' whose old value is used' if op.results[0].has_uses else ''}"
+                                " (its result would depend on the order of the threads)")
+            if op.operands[1] not in self.index_of:
+                raise NotNative("'memref.atomic_rmw' of a memref that is not a kernel argument "
+                                "or attribution")
         elif name in ("memref.load", "memref.store", "memref.dim"):
             ref = op.operands[0 if name != "memref.store" else 1]
             if name == "memref.dim":
@@ -769,6 +784,15 @@ class _Gen(ScalarOps):
             return self.thread_if(op, depth)
         if name == "cf.assert":      # (a failed assertion: the lane engine reports it)
             self.emit(f"if (!{self.ref(op.operands[0])}) TL_FAIL({ERR_UB});", depth)
+            return
+        if name == "memref.atomic_rmw":
+            value, ref, idx = op.operands[0], op.operands[1], op.operands[2:]
+            kind = ATOMIC_KINDS[int(op.attributes["kind"].value)]
+            addr = self.address(op, ref, idx, depth)
+            self.note_access(ref, write=True)
+            self.note_access(ref, write=False)
+            self.emit(f"tl_atomic_{kind}_{BITS[elem_of(value)]}(&{addr}, {self.ref(value)});",
+                      depth)
             return
         if name == "memref.store":
             value, ref, idx = op.operands[0], op.operands[1], op.operands[2:]

@@ -741,8 +741,9 @@ def _copy(op: Operation, c):
 
 # -- atomics --------------------------------------------------------------------------------------
 
-_ATOMIC_KINDS = ("addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu",
-                 "minimumf", "minnumf", "mins", "minu", "mulf", "muli", "ori", "xori")
+#: memref.atomic_rmw kinds, in the order of the enum attribute's values
+ATOMIC_KINDS = ("addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu",
+                "minimumf", "minnumf", "mins", "minu", "mulf", "muli", "ori", "xori")
 
 
 def _atomic_fn(kind: str, dtype: np.dtype):
@@ -780,7 +781,7 @@ def _rounds(data: np.ndarray, a: np.ndarray, v: np.ndarray, fn, dtype) -> np.nda
 
 @lowering("memref.atomic_rmw")
 def _atomic_rmw(op: Operation, c):
-    kind = _ATOMIC_KINDS[int(op.attributes["kind"].value)]
+    kind = ATOMIC_KINDS[int(op.attributes["kind"].value)]
     dtype = np.dtype(storage(op.results[0].type))
     fn = _atomic_fn(kind, dtype)
     update = atomic_order.update_for_kind(kind, op.results[0].type)
