@@ -14,8 +14,9 @@ Only what this module can translate exactly is accepted (:func:`generate` raises
 arith's wrap-around, f32/f64 IEEE arithmetic rounded once (f16/bf16: in f32, then rounded once;
 C with ``-ffp-contract=off``, no fast math), loads and stores of memref arguments and
 workgroup/private attributions, order-free integer ``memref.atomic_rmw`` (old value unused),
-``scf.for`` / ``scf.if`` / ``scf.while`` (barriers only in the first two), ``cf`` branches and asserts (bodies of several blocks, without barriers:
-:meth:`_Gen.generate_branches`), the gpu id ops (scalar ops: :mod:`.c_scalar`; C types and the
+``scf.for`` / ``scf.if`` / ``scf.while`` (barriers only in the first two), ``cf`` branches and
+asserts (bodies of several blocks, without barriers: :meth:`_Gen.generate_branches`), the gpu
+id ops (scalar ops: :mod:`.c_scalar`; C types and the
 helpers every kernel includes: :mod:`.c_types`).  Everything that is undefined behaviour in
 arith or memref (an index out of bounds, a division by zero, an out-of-range float to integer
 conversion, a shift by the bit width or more, a non-positive loop step) or that the lane engine
