@@ -849,9 +849,30 @@ def test_native_refuses(body, options, reason):
     assert STATS == before
 
 
-def test_auto_leaves_small_launches_to_the_lane_engine(monkeypatch):
-    monkeypatch.setattr(launcher, "AUTO_MIN_THREADS", 1 << 15)   # (the default)
+def default_auto(monkeypatch) -> None:
+    """``backend="auto"`` with its default threshold, whatever the environment says."""
+    monkeypatch.setattr(launcher, "AUTO_MIN_THREADS", 1 << 15)
     monkeypatch.delenv("TILEIR_SIMT_BACKEND", raising=False)
+
+
+def large_reduction(seed: int):
+    """examples/gpu/block_reduce.mlir's program, 2^16 inputs and a zeroed output (a launch
+    large enough for ``auto``), and the check of its result."""
+    text = open(__file__.rsplit("/tests/", 1)[0] + "/examples/gpu/block_reduce.mlir").read()
+    prog = gpu.Program(tileir.parse(text))
+    x = np.random.default_rng(seed).random(256 * 256, dtype=np.float32)
+    out = np.zeros(256, np.float32)
+
+    def launch(**options):
+        gpu.launch(prog, "kernels::block_sum", grid=(256,), block=(256,), args=[x, out],
+                   **options)
+        np.testing.assert_allclose(out, x.reshape(-1, 256).sum(1, dtype=np.float64),
+                                   rtol=1e-5)
+    return launch
+
+
+def test_auto_leaves_small_launches_to_the_lane_engine(monkeypatch):
+    default_auto(monkeypatch)
     m = tileir.parse(kernel_module(SIMPLE, "%a: memref<?xf32>"))
     before = dict(STATS)
     a = np.arange(256, dtype=np.float32)
@@ -938,16 +959,11 @@ def test_scf_while_that_never_ends_is_reported_by_the_lane_engine():
 def test_auto_compiles_large_launches_of_kernels_with_loops(monkeypatch):
     """``auto`` (the default) runs a large launch of a kernel with a barrier natively and a
     straight-line kernel's on the lane engine."""
-    monkeypatch.setattr(launcher, "AUTO_MIN_THREADS", 1 << 15)
-    monkeypatch.delenv("TILEIR_SIMT_BACKEND", raising=False)
-    text = open(__file__.rsplit("/tests/", 1)[0] + "/examples/gpu/block_reduce.mlir").read()
-    prog = gpu.Program(tileir.parse(text))
-    x = np.random.default_rng(3).random(256 * 256, dtype=np.float32)
-    out = np.zeros(256, np.float32)
+    default_auto(monkeypatch)
+    launch = large_reduction(3)
     before = dict(STATS)
-    gpu.launch(prog, "kernels::block_sum", grid=(256,), block=(256,), args=[x, out])
+    launch()
     assert STATS["native"] == before["native"] + 1
-    np.testing.assert_allclose(out, x.reshape(-1, 256).sum(1, dtype=np.float64), rtol=1e-5)
     m = tileir.parse(kernel_module(SIMPLE, "%a: memref<?xf32>"))
     a = np.ones(256 * 256, np.float32)
     gpu.launch(m, "m::k", grid=(256,), block=(256,), args=[a])
@@ -1095,19 +1111,13 @@ def test_without_a_c_compiler_auto_runs_lanes_and_native_refuses(monkeypatch):
     """No compiler: ``auto`` (even for a large launch of a kernel with a barrier) runs the
     lane engine, with the same results; ``native`` says why it cannot."""
     monkeypatch.setattr(build, "_compiler", [None])
-    monkeypatch.setattr(launcher, "AUTO_MIN_THREADS", 1 << 15)
-    monkeypatch.delenv("TILEIR_SIMT_BACKEND", raising=False)
-    text = open(__file__.rsplit("/tests/", 1)[0] + "/examples/gpu/block_reduce.mlir").read()
-    prog = gpu.Program(tileir.parse(text))
-    x = np.random.default_rng(12).random(256 * 256, dtype=np.float32)
-    out = np.zeros(256, np.float32)
+    default_auto(monkeypatch)
+    launch = large_reduction(12)
     before = dict(STATS)
-    gpu.launch(prog, "kernels::block_sum", grid=(256,), block=(256,), args=[x, out])
+    launch()
     assert STATS == before
-    np.testing.assert_allclose(out, x.reshape(-1, 256).sum(1, dtype=np.float64), rtol=1e-5)
     with pytest.raises(UnsupportedError, match="no C compiler"):
-        gpu.launch(prog, "kernels::block_sum", grid=(256,), block=(256,), args=[x, out],
-                   backend="native")
+        launch(backend="native")
 
 
 ORDER_FREE_ATOMICS = ("addi", "muli", "andi", "ori", "xori", "maxs", "maxu", "mins", "minu")
