@@ -258,7 +258,7 @@ def _run(lib: ctypes.CDLL, src: KernelSource, params: np.ndarray, n_blocks: int)
 
     def blocks(b0: int, b1: int) -> bool:
         scratch = _scratch(src.scratch_bytes)
-        err = np.zeros(1, np.int64)     # (the kind of undefined behaviour met: codegen.ERR_*)
+        err = np.zeros(1, np.int64)     # (the kind of undefined behaviour met: c_types.ERR_*)
         return fn(p, scratch.ctypes.data, b0, b1, err.ctypes.data) == 0
     workers = _workers()
     if workers == 1 or n_blocks < 2 * workers:
