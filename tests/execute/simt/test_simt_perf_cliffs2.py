@@ -19,7 +19,7 @@ import tileir
 from tileir import gpu
 from tileir.execute.errors import MemoryAccessError
 from tileir.execute.simt.ops import vector_dense
-from simt_text import kernel as _kernel, program as _prog
+from simt_text import kernel as _kernel, program as _prog, same_outcome as _same
 
 
 def _reference_paths(monkeypatch) -> None:
@@ -45,16 +45,6 @@ def _both(monkeypatch, prog, grid, block, make_args, **options):
             out.append(str(e))
     monkeypatch.undo()
     return out
-
-
-def _same(fast, ref) -> None:
-    if isinstance(ref, str):
-        assert fast == ref
-        return
-    assert not isinstance(fast, str), fast
-    for a, b in zip(fast, ref):
-        if isinstance(a, np.ndarray):
-            assert a.dtype == b.dtype and np.array_equal(a.view(np.uint8), b.view(np.uint8))
 
 
 # -- vector.load / vector.store ------------------------------------------------------------------

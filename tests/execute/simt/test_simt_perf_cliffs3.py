@@ -19,7 +19,7 @@ import pytest
 from tileir import gpu
 from tileir.execute.errors import MemoryAccessError
 from tileir.execute.simt.ops import atomic_order
-from simt_text import kernel as _kernel, program as _prog
+from simt_text import kernel as _kernel, program as _prog, same_outcome as _same
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 _DT = {"f16": np.dtype(np.float16), "bf16": BF16, "f32": np.dtype(np.float32),
@@ -57,16 +57,6 @@ def _both(monkeypatch, prog, grid, block, make_args):
 
 def _bits(a: np.ndarray) -> np.ndarray:
     return a.view(np.uint8)
-
-
-def _same(fast, ref) -> None:
-    if isinstance(ref, str):
-        assert fast == ref
-        return
-    assert not isinstance(fast, str), fast
-    for a, b in zip(fast, ref):
-        if isinstance(a, np.ndarray):
-            assert a.dtype == b.dtype and np.array_equal(_bits(a), _bits(b))
 
 
 # -- a lane-by-lane reference --------------------------------------------------------------------
