@@ -110,10 +110,10 @@ def _sequential(op: str, bins: np.ndarray, idx: np.ndarray, vals: np.ndarray,
 
 # -- generic_atomic_rmw --------------------------------------------------------------------------
 
-def _generic(ty: str, op: str, used: bool, swapped: bool = False, const: str = "") -> str:
-    other = "%c" if const else "%v"
-    operands = f"{other}, %cur" if swapped else f"%cur, {other}"
-    cdef = f"\n          %c = arith.constant {const} : {ty}" if const else ""
+def _masked_atomic(ty: str, atomic: str, used: bool) -> str:
+    """A kernel whose active threads (``%on[i] != 0``) apply ``atomic`` (text defining ``%o``
+    from ``%v = vals[i]`` and ``%bins[%k]``, ``%k = idx[i]``), storing ``%o`` to ``old[i]``
+    when ``used``."""
     store = f"\n        memref.store %o, %old[%i] : memref<?x{ty}>" if used else ""
     return _kernel(f"%vals: memref<?x{ty}>, %idx: memref<?xindex>, %on: memref<?xi8>, "
                    f"%bins: memref<?x{ty}>, %old: memref<?x{ty}>", f"""
@@ -124,12 +124,19 @@ def _generic(ty: str, op: str, used: bool, swapped: bool = False, const: str = "
       scf.if %active {{
         %v = memref.load %vals[%i] : memref<?x{ty}>
         %k = memref.load %idx[%i] : memref<?xindex>
-        %o = memref.generic_atomic_rmw %bins[%k] : memref<?x{ty}> {{
+        {atomic}{store}
+      }}""")
+
+
+def _generic(ty: str, op: str, used: bool, swapped: bool = False, const: str = "") -> str:
+    other = "%c" if const else "%v"
+    operands = f"{other}, %cur" if swapped else f"%cur, {other}"
+    cdef = f"\n          %c = arith.constant {const} : {ty}" if const else ""
+    return _masked_atomic(ty, f"""%o = memref.generic_atomic_rmw %bins[%k] : memref<?x{ty}> {{
         ^bb0(%cur: {ty}):{cdef}
           %r = arith.{op} {operands} : {ty}
           memref.atomic_yield %r : {ty}
-        }}{store}
-      }}""")
+        }}""", used)
 
 
 def _values(ty: str, op: str, n: int, rng, specials: bool = True) -> np.ndarray:
@@ -354,18 +361,8 @@ _KIND_OPS = {"addf": "addf", "mulf": "mulf", "maximumf": "maximumf", "minimumf":
 
 
 def _rmw(ty: str, kind: str, used: bool) -> str:
-    store = f"\n        memref.store %o, %old[%i] : memref<?x{ty}>" if used else ""
-    return _kernel(f"%vals: memref<?x{ty}>, %idx: memref<?xindex>, %on: memref<?xi8>, "
-                   f"%bins: memref<?x{ty}>, %old: memref<?x{ty}>", f"""
-      %i = gpu.global_id x
-      %m = memref.load %on[%i] : memref<?xi8>
-      %z = arith.constant 0 : i8
-      %active = arith.cmpi ne, %m, %z : i8
-      scf.if %active {{
-        %v = memref.load %vals[%i] : memref<?x{ty}>
-        %k = memref.load %idx[%i] : memref<?xindex>
-        %o = memref.atomic_rmw {kind} %v, %bins[%k] : ({ty}, memref<?x{ty}>) -> {ty}{store}
-      }}""")
+    return _masked_atomic(
+        ty, f"%o = memref.atomic_rmw {kind} %v, %bins[%k] : ({ty}, memref<?x{ty}>) -> {ty}", used)
 
 
 @pytest.mark.usefixtures("lane_engine")      # (it watches the lane engine's fast path)
