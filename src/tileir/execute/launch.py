@@ -35,6 +35,7 @@ from .memory import Memory
 from .plan import (MAX_PENDING_NESTING, VARYING_RESULTS, BatchAnalysis, Compiler, Runtime,
                    storage_dtype)
 from .progress import Progress, progress_stream
+from .replay import LaunchMemo, launch_key
 from .values import TensorViewValue
 from . import semantics as _semantics  # noqa: F401  (registers the lowerings)
 
@@ -325,9 +326,34 @@ class _Plan:
         self.arg_slots = compiler.arg_slots
         self.prologue = compiler.prologue
         self.prologue_ops = compiler.prologue_ops
+        self.prologue_slots = tuple(compiler.slot(r) for op in self.prologue_ops
+                                    for r in op.results)
+        #: the pure values of the last successful launch (see :mod:`.replay`)
+        self.memo: Optional[LaunchMemo] = None
 
-    def run_prologue(self, regs: list, rt) -> None:
-        """Evaluate the launch-invariant ops into ``regs`` (once per launch)."""
+    def memo_for(self, key: Optional[tuple]) -> Optional[LaunchMemo]:
+        """The memo to replay (the last launch's, when its key is ``key``) or to record."""
+        if key is None:
+            return None
+        memo = self.memo
+        return memo if memo is not None and memo.key == key else LaunchMemo(key)
+
+    def run_prologue(self, regs: list, rt, memo: Optional[LaunchMemo] = None) -> None:
+        """Evaluate the launch-invariant ops into ``regs`` (once per launch), or install their
+        values from ``memo``."""
+        if memo is not None and memo.prologue is not None:
+            for s, v in memo.prologue.items():
+                regs[s] = v
+            return
+        self._run_prologue(regs, rt)
+        if memo is not None and memo.pending:
+            kept: dict = {}
+            for s in self.prologue_slots:
+                memo.keep(kept, s, regs[s])
+            if len(kept) == len(set(self.prologue_slots)):
+                memo.prologue = kept
+
+    def _run_prologue(self, regs: list, rt) -> None:
         for fn, op in zip(self.prologue, self.prologue_ops):
             try:
                 fn(regs)
@@ -479,15 +505,16 @@ class Kernel:
             rt.max_loop_iterations = max_loop_iterations
             rt.allocs = []
             analysis = self.analysis(tuple(g > 1 for g in grid))
+            memo = plan.memo_for(launch_key(values, grid))
             with np.errstate(all="ignore"):
                 rt.bx = rt.by = rt.bz = np.zeros(1, dtype=np.int32)
                 rt.lanes = 1
-                plan.run_prologue(regs0, rt)
+                plan.run_prologue(regs0, rt, memo)
                 divergent: tuple = ()
                 used = 1
                 if batch and total > 1 and analysis.batchable:
                     batches, used = self._run_batched(plan, regs0, grid, total, meter,
-                                                      max_memory, threads)
+                                                      max_memory, threads, memo)
                     mode, reason = "batched", ""
                     divergent = tuple(analysis.divergent)
                 else:
@@ -496,6 +523,9 @@ class Kernel:
                     mode = "sequential"
                     reason = ("batching disabled" if not batch else
                               "one tile block" if total == 1 else analysis.reason or "")
+            if memo is not None and memo.pending:
+                memo.commit()
+                plan.memo = memo
         except LaunchError:
             raise
         except KeyboardInterrupt:
@@ -567,8 +597,10 @@ class Kernel:
 
     def _run_batched(self, plan: _Plan, regs0: list, grid: tuple, total: int,
                      meter: Progress, max_memory: int = DEFAULT_MAX_MEMORY,
-                     threads: Optional[int] = None) -> tuple[int, int]:
-        """Run the blocks in lock-step chunks; returns ``(chunks, threads used)``."""
+                     threads: Optional[int] = None, memo: Optional[LaunchMemo] = None
+                     ) -> tuple[int, int]:
+        """Run the blocks in lock-step chunks; returns ``(chunks, threads used)``.  ``memo``:
+        the pure values of the chunks to replay or record (see :mod:`.replay`)."""
         if threads is not None:
             workers = int(threads)
         else:
@@ -595,9 +627,11 @@ class Kernel:
             # when the chunk ends, like a sequential block's)
             mark = memory.mark()
             rt.allocs = []
+            rt.memo = None if memo is None else (memo, memo.chunk(start, stop))
             try:
                 run(list(regs0))
             finally:
+                rt.memo = None
                 if rt.allocs:
                     memory.release(mark)
                     rt.allocs = []

@@ -47,6 +47,7 @@ from .aliasing import read_only_views, written_parameters
 from .buffers import MIN_BYTES, recycle
 from .lanes import FALL, SPLIT, LaneState
 from .nan_payload import unobserved_nan_values
+from .replay import REPLAYABLE_EXTRA, replayed
 
 __all__ = ["Compiler", "Runtime", "YIELD", "CONTINUE", "BREAK", "RETURN", "LOWERINGS",
            "ABSORBERS", "lowering", "FOLDABLE", "storage_dtype", "element_name"]
@@ -146,6 +147,9 @@ class Runtime(threading.local):
         #: False when there is none); a spinning ``loop`` calls it so that a block waiting for
         #: a later block's store can make progress
         self.run_pending: Optional[Callable[[], bool]] = None
+        #: while a lock-step chunk runs: ``(LaunchMemo, the chunk's values)`` (see
+        #: :mod:`.replay`), else None
+        self.memo: Optional[tuple] = None
 
     def launch_state(self) -> tuple:
         return tuple(getattr(self, f) for f in self.LAUNCH_FIELDS)
@@ -263,6 +267,9 @@ class Compiler:
         self.prologue: list = []
         self.prologue_ops: list = []
         self.invariant = set(self.arg_slots)
+        #: registers of top-level values that depend only on the arguments, the grid and the
+        #: chunk's block ids (see :mod:`.replay`)
+        self.replayable = set(self.arg_slots)
         return self.compile_block(body, top_level=True)
 
     def compile_block(self, block: Block, top_level: bool = False) -> Callable:
@@ -283,6 +290,10 @@ class Compiler:
                 self.prologue_ops.append(op)
                 self.invariant.update(self.slot(r) for r in op.results)
                 continue
+            if fn is not None and top_level and self._replayable(op):
+                outs = tuple(self.slot(r) for r in op.results)
+                self.replayable.update(outs)
+                fn = replayed(fn, outs, self.rt)
             if fn is not None:
                 fns.append(fn)
                 ctxs.append(op)
@@ -334,6 +345,16 @@ class Compiler:
         if op.name not in FOLDABLE or op.name in MAY_FAULT or op.regions:
             return False
         return all(self.const[s] or s in self.invariant for s in self.slots_of(op.operands))
+
+    def _replayable(self, op: Operation) -> bool:
+        """A top-level op whose values depend only on its operands, the grid and the chunk's
+        block ids, all of whose operands are arguments, constants, prologue values or other
+        replayable values: the next launch with equal arguments may reuse its values."""
+        if (op.name not in FOLDABLE and op.name not in REPLAYABLE_EXTRA) or op.regions or \
+                not op.results:
+            return False
+        return all(self.const[s] or s in self.invariant or s in self.replayable
+                   for s in self.slots_of(op.operands))
 
     def compile_op(self, op: Operation) -> Optional[Callable]:
         lower = LOWERINGS.get(op.name)
@@ -444,10 +465,12 @@ def _make_runner(fns: list, term: Callable, ops: list, compiler: "Compiler") -> 
             regs, lanes = sig[1]
             saved = LaneState.of(rt)
             lanes.install(rt)
+            memo, rt.memo = rt.memo, None       # (a subset of the chunk's lanes: no replay)
             try:
                 out = run_from(regs, start)
             finally:
                 saved.install(rt)
+                rt.memo = memo
             if out[0] == SPLIT:
                 groups.extend((idx[sub], g) for sub, g in out[1])
             else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["TensorViewValue", "Deferred"]
+__all__ = ["TensorViewValue", "Deferred", "DeferredProduct"]
 
 
 class TensorViewValue:
@@ -79,3 +79,18 @@ class Deferred:
 
     def value(self) -> np.ndarray:
         return self.finish(self.fn(*self.args))
+
+
+class DeferredProduct:
+    """A matrix product (a fast-mode K loop of ``mmaf``) left uncomputed for the
+    ``store_view_tko`` that is its only use, with nothing but quiet ops (views, constants)
+    between them: ``into(dest)`` computes it straight into the store's destination (``dest``:
+    the lanes' tiles as one strided view of memory, see ``_Access.spaced_view``) and returns
+    True, or returns False having written nothing where that layout does not allow it;
+    :meth:`value` computes it as a tile the ordinary way."""
+
+    __slots__ = ("value", "into")
+
+    def __init__(self, value, into) -> None:
+        self.value, self.into = value, into
+

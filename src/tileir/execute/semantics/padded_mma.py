@@ -42,6 +42,7 @@ from ...dialects.cuda_tile.attributes import PaddingValue
 from ...dialects.cuda_tile.types import GatherScatterViewType, PartitionViewType
 from ...ir.core import Operation, OpResult, Value
 from ..buffers import fresh
+from ..values import DeferredProduct
 from ..plan import ABSORBERS
 from . import fast
 from ._common import rounding_keyword
@@ -267,8 +268,8 @@ def padded_product(a_ext: tuple, b_ext: tuple, k_tile: int, acc: np.ndarray,
         if ((p == 0) & np.signbit(p)).any():
             return None
     r = compute(acc if full else acc[..., :m1, :n1])
-    if k1 < k_tile:         # the +0 terms of the padded K: a -0 sum becomes +0
-        np.copyto(r, np.zeros((), r.dtype), where=(r == 0))
+    if k1 < k_tile:
+        _padded_k_zeros(r)
     if full:
         return r
     if not np.isfinite(r).all():
@@ -281,19 +282,63 @@ def padded_product(a_ext: tuple, b_ext: tuple, k_tile: int, acc: np.ndarray,
     return out
 
 
+def _padded_k_zeros(r: np.ndarray) -> None:
+    """The ``+0`` terms of a padded K (two padded factors) added to the sums ``r`` in place:
+    a ``-0`` sum becomes ``+0``, nothing else changes."""
+    np.copyto(r, np.zeros((), r.dtype), where=(r == 0))
+
+
 def _operands_product(lhs: "_Operand", wa, rhs: "_Operand", wb, k_tile: int,
-                      acc: np.ndarray, mma: Callable, factored: Optional[Callable]):
+                      acc: np.ndarray, mma: Callable, factored: Optional[Callable],
+                      deferred: bool = False):
     """:func:`padded_product` of two operands given by their windows ``(window, starts,
     extent)``; ``factored`` (fast mode) multiplies the distinct tiles once when lanes share
-    them (a tiled matmul's row and column blocks) through one BLAS product."""
+    them (a tiled matmul's row and column blocks) through one BLAS product.  With
+    ``deferred`` (the result's only use is a store, see :func:`stored_after_quiet_ops`),
+    such a product of whole tiles is returned uncomputed as a
+    :class:`~tileir.execute.values.DeferredProduct`."""
     if factored is not None:
         got = factored(lhs, wa, rhs, wb)
         if got is not None:
             (a_ext, b_ext), compute = got
+            if deferred and a_ext[-1] == b_ext[-2] and \
+                    (a_ext[-2], b_ext[-1]) == tuple(acc.shape[-2:]):
+                return _deferred(compute, acc, a_ext[-1] < k_tile,
+                                 lambda: padded_product(a_ext, b_ext, k_tile, acc, compute))
             return padded_product(a_ext, b_ext, k_tile, acc, compute)
     a, a_ext = lhs.parts(*wa)
     b, b_ext = rhs.parts(*wb)
     return padded_product(a_ext, b_ext, k_tile, acc, lambda acc_part: mma(a, b, acc_part))
+
+
+def _deferred(compute: Callable, acc: np.ndarray, padded_k: bool, value: Callable
+              ) -> DeferredProduct:
+    """The :class:`DeferredProduct` of :func:`lane_factored`'s ``compute`` of whole tiles:
+    ``value()`` gives the tile, ``into(dest)`` writes it into the store's destination."""
+    def into(dest: np.ndarray) -> bool:
+        target = compute(acc, dest)
+        if target is None:
+            return False
+        if padded_k:
+            _padded_k_zeros(target)
+        return True
+    return DeferredProduct(value, into)
+
+
+def stored_after_quiet_ops(op: Operation) -> bool:
+    """Whether the only use of ``op``'s one result is as the tile of a ``store_view_tko``
+    later in the same block, with only quiet ops (views, constants: nothing that touches
+    memory or may fail) between them: computing the result at the store instead gives the
+    same memory and the same errors."""
+    if len(op.results) != 1 or len(op.results[0].uses) != 1 or op.parent is None:
+        return False
+    user, _ = op.results[0].uses[0]
+    if user.name != "cuda_tile.store_view_tko" or user.parent is not op.parent or \
+            user.operand_group("tile")[0] is not op.results[0]:
+        return False
+    ops = list(op.parent.ops)
+    return all(o.name in _QUIET and not o.regions
+               for o in ops[ops.index(op) + 1:ops.index(user)])
 
 
 def lane_factored(in_elem: str) -> Callable:
@@ -324,13 +369,27 @@ def lane_factored(in_elem: str) -> Callable:
         kind_a = "f32" if lhs.converted_to == in_elem else in_elem
         kind_b = "f32" if rhs.converted_to == in_elem else in_elem
 
-        def compute(acc_part):
+        def compute(acc_part, dest=None):
             (m1, k1), (_, n1) = a_ext, b_ext
-            p = fresh((lanes, m1, n1), _F32)     # (pooled: no fresh pages to fault in)
-            per_lane = None
             # a tiled matmul's lanes pair every row block with every column block in grid
             # order: one group, no search for the connected parts
             whole = _lane_grid(ia, ib, ua.size, ub.size)
+            if dest is not None:        # straight into the store's destination
+                target = None if whole is None else \
+                    _product_target(dest, ia, ib, ua.size, ub.size, m1, n1)
+                if target is None:
+                    return None
+                rows, cols = _blocks(a, np.arange(ua.size)), _blocks(b, np.arange(ub.size))
+                lhs_m = fast_operand(lhs.convert(rows), kind_a,
+                                     _buffer(scratch, 0, rows.shape))
+                rhs_m = fast_operand(rhs.convert(cols.transpose(1, 0, 2)), kind_b,
+                                     _buffer(scratch, 1, (k1, ub.size, n1)))
+                np.matmul(lhs_m.reshape(ua.size * m1, k1), rhs_m.reshape(k1, ub.size * n1),
+                          out=target)
+                _add_lanes(target, ua.size, whole, acc_part)
+                return target
+            p = fresh((lanes, m1, n1), _F32)     # (pooled: no fresh pages to fault in)
+            per_lane = None
             for sel in [None] if whole is not None else _pair_groups(ia, ib):
                 if sel is None:
                     ga, la, gb, lb = np.arange(ua.size), ia, np.arange(ub.size), ib
@@ -353,8 +412,9 @@ def lane_factored(in_elem: str) -> Callable:
                     grid = whole if sel is None else \
                         _lane_grid(la, lb, ga.size, gb.size) if la.size == lanes else None
                     if grid is not None:        # the lanes in grid order: q is read in place
-                        np.add(q4.transpose(grid), np.broadcast_to(acc_part, p.shape).reshape(
-                            q4.transpose(grid).shape), out=p.reshape(q4.transpose(grid).shape))
+                        q_lanes = q4.transpose(grid)
+                        np.add(q_lanes, np.broadcast_to(acc_part, p.shape).reshape(
+                            q_lanes.shape), out=p.reshape(q_lanes.shape))
                         return fast.canon_nan(p)
                     p[sel] = q4[la, :, lb, :]
                 else:
@@ -369,6 +429,61 @@ def lane_factored(in_elem: str) -> Callable:
 
 
 _F32 = np.dtype(np.float32)
+
+
+def _product_target(dest: np.ndarray, ia: np.ndarray, ib: np.ndarray, na: int, nb: int,
+                    m: int, n: int) -> Optional[np.ndarray]:
+    """The matrix ``T`` (``(na * m, nb * n)``, a view of ``dest``'s memory) whose block
+    ``(ia[l], ib[l])`` is lane ``l``'s tile of ``dest`` (the store's destination: shape
+    ``(lanes, m, n)`` or a grid of tiles ``(..., m, n)``, lanes numbered in C order), when
+    the lanes' tiles lie exactly so and ``T`` suits BLAS (unit column stride); else None.
+    Every ``(row block, column block)`` pair belongs to one lane (a lane grid), so ``T``
+    covers the lanes' tiles and nothing else."""
+    lanes = ia.size
+    if dest.dtype != _F32 or dest.shape[-2:] != (m, n) or \
+            int(np.prod(dest.shape[:-2])) != lanes or na * nb != lanes:
+        return None
+    s_r, s_c = dest.strides[-2:]
+    if s_c != _F32.itemsize or s_r < nb * n * s_c:
+        return None
+    offsets = [0]               # bytes from lane 0's tile, lanes in C order of the grid
+    for count, stride in zip(dest.shape[:-2], dest.strides[:-2]):
+        offsets = [o + d * stride for o in offsets for d in range(count)]
+    origin = None
+    for lane, (o, i, j) in enumerate(zip(offsets, ia.tolist(), ib.tolist())):
+        if o - i * m * s_r - j * n * s_c != offsets[0] - int(ia[0]) * m * s_r - \
+                int(ib[0]) * n * s_c:
+            return None
+        if i == 0 and j == 0:
+            origin = lane
+    if origin is None:
+        return None
+    first = dest[np.unravel_index(origin, dest.shape[:-2])]
+    return np.lib.stride_tricks.as_strided(first, (na * m, nb * n), (s_r, s_c))
+
+
+def _splat(x: np.ndarray) -> bool:
+    """Whether every element of the float array ``x`` has the same bits (a constant tile)."""
+    u = x.view(np.dtype(f"u{x.itemsize}"))
+    return bool((u == u[(0,) * u.ndim]).all())
+
+
+def _add_lanes(target: np.ndarray, na: int, grid: tuple, acc: np.ndarray) -> None:
+    """``target += acc`` in f32, NaN sums made canonical, where ``target`` (a matrix of ``na``
+    row blocks) holds the lanes' result tiles as blocks paired in the lane order ``grid`` (see
+    :func:`_lane_grid`) and ``acc`` is broadcastable to ``(lanes, m, n)``; a one-value ``acc``
+    (a constant accumulator) is added as a scalar, in the matrix's own order (one C pass where
+    a compiler is at hand)."""
+    first = acc[(0,) * acc.ndim]
+    if acc.size == 1 or not any(acc.strides) or (acc.shape[0] == 1 and _splat(acc)):
+        np.add(target, first, out=target)
+        fast.canon_nan(target)
+        return
+    m, n = acc.shape[-2:]
+    tiles = target.reshape(na, m, target.shape[1] // n, n).transpose(grid)
+    lanes = tiles.shape[0] * tiles.shape[1]
+    np.add(tiles, np.broadcast_to(acc, (lanes, m, n)).reshape(tiles.shape), out=tiles)
+    fast.canon_nan(target)
 
 #: arrays up to this many elements are made unique in Python (NumPy's sort-based
 #: ``np.unique`` costs ~15-40 us however small the array; a launch's lane starts are few)
@@ -669,6 +784,7 @@ def fuse_k_loop(loop: Operation, cc, loop_run: Callable, bounds: Callable
     init = cc.slot(loop.operands[3])
     out = cc.slot(loop.results[0])
     k_tile = mm.operands[0].type.shape[-1]
+    stored = stored_after_quiet_ops(loop)   # (the product may go straight into memory)
 
     def mma(a, b, c):
         return mmaf_fast(a, b, c, in_elem, acc_elem)
@@ -681,7 +797,7 @@ def fuse_k_loop(loop: Operation, cc, loop_run: Callable, bounds: Callable
             wb = rhs.window(r, (kr, lb, trips)) if wa is not None else None
             if wb is not None:
                 res = _operands_product(lhs, wa, rhs, wb, k_tile * trips, r[init], mma,
-                                        factored)
+                                        factored, stored)
                 if res is not None:
                     r[out] = res
                     return None

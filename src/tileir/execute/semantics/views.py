@@ -33,7 +33,7 @@ from .. import numerics as N
 from ..errors import MemoryAccessError, UndefinedBehaviorError
 from ..memory import Fault
 from ..plan import lowering
-from ..values import Deferred, TensorViewValue
+from ..values import Deferred, DeferredProduct, TensorViewValue
 from ._common import element_name, storage_dtype, unsigned_reader
 
 _U8 = np.dtype(np.uint8)
@@ -933,6 +933,13 @@ def _lower_store_view(op, cc):
     def run(r):
         acc.check_inbounds(r)
         v = r[val]
+        if type(v) is DeferredProduct:
+            tv, idx, lanes = acc.lanes(r)
+            dst = acc.spaced_view(tv, idx, lanes, True) if lanes > 1 else None
+            if dst is not None and v.into(dst):
+                r[tok] = None
+                return
+            v = v.value()
         if type(v) is Deferred and all(np.shape(a)[:1] == (1,) for a in v.args):
             v = v.value()           # (one lane: nothing to gain computing into memory)
         if type(v) is np.ndarray and v.shape[0] == 1 and \

@@ -1,0 +1,134 @@
+"""Replaying a launch's pure values when the same kernel is launched again with equal arguments.
+
+Much of a launch's Python time goes into ops whose values depend on nothing but the launch's
+arguments and grid: the prologue (views, shape arithmetic: :attr:`Compiler.prologue`) and, in
+each lock-step chunk of tile blocks, the block-id arithmetic that picks each block's tiles (a
+swizzled grid's row and column take a dozen integer ops).  A kernel launched again with the same
+argument *values* -- scalar values, and for arrays the addresses the launch maps them at
+(:class:`~tileir.execute.memory.Memory` gives equal addresses to equal-sized arrays mapped in the
+same order), their shapes and strides -- computes those values again, bit for bit.
+
+A :class:`LaunchMemo` keeps them: the prologue's registers and, per chunk of blocks, the values
+of the chunk's *replayable* top-level ops (pure ops whose operands are arguments, constants,
+prologue values, block ids or other replayable values: :func:`replayed` wraps them).  The next
+launch whose :func:`launch_key` is equal installs them instead of running the ops.  Memory
+contents never enter these values (no op that reads memory is replayable), so arrays whose
+contents changed between the launches change nothing here.  Values are recorded only when the
+launch succeeds; only small ones are kept (:data:`MAX_VALUE_BYTES`, :data:`MAX_MEMO_BYTES`), and
+an op whose value was not kept simply runs again.  Tile values are never written in place and a
+kept array is referenced by the memo, so the buffer pool never hands it out
+(:func:`~tileir.execute.buffers.recycle`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from .values import TensorViewValue
+
+__all__ = ["LaunchMemo", "launch_key", "replayed", "REPLAYABLE_EXTRA", "MAX_VALUE_BYTES",
+           "MAX_MEMO_BYTES"]
+
+#: ops replayable besides the foldable (pure) ones: their values depend only on their operands
+#: and on the chunk's block ids and the grid, which a chunk's memo is keyed on
+REPLAYABLE_EXTRA = frozenset({
+    "cuda_tile.get_tile_block_id", "cuda_tile.get_num_tile_blocks",
+    "cuda_tile.make_partition_view", "cuda_tile.make_strided_view", "cuda_tile.assume",
+    "cuda_tile.iota", "cuda_tile.constant", "cuda_tile.make_token"})
+
+#: a scalar or small tile argument enters the key by its bytes up to this size; a launch with
+#: a larger tile argument is not memoised
+MAX_KEY_BYTES = 256
+#: register values up to this size are kept
+MAX_VALUE_BYTES = 1 << 20
+#: at most this many bytes of values are kept per kernel and plan
+MAX_MEMO_BYTES = 64 << 20
+
+_MISSING = object()
+
+
+def launch_key(values: list, grid: tuple) -> Optional[tuple]:
+    """The key of a launch's pure values: the bound argument registers (scalars by value,
+    pointers and views by mapped address, shape and strides) and the grid; None where an
+    argument is not small enough to serve as a key."""
+    parts: list = [grid]
+    for v in values:
+        if v is None:
+            parts.append(None)
+        elif type(v) is np.ndarray:
+            if v.nbytes > MAX_KEY_BYTES:
+                return None
+            parts.append((v.dtype.str, v.shape, v.tobytes()))
+        elif type(v) is TensorViewValue:
+            parts.append((v.base.tobytes(), v.shape.tobytes(), v.strides.tobytes(),
+                          v.base.shape, v.shape.shape, v.strides.shape))
+        else:
+            return None
+    return tuple(parts)
+
+
+def _size(v: Any) -> Optional[int]:
+    """The bytes a kept value costs, or None for values that are not kept."""
+    if v is None:
+        return 0
+    if type(v) is np.ndarray:
+        return v.nbytes if v.nbytes <= MAX_VALUE_BYTES else None
+    if type(v) is TensorViewValue:
+        return v.base.nbytes + v.shape.nbytes + v.strides.nbytes
+    return None
+
+
+class LaunchMemo:
+    """The pure values of one launch (see the module docstring): ``prologue`` (slot -> value)
+    and ``chunks`` (``(first block, end block)`` -> {slot: value}).  A memo being recorded is
+    :attr:`pending` until :meth:`commit` (the launch succeeded)."""
+
+    def __init__(self, key: tuple) -> None:
+        self.key = key
+        self.prologue: Optional[dict] = None
+        self.chunks: dict = {}
+        self.bytes = 0
+        self.pending = True
+
+    def chunk(self, start: int, stop: int) -> dict:
+        """The values of the chunk of blocks ``start .. stop - 1`` (a dict a recording launch
+        fills through :meth:`keep`)."""
+        got = self.chunks.get((start, stop))
+        if got is None:
+            got = self.chunks[(start, stop)] = {}
+        return got
+
+    def keep(self, values: dict, slot: int, value: Any) -> None:
+        """Record ``value`` for register ``slot`` in the chunk dict ``values`` when it is small
+        enough and the memo has room."""
+        n = _size(value)
+        if n is not None and self.bytes + n <= MAX_MEMO_BYTES:
+            self.bytes += n
+            values[slot] = value
+
+    def commit(self) -> None:
+        self.pending = False
+
+
+def replayed(fn: Callable, outs: tuple, rt) -> Callable:
+    """``fn`` (a replayable op's closure writing the registers ``outs``) that, while
+    ``rt.memo`` holds a chunk's values (``(memo, values)``), installs the kept values instead
+    of running, or runs and keeps its values when they are not there yet."""
+    def run(r):
+        state = rt.memo
+        if state is None:
+            return fn(r)
+        memo, values = state
+        got = values.get(outs[0], _MISSING)
+        if got is not _MISSING and all(s in values for s in outs):
+            for s in outs:
+                r[s] = values[s]
+            return None
+        sig = fn(r)
+        if memo.pending:
+            for s in outs:
+                memo.keep(values, s, r[s])
+        return sig
+    return run
