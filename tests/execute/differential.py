@@ -5,7 +5,9 @@ inputs) and both must leave identical bits in every array argument and mapped bu
 BLAS sums may be grouped differently batched and one block at a time, equal within that mode's
 documented bound (checked loosely here: relative 1e-4 of the values); such a launch of a
 kernel with matrix products is then also run in ``mma="exact"`` mode both ways, which must
-give identical bits."""
+give identical bits.  Every batched launch is also made a second time with the same arguments,
+which replays the first one's pure values (tileir/execute/replay.py), and must leave the same
+bits as the first."""
 
 from __future__ import annotations
 
@@ -95,11 +97,27 @@ def differential_launch(kernel: Kernel, grid, args=(), launch=ORIGINAL_LAUNCH, r
         if not same:
             raise Mismatch(f"kernel '{kernel.name}' grid {g}: batched and sequential launches "
                            f"differ in {'argument' if i < len(args) else 'buffer'} #{i}")
+    _replay_same_bits(kernel, g, args, targets, before, launch, options)
     if fast and _has_mmaf(kernel):
         _exact_bits_too(kernel, g, args, targets, before, launch, options)
     if record is not None:
         record.append((kernel.name, info.mode, info.divergent))
     return info
+
+
+def _replay_same_bits(kernel: Kernel, g, args: list, targets: list, before: list, launch,
+                      options) -> None:
+    """The same launch again, on the same inputs: it replays the pure values the first one
+    kept (tileir/execute/replay.py: equal arguments) and must leave identical bits."""
+    first = [t.tobytes() for t in targets]
+    after = [t.copy() for t in targets]
+    _restore(targets, before)
+    launch(kernel, g, args, **options)
+    again = [t.tobytes() for t in targets]
+    _restore(targets, after)
+    if again != first:
+        raise Mismatch(f"kernel '{kernel.name}' grid {g}: a second launch with equal arguments "
+                       f"(replaying the first one's pure values) differs")
 
 
 def _has_mmaf(kernel: Kernel) -> bool:

@@ -336,7 +336,9 @@ class _Plan:
         if key is None:
             return None
         memo = self.memo
-        return memo if memo is not None and memo.key == key else LaunchMemo(key)
+        if memo is None or memo.key != key:
+            memo = self.memo = LaunchMemo(key)
+        return memo
 
     def run_prologue(self, regs: list, rt, memo: Optional[LaunchMemo] = None) -> None:
         """Evaluate the launch-invariant ops into ``regs`` (once per launch), or install their
@@ -344,9 +346,10 @@ class _Plan:
         if memo is not None and memo.prologue is not None:
             for s, v in memo.prologue.items():
                 regs[s] = v
+            memo.replays += 1
             return
         self._run_prologue(regs, rt)
-        if memo is not None and memo.pending:
+        if memo is not None:
             kept: dict = {}
             for s in self.prologue_slots:
                 memo.keep(kept, s, regs[s])
@@ -523,9 +526,6 @@ class Kernel:
                     mode = "sequential"
                     reason = ("batching disabled" if not batch else
                               "one tile block" if total == 1 else analysis.reason or "")
-            if memo is not None and memo.pending:
-                memo.commit()
-                plan.memo = memo
         except LaunchError:
             raise
         except KeyboardInterrupt:

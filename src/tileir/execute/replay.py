@@ -13,9 +13,11 @@ of the chunk's *replayable* top-level ops (pure ops whose operands are arguments
 prologue values, block ids or other replayable values: :func:`replayed` wraps them).  The next
 launch whose :func:`launch_key` is equal installs them instead of running the ops.  Memory
 contents never enter these values (no op that reads memory is replayable), so arrays whose
-contents changed between the launches change nothing here.  Values are recorded only when the
-launch succeeds; only small ones are kept (:data:`MAX_VALUE_BYTES`, :data:`MAX_MEMO_BYTES`), and
-an op whose value was not kept simply runs again.  Tile values are never written in place and a
+contents changed between the launches change nothing here.  A value is kept once its op has
+computed it (a launch that fails later leaves correct values behind: each is the op's value for
+the key), never while a subset of a chunk's lanes runs (after lanes diverged); only small ones are
+kept (:data:`MAX_VALUE_BYTES`, :data:`MAX_MEMO_BYTES`), and an op whose value was not kept simply
+runs again.  Tile values are never written in place and a
 kept array is referenced by the memo, so the buffer pool never hands it out
 (:func:`~tileir.execute.buffers.recycle`).
 """
@@ -81,16 +83,16 @@ def _size(v: Any) -> Optional[int]:
 
 
 class LaunchMemo:
-    """The pure values of one launch (see the module docstring): ``prologue`` (slot -> value)
-    and ``chunks`` (``(first block, end block)`` -> {slot: value}).  A memo being recorded is
-    :attr:`pending` until :meth:`commit` (the launch succeeded)."""
+    """The pure values of the launches with one key (see the module docstring): ``prologue``
+    (slot -> value) and ``chunks`` (``(first block, end block)`` -> {slot: value})."""
 
     def __init__(self, key: tuple) -> None:
         self.key = key
         self.prologue: Optional[dict] = None
         self.chunks: dict = {}
         self.bytes = 0
-        self.pending = True
+        #: op values installed from the memo instead of computed (prologues count as one)
+        self.replays = 0
 
     def chunk(self, start: int, stop: int) -> dict:
         """The values of the chunk of blocks ``start .. stop - 1`` (a dict a recording launch
@@ -108,9 +110,6 @@ class LaunchMemo:
             self.bytes += n
             values[slot] = value
 
-    def commit(self) -> None:
-        self.pending = False
-
 
 def replayed(fn: Callable, outs: tuple, rt) -> Callable:
     """``fn`` (a replayable op's closure writing the registers ``outs``) that, while
@@ -125,10 +124,10 @@ def replayed(fn: Callable, outs: tuple, rt) -> Callable:
         if got is not _MISSING and all(s in values for s in outs):
             for s in outs:
                 r[s] = values[s]
+            memo.replays += 1
             return None
         sig = fn(r)
-        if memo.pending:
-            for s in outs:
-                memo.keep(values, s, r[s])
+        for s in outs:
+            memo.keep(values, s, r[s])
         return sig
     return run
