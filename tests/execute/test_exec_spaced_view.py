@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import tileir
+from tileir.execute import facts
 from tileir.execute.semantics import views
 
 #: index expressions of the block id %bx (gx = 8 blocks), as (ops, result, numpy of bx)
@@ -231,31 +232,36 @@ def test_facts_are_remembered_only_for_arrays_nothing_can_change():
         return int(a.sum())
     frozen = np.arange(4)
     frozen.flags.writeable = False
-    assert views._fact(frozen, count, count) == 6 and views._fact(frozen, count, count) == 6
+    assert facts.fact_of(frozen, count, count) == 6 and facts.fact_of(frozen, count, count) == 6
     assert len(calls) == 1
     live = np.arange(4)                          # writeable: read again every time
-    assert views._fact(live, count, count) == 6
+    assert facts.fact_of(live, count, count) == 6
     live[0] = 10
-    assert views._fact(live, count, count) == 16
+    assert facts.fact_of(live, count, count) == 16
     view = frozen[1:]                            # a view: its base could be another's memory
-    assert views._fact(view, count, count) == 6 and len(calls) == 4
+    assert facts.fact_of(view, count, count) == 6 and len(calls) == 4
+    other = np.arange(4)
+    other.flags.writeable = False                # (several arrays: each must be unchanging)
+    assert facts.fact((frozen, other), "sum2", lambda: int(frozen.sum() + other.sum())) == 12
+    assert facts.fact((frozen, other), "sum2", lambda: -1) == 12
+    assert facts.fact((frozen, live), "sum2", lambda: -1) == -1
 
 
 def test_remembered_facts_hold_bounded_memory(monkeypatch):
-    monkeypatch.setattr(views, "_FACTS", {})
-    monkeypatch.setattr(views, "_FACTS_BYTES", [0])
-    monkeypatch.setattr(views, "_FACTS_MAX_BYTES", 1000)
+    monkeypatch.setattr(facts, "_facts", {})
+    monkeypatch.setattr(facts, "_held", [0])
+    monkeypatch.setattr(facts, "MAX_BYTES", 1000)
     arrays = []
     for k in range(20):
         a = np.full(25, k, np.int64)             # 200 bytes each (and the same again read)
         a.flags.writeable = False
         arrays.append(a)
-        assert views._fact(a, "copy", lambda x: x.copy())[0] == k
-        assert views._FACTS_BYTES[0] <= 1000
+        assert facts.fact_of(a, "copy", lambda x: x.copy())[0] == k
+        assert facts._held[0] <= 1000
     big = np.zeros(1000, np.int64)
     big.flags.writeable = False
-    views._fact(big, "copy", lambda x: x.copy())
-    assert all(entry[0] is not big for entry in views._FACTS.values())   # too big to keep
+    facts.fact_of(big, "copy", lambda x: x.copy())
+    assert all(entry[0][0] is not big for entry in facts._facts.values())   # too big to keep
 
 
 @pytest.mark.parametrize("value", ["negf %x", "addf %x, %x"])

@@ -109,6 +109,10 @@ class LaunchMemo:
         if n is not None and self.bytes + n <= MAX_MEMO_BYTES:
             self.bytes += n
             values[slot] = value
+            if type(value) is np.ndarray and value.base is None:
+                # (shared by later launches; read-only and owning its memory, facts about it
+                # are remembered too: tileir.execute.facts)
+                value.flags.writeable = False
 
 
 def replayed(fn: Callable, outs: tuple, rt) -> Callable:

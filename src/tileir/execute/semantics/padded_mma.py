@@ -42,6 +42,7 @@ from ...dialects.cuda_tile.attributes import PaddingValue
 from ...dialects.cuda_tile.types import GatherScatterViewType, PartitionViewType
 from ...ir.core import Operation, OpResult, Value
 from ..buffers import fresh
+from ..facts import fact, fact_of
 from ..values import DeferredProduct
 from ..plan import ABSORBERS
 from . import fast
@@ -356,16 +357,18 @@ def lane_factored(in_elem: str) -> Callable:
         lanes = max(starts_a.size, starts_b.size)
         if lanes < 2 or len(lhs.tile) != 2 or len(rhs.tile) != 2:
             return None
-        ua, ia = unique_inverse(starts_a)
-        ub, ib = unique_inverse(starts_b)
+        ua, ia = fact_of(starts_a, unique_inverse, unique_inverse)
+        ub, ib = fact_of(starts_b, unique_inverse, unique_inverse)
         if ua.size == lanes and ub.size == lanes:
             return None
         # (views of memory where nothing aliases them: read only inside compute, below;
         # float conversions wait until the blocks are laid out as one matrix)
         a, a_ext = lhs.parts(win_a, ua, ext_a, convert=False)
         b, b_ext = rhs.parts(win_b, ub, ext_b, convert=False)
-        ia = np.broadcast_to(ia.reshape(-1), (lanes,))
-        ib = np.broadcast_to(ib.reshape(-1), (lanes,))
+        if ia.size != lanes:
+            ia = np.broadcast_to(ia, (lanes,))
+        if ib.size != lanes:
+            ib = np.broadcast_to(ib, (lanes,))
         kind_a = "f32" if lhs.converted_to == in_elem else in_elem
         kind_b = "f32" if rhs.converted_to == in_elem else in_elem
 
@@ -373,7 +376,8 @@ def lane_factored(in_elem: str) -> Callable:
             (m1, k1), (_, n1) = a_ext, b_ext
             # a tiled matmul's lanes pair every row block with every column block in grid
             # order: one group, no search for the connected parts
-            whole = _lane_grid(ia, ib, ua.size, ub.size)
+            whole = fact((ia, ib), ("grid", ua.size, ub.size),
+                         lambda: _lane_grid(ia, ib, ua.size, ub.size))
             if dest is not None:        # straight into the store's destination
                 target = None if whole is None else \
                     _product_target(dest, ia, ib, ua.size, ub.size, m1, n1)
@@ -439,27 +443,38 @@ def _product_target(dest: np.ndarray, ia: np.ndarray, ib: np.ndarray, na: int, n
     the lanes' tiles lie exactly so and ``T`` suits BLAS (unit column stride); else None.
     Every ``(row block, column block)`` pair belongs to one lane (a lane grid), so ``T``
     covers the lanes' tiles and nothing else."""
-    lanes = ia.size
-    if dest.dtype != _F32 or dest.shape[-2:] != (m, n) or \
-            int(np.prod(dest.shape[:-2])) != lanes or na * nb != lanes:
+    if dest.dtype != _F32:
         return None
-    s_r, s_c = dest.strides[-2:]
+    origin = fact((ia, ib), ("target", dest.shape, dest.strides, na, nb, m, n),
+                  lambda: _target_origin(dest.shape, dest.strides, ia, ib, na, nb, m, n))
+    if origin is None:
+        return None
+    return np.lib.stride_tricks.as_strided(dest[origin], (na * m, nb * n), dest.strides[-2:])
+
+
+def _target_origin(shape: tuple, strides: tuple, ia: np.ndarray, ib: np.ndarray, na: int,
+                   nb: int, m: int, n: int) -> Optional[tuple]:
+    """:func:`_product_target`'s arithmetic on the destination's shape and byte strides: the
+    grid position of the lane holding block ``(0, 0)``, or None."""
+    lanes = ia.size
+    if shape[-2:] != (m, n) or int(np.prod(shape[:-2])) != lanes or na * nb != lanes:
+        return None
+    s_r, s_c = strides[-2:]
     if s_c != _F32.itemsize or s_r < nb * n * s_c:
         return None
     offsets = [0]               # bytes from lane 0's tile, lanes in C order of the grid
-    for count, stride in zip(dest.shape[:-2], dest.strides[:-2]):
+    for count, stride in zip(shape[:-2], strides[:-2]):
         offsets = [o + d * stride for o in offsets for d in range(count)]
     origin = None
+    shift = offsets[0] - int(ia[0]) * m * s_r - int(ib[0]) * n * s_c
     for lane, (o, i, j) in enumerate(zip(offsets, ia.tolist(), ib.tolist())):
-        if o - i * m * s_r - j * n * s_c != offsets[0] - int(ia[0]) * m * s_r - \
-                int(ib[0]) * n * s_c:
+        if o - i * m * s_r - j * n * s_c != shift:
             return None
         if i == 0 and j == 0:
             origin = lane
     if origin is None:
         return None
-    first = dest[np.unravel_index(origin, dest.shape[:-2])]
-    return np.lib.stride_tricks.as_strided(first, (na * m, nb * n), (s_r, s_c))
+    return tuple(int(d) for d in np.unravel_index(origin, shape[:-2]))
 
 
 def _splat(x: np.ndarray) -> bool:
@@ -496,7 +511,8 @@ def unique_inverse(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     flat = np.asarray(a).reshape(-1)
     if flat.size > _SMALL_UNIQUE or flat.dtype.kind not in "iub":
         u, inv = np.unique(flat, return_inverse=True)
-        return u, inv.reshape(-1)
+        inv = inv.reshape(-1)
+        return u, inv if inv.base is None else inv.copy()     # (an array of its own)
     values = flat.tolist()
     distinct = sorted(set(values))
     where = {v: i for i, v in enumerate(distinct)}
@@ -659,7 +675,7 @@ def shared_tiles_product(in_elem: str, other_f32: Callable) -> Callable:
         if starts.size == 1:            # one tile for every lane
             distinct, which = starts, np.zeros(lanes, dtype=np.intp)
         else:
-            distinct, which = unique_inverse(starts)
+            distinct, which = fact_of(starts, unique_inverse, unique_inverse)
             # few lanes share a tile (a causal attention kernel's diagonal blocks): each
             # lane's own tile, the lanes' products in one batched SGEMM
             per_lane = 2 * distinct.size > lanes
@@ -785,6 +801,13 @@ def fuse_k_loop(loop: Operation, cc, loop_run: Callable, bounds: Callable
     out = cc.slot(loop.results[0])
     k_tile = mm.operands[0].type.shape[-1]
     stored = stored_after_quiet_ops(loop)   # (the product may go straight into memory)
+    # a constant accumulator of one value (the usual zeros) as that value broadcast: it is
+    # then added as a scalar (see _add_lanes)
+    const_acc = cc.template[init] if cc.const[init] else None
+    one_value = const_acc if type(const_acc) is np.ndarray and const_acc.size and \
+        _splat(const_acc) else None
+    if one_value is not None:
+        one_value = np.broadcast_to(one_value[(0,) * one_value.ndim], one_value.shape)
 
     def mma(a, b, c):
         return mmaf_fast(a, b, c, in_elem, acc_elem)
@@ -796,7 +819,10 @@ def fuse_k_loop(loop: Operation, cc, loop_run: Callable, bounds: Callable
             wa = lhs.window(r, (kl, lb, trips))
             wb = rhs.window(r, (kr, lb, trips)) if wa is not None else None
             if wb is not None:
-                res = _operands_product(lhs, wa, rhs, wb, k_tile * trips, r[init], mma,
+                acc = r[init]
+                if one_value is not None and acc is const_acc:
+                    acc = one_value
+                res = _operands_product(lhs, wa, rhs, wb, k_tile * trips, acc, mma,
                                         factored, stored)
                 if res is not None:
                     r[out] = res

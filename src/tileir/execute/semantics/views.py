@@ -23,6 +23,8 @@ checked against the buffers.
 
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
@@ -31,6 +33,7 @@ from ...dialects.cuda_tile.types import (GatherScatterViewType, PartitionViewTyp
                                          TensorViewType)
 from .. import numerics as N
 from ..errors import MemoryAccessError, UndefinedBehaviorError
+from ..facts import fact, fact_of
 from ..memory import Fault
 from ..plan import lowering
 from ..values import Deferred, DeferredProduct, TensorViewValue
@@ -43,36 +46,9 @@ _U8 = np.dtype(np.uint8)
 #: (False: every cut lane takes the per-lane path; the tests compare the two)
 UNIFORM_PADDED_LOADS = True
 
-#: facts about index arrays that cannot change (read-only arrays owning their memory, e.g. a
-#: launch's block-id lanes, kept between launches): (id, what) -> (array, fact); at most
-#: _FACTS_MAX entries holding _FACTS_MAX_BYTES of arrays (then forgotten all at once)
-_FACTS: dict = {}
-_FACTS_MAX = 256
-_FACTS_MAX_BYTES = 64 << 20
-_FACTS_BYTES = [0]
-
-
-def _fact(a: np.ndarray, what, compute):
-    """``compute(a)``, remembered for an array that nothing can change (read-only and owning
-    its memory: the block ids of a chunk are the same arrays launch after launch)."""
-    if a.flags.writeable or a.base is not None:
-        return compute(a)
-    key = (id(a), what)
-    hit = _FACTS.get(key)
-    if hit is not None and hit[0] is a:
-        return hit[1]
-    value = compute(a)
-    if type(value) is np.ndarray:
-        value.flags.writeable = False       # (shared by every later use)
-    held = a.nbytes + (value.nbytes if type(value) is np.ndarray else 0)
-    if held > _FACTS_MAX_BYTES:
-        return value
-    if len(_FACTS) >= _FACTS_MAX or _FACTS_BYTES[0] + held > _FACTS_MAX_BYTES:
-        _FACTS.clear()
-        _FACTS_BYTES[0] = 0
-    _FACTS[key] = (a, value)
-    _FACTS_BYTES[0] += held
-    return value
+#: the index a spanned dimension is read at (unused: :meth:`_Access.uniform_window` replaces it)
+_ZERO_INDEX = np.zeros(1, np.int64)
+_ZERO_INDEX.flags.writeable = False
 
 
 def _digit(i: np.ndarray):
@@ -284,6 +260,9 @@ class _Access:
         self.ctx = cc.ctx(op)
         self.rt = cc.rt
         self.tile_shape = self.layout.tile
+        lay = self.layout
+        #: what the tile arithmetic of this view's type depends on (a key of remembered facts)
+        self.geometry_key = (lay.kind, tuple(lay.tile), tuple(lay.dim_map), tuple(lay.steps))
         #: per index: the mask reading it as unsigned (i8..i64; i64 read as signed: negative
         #: values are out of range), or None where :meth:`one_lane` does not apply
         masks = [(1 << int(e[1:])) - 1 if e in ("i8", "i16", "i32") else
@@ -364,7 +343,7 @@ class _Access:
 
     def lanes(self, r):
         tv = r[self.view]
-        idx = [_fact(r[s], rd, rd) for s, rd in zip(self.index, self.readers)]
+        idx = [fact_of(r[s], rd, rd) for s, rd in zip(self.index, self.readers)]
         lanes = max([tv.lanes] + [i.shape[0] for i in idx])
         return tv, idx, lanes
 
@@ -487,7 +466,7 @@ class _Access:
         first = 0                   # elements from the tensor's start to lane 0's tile
         axes: dict = {}             # digit place q -> [radix m, elements per digit step]
         for k, i in enumerate(idx):
-            dig = _fact(i, _digit, _digit)
+            dig = fact_of(i, _digit, _digit)
             if dig is None:
                 return None
             v0, dv, q, m = dig
@@ -575,13 +554,29 @@ class _Access:
         lay = self.layout
         if lay.kind == "gather" or tv.lanes != 1:
             return None
+        if span is not None and lay.kind != "partition":
+            return None
+        # (the tile arithmetic depends on the indices and the view's sizes only: remembered
+        # for indices nothing can change, see tileir.execute.facts)
+        geometry = fact(tuple(i for k, i in enumerate(idx) if span is None or k != span[0]),
+                        (self.geometry_key, tv.shape0, tv.strides0, span),
+                        lambda: self._uniform_geometry(tv, idx, span))
+        if geometry is None:
+            return None
+        lo_e, hi_e, extent, starts = geometry
+        window = self.window(tv.base0, tv.strides0, lo_e, hi_e, extent, write)
+        return None if window is None else (window, starts, extent)
+
+    def _uniform_geometry(self, tv, idx, span):
+        """:meth:`uniform_window`'s arithmetic: ``(lo_e, hi_e, extent, starts)`` (elements
+        from the tensor's start to the first and last lane's tile, the common in-bounds extent,
+        each lane's tile start relative to ``lo_e``), or None."""
+        lay = self.layout
         if span is not None:
-            if lay.kind != "partition":
-                return None
             k_span, first, count = span
             idx = list(idx)
             idx[k_span] = np.array([first], dtype=np.int64)
-        base, shape, strides = tv.base0, tv.shape0, tv.strides0
+        shape, strides = tv.shape0, tv.strides0
         if max(shape + strides, default=0) >= (1 << 31) or min(strides, default=0) < 0:
             return None
         space = lay.index_space(shape)
@@ -602,8 +597,7 @@ class _Access:
             e0 = e0 + o * strides[d]
         extent = tuple(extent)
         lo_e, hi_e = int(e0.min()), int(e0.max())
-        window = self.window(base, strides, lo_e, hi_e, extent, write)
-        return None if window is None else (window, e0 - lo_e, extent)
+        return lo_e, hi_e, extent, e0 - lo_e
 
     def cut_groups(self, tv, idx, cut: np.ndarray) -> list:
         """The lanes ``cut`` (lane numbers, ascending) grouped by the in-bounds extent of their
@@ -649,7 +643,7 @@ class _Access:
         if self.layout.is_bool:
             return None
         # (with a span, the spanned index is not read: it is a loop's induction variable)
-        idx = [np.zeros(1, np.int64) if span is not None and k == span[0] else rd(r[s])
+        idx = [_ZERO_INDEX if span is not None and k == span[0] else fact_of(r[s], rd, rd)
                for k, (s, rd) in enumerate(zip(self.index, self.readers))]
         got = self.uniform_window(r[self.view], idx, False, span)
         if got is not None and self.inbounds:
@@ -878,12 +872,21 @@ def _evenly_spaced(window: np.ndarray, starts: np.ndarray, writeable: bool = Fal
             return None
         one = window[starts[0]:starts[0] + 1]
         return one if writeable else _read_only(one)
-    step = int(starts[1] - starts[0])
-    if step < 0 or not (np.diff(starts) == step).all():
+    step = fact_of(starts, _even_step, _even_step)
+    if step is None:
         return None
     first = window[int(starts[0])]
     return _strided(first, (starts.size,) + first.shape,
                     (step * window.strides[0],) + first.strides, writeable)
+
+
+def _even_step(starts: np.ndarray) -> Optional[int]:
+    """The step of ``starts`` (at least two) when it is an increasing or constant arithmetic
+    progression, else None."""
+    step = int(starts[1] - starts[0])
+    if step < 0 or not (np.diff(starts) == step).all():
+        return None
+    return step
 
 
 def _strided(a: np.ndarray, shape: tuple, strides: tuple, writeable: bool) -> np.ndarray:
