@@ -78,3 +78,92 @@ def test_small_arrays_and_no_compiler_take_numpy(monkeypatch):
     assert not native.round_to_tf32(x, out)
     np.testing.assert_array_equal(fast.f32_to_tf32("nearest_even")(x).view(np.uint32),
                                   numpy_tf32(x))
+
+
+# -- f32/f64 add, subtract, multiply, divide with canonical NaNs in one pass -------------------
+
+_UFUNCS = [np.add, np.subtract, np.multiply, np.divide]
+
+
+def numpy_canonical(ufunc, a, b) -> np.ndarray:
+    """The NumPy reference: the ufunc, then every NaN made the canonical NaN."""
+    out = ufunc(a, b)
+    return fast.canon_nan(out)
+
+
+def float_patterns(dtype, n: int, seed: int) -> np.ndarray:
+    """Random bit patterns (NaN payloads, subnormals, infinities included) and special values."""
+    rng = np.random.default_rng(seed)
+    uint = np.uint32 if dtype == np.float32 else np.uint64
+    bits = rng.integers(0, np.iinfo(uint).max, n, dtype=uint, endpoint=True)
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0,
+                        np.finfo(dtype).tiny, np.finfo(dtype).max, -np.finfo(dtype).max,
+                        np.finfo(dtype).smallest_subnormal], dtype)
+    x = bits.view(dtype).copy()
+    x[:special.size] = special
+    x[special.size:2 * special.size] = rng.standard_normal(special.size)
+    return x
+
+
+@needs_cc
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("ufunc", _UFUNCS, ids=lambda u: u.__name__)
+def test_binary_canonical_matches_numpy_bits(ufunc, dtype):
+    n = 1 << 16
+    a = float_patterns(dtype, n, 4)
+    b = np.roll(float_patterns(dtype, n, 5), 3)
+    special = a[:11]
+    a[-121:] = np.repeat(special, 11)            # every pair of special values
+    b[-121:] = np.tile(special, 11)
+    out = np.empty(n, dtype)
+    with np.errstate(all="ignore"):
+        assert native.binary_canonical(ufunc, a, b, out)
+        want = numpy_canonical(ufunc, a, b)
+    assert out.tobytes() == want.tobytes()
+
+
+@needs_cc
+@pytest.mark.parametrize("layout", ["rows", "strided", "broadcast_row", "broadcast_col",
+                                    "scalar", "grid_of_tiles", "in_place"])
+def test_binary_canonical_layouts(layout):
+    rng = np.random.default_rng(6)
+    m = rng.standard_normal((64, 256)).astype(np.float32)
+    m[3, 7] = np.array(0x7FA00001, np.uint32).view(np.float32)        # a NaN payload
+    big = rng.standard_normal((128, 512)).astype(np.float32)
+    a, b = m, m[::-1].copy()
+    out = np.empty_like(m)
+    if layout == "strided":
+        a, out = big[::2, 1::2], np.empty((128, 512), np.float32)[1::2, ::2]
+    elif layout == "broadcast_row":
+        b = m[:1]
+    elif layout == "broadcast_col":
+        b = m[:, :1]
+    elif layout == "scalar":
+        b = np.float32(-2.5).reshape(())
+    elif layout == "grid_of_tiles":     # (2, 4, 32, 64) tiles of a 64x256 matrix, lanes first
+        def tiles(x):
+            return x.reshape(2, 32, 4, 64).transpose(0, 2, 1, 3)
+        a, b, out = tiles(m), tiles(b), tiles(np.empty_like(m))
+    want = numpy_canonical(np.multiply, a, b)
+    if layout == "in_place":
+        a = out = m.copy()
+    ran = native.binary_canonical(np.multiply, a, b, out)
+    if layout in ("rows", "strided", "broadcast_row", "scalar", "in_place"):
+        assert ran
+    if ran:
+        assert out.tobytes() == np.ascontiguousarray(want).tobytes() or \
+            np.array_equal(out.view(np.uint32), want.view(np.uint32))
+
+
+@needs_cc
+def test_binary_canonical_refuses_overlap_and_mixed_types():
+    x = np.arange(1 << 14, dtype=np.float32)
+    assert not native.binary_canonical(np.add, x[1:], x[:-1], x[:-1])      # shifted overlap
+    assert not native.binary_canonical(np.add, x.astype(np.float64), x, x)  # mixed dtypes
+    assert not native.binary_canonical(np.add, x[:10], x[:10], x[:10].copy())   # small
+    assert not native.binary_canonical(np.power, x, x, x.copy())            # not an op here
+    y = np.zeros((64, 256), np.float32)
+    assert native._common_rows(y.shape, [y.strides] * 3, 4) == (1, 64 * 256, [(0, 1)] * 3)
+    assert native._common_rows((64, 256), [(2048, 4)] * 3, 4) == (64, 256, [(512, 1)] * 3)
+    assert native._common_rows((8, 8, 8), [(256, 32, 4), (256, 4, 32), (256, 32, 4)], 4) \
+        is None                                                             # axes that don't merge

@@ -2,7 +2,8 @@
 
 A pass that NumPy runs as several whole-array operations (each a trip through memory) is one
 loop in C: rounding f32 values to tf32 is five integer passes and a NaN check in NumPy, one
-pass here.  The C code computes the very bit expressions the NumPy paths compute (integer
+pass here; an f32/f64 add, subtract, multiply or divide and the canonicalisation of its NaN
+results (a second pass over the result in NumPy) one.  The C code computes the very bit expressions the NumPy paths compute (integer
 arithmetic only), so results are identical; every helper returns None where it cannot run (no C
 compiler, an unsupported layout), and the caller takes its NumPy path.
 """
@@ -15,7 +16,7 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["round_to_tf32"]
+__all__ = ["round_to_tf32", "binary_canonical"]
 
 _SOURCE = r"""
 #include <stdint.h>
@@ -41,7 +42,47 @@ void tileir_round_tf32(const uint32_t *src, int64_t s0, int64_t s1, int64_t rows
     }
   }
 }
+
+/* o = a OP b elementwise over a grid of rows x cols (strides in elements; a stride of 0
+   broadcasts), in the type's arithmetic (nearest even: no contraction, no fast math); a NaN
+   result becomes the canonical NaN (all payload bits set).  Rows whose three column strides
+   are 1 (or 0 for a broadcast operand) are plain loops the compiler vectorises. */
+#define TILEIR_BINARY(NAME, T, UT, CANON, OP)                                                  \
+void NAME(const T *a, int64_t a0, int64_t a1, const T *b, int64_t b0, int64_t b1, T *o,        \
+          int64_t o0, int64_t o1, int64_t rows, int64_t cols) {                                \
+  const union { UT u; T f; } canon = {CANON};                                                  \
+  for (int64_t i = 0; i < rows; i++) {                                                         \
+    const T *ra = a + i * a0, *rb = b + i * b0;                                                \
+    T *ro = o + i * o0;                                                                        \
+    if (a1 == 1 && b1 == 1 && o1 == 1) {                                                       \
+      for (int64_t j = 0; j < cols; j++) { const T v = ra[j] OP rb[j]; ro[j] = v != v ? canon.f : v; } \
+    } else if (a1 == 0 && b1 == 1 && o1 == 1) {                                                \
+      const T x = ra[0];                                                                       \
+      for (int64_t j = 0; j < cols; j++) { const T v = x OP rb[j]; ro[j] = v != v ? canon.f : v; } \
+    } else if (a1 == 1 && b1 == 0 && o1 == 1) {                                                \
+      const T y = rb[0];                                                                       \
+      for (int64_t j = 0; j < cols; j++) { const T v = ra[j] OP y; ro[j] = v != v ? canon.f : v; } \
+    } else {                                                                                   \
+      for (int64_t j = 0; j < cols; j++) {                                                     \
+        const T v = ra[j * a1] OP rb[j * b1];                                                  \
+        ro[j * o1] = v != v ? canon.f : v;                                                     \
+      }                                                                                        \
+    }                                                                                          \
+  }                                                                                            \
+}
+TILEIR_BINARY(tileir_add_f32, float, uint32_t, 0x7FFFFFFFu, +)
+TILEIR_BINARY(tileir_sub_f32, float, uint32_t, 0x7FFFFFFFu, -)
+TILEIR_BINARY(tileir_mul_f32, float, uint32_t, 0x7FFFFFFFu, *)
+TILEIR_BINARY(tileir_div_f32, float, uint32_t, 0x7FFFFFFFu, /)
+TILEIR_BINARY(tileir_add_f64, double, uint64_t, 0x7FFFFFFFFFFFFFFFull, +)
+TILEIR_BINARY(tileir_sub_f64, double, uint64_t, 0x7FFFFFFFFFFFFFFFull, -)
+TILEIR_BINARY(tileir_mul_f64, double, uint64_t, 0x7FFFFFFFFFFFFFFFull, *)
+TILEIR_BINARY(tileir_div_f64, double, uint64_t, 0x7FFFFFFFFFFFFFFFull, /)
 """
+
+#: the binary helpers by (NumPy ufunc name, dtype)
+_BINARY = {(op, dt): f"tileir_{op[:3]}_{dt}"
+           for op in ("add", "subtract", "multiply", "divide") for dt in ("f32", "f64")}
 
 #: arrays smaller than this take the NumPy path (a C call costs ~1 us plus argument checks)
 MIN_ELEMENTS = 1 << 12
@@ -64,6 +105,11 @@ def _library() -> Optional[ctypes.CDLL]:
                     fn.restype = None
                     fn.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,
                                    ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p]
+                    for name in _BINARY.values():
+                        fn = getattr(lib, name)
+                        fn.restype = None
+                        fn.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64] * 3 + \
+                            [ctypes.c_int64, ctypes.c_int64]
                 _lib.append(lib)
     return _lib[0]
 
@@ -104,3 +150,61 @@ def round_to_tf32(x: np.ndarray, out: np.ndarray) -> bool:
     rows, cols, s0, s1 = grid
     lib.tileir_round_tf32(x.ctypes.data, s0, s1, rows, cols, out.ctypes.data)
     return True
+
+
+_DTYPE_NAMES = {np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
+
+
+def binary_canonical(ufunc, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bool:
+    """``ufunc(a, b, out=out)`` (``np.add``, ``np.subtract``, ``np.multiply`` or ``np.divide``
+    on f32 or f64 arrays of ``out``'s dtype, broadcastable to ``out``'s shape) with NaN results
+    made the canonical NaN, in one pass; False (``out`` untouched) where the helper cannot run:
+    no compiler, small arrays, other types, layouts that are not one grid of rows for all three
+    arrays, or ``out`` overlapping an operand other than element for element."""
+    dt = _DTYPE_NAMES.get(out.dtype)
+    if dt is None or out.size < MIN_ELEMENTS or a.dtype != out.dtype or b.dtype != out.dtype \
+            or not out.flags.writeable:
+        return False
+    name = _BINARY.get((ufunc.__name__, dt))
+    lib = _library() if name is not None else None
+    if lib is None:
+        return False
+    try:
+        a_, b_ = np.broadcast_to(a, out.shape), np.broadcast_to(b, out.shape)
+    except ValueError:
+        return False
+    for x in (a_, b_):
+        if np.may_share_memory(x, out) and (x.ctypes.data != out.ctypes.data or
+                                            x.strides != out.strides):
+            return False
+    grid = _common_rows(out.shape, [a_.strides, b_.strides, out.strides], out.itemsize)
+    if grid is None:
+        return False
+    rows, cols, ((sa0, sa1), (sb0, sb1), (so0, so1)) = grid
+    getattr(lib, name)(a_.ctypes.data, sa0, sa1, b_.ctypes.data, sb0, sb1, out.ctypes.data,
+                       so0, so1, rows, cols)
+    return True
+
+
+def _common_rows(shape: tuple, strides: list, itemsize: int) -> Optional[tuple]:
+    """``(rows, cols, [(row stride, column stride) per array])`` in elements when arrays of
+    ``shape`` with the byte ``strides`` all walk one grid of rows (their axes merge the same
+    way), else None."""
+    if any(st % itemsize for sts in strides for st in sts):
+        return None
+    dims = [(n, [st[k] // itemsize for st in strides]) for k, n in enumerate(shape) if n != 1]
+    merged: list = []
+    for n, sts in dims:
+        if merged:
+            m, prev = merged[-1]
+            if all(p == s * n for p, s in zip(prev, sts)):
+                merged[-1] = (m * n, sts)
+                continue
+        merged.append((n, sts))
+    if len(merged) > 2:
+        return None
+    while len(merged) < 2:
+        merged.insert(0, (1, [0] * len(strides)))
+    (rows, row_st), (cols, col_st) = merged
+    return rows, cols, list(zip(row_st, col_st))
+

@@ -84,13 +84,16 @@ def float_binary(name: str, elem: str, canonical: bool = True):
     if elem in NATIVE_FLOATS:
         dt = NATIVE_FLOATS[elem]
 
-        def native(a, b):
+        def binary(a, b):
             if a.nbytes < MIN_BYTES and b.nbytes < MIN_BYTES:
                 return finish(uf(a, b))
             shape = a.shape if a.shape == b.shape else np.broadcast_shapes(a.shape, b.shape)
-            return finish(uf(a, b, out=fresh(shape, dt)))
-        native.ufunc = uf       # (what it applies before canonicalising NaN: see core.reduce)
-        return native
+            out = fresh(shape, dt)
+            if canonical and native.binary_canonical(uf, a, b, out):
+                return out                  # (one C pass: the operation and its NaNs)
+            return finish(uf(a, b, out=out))
+        binary.ufunc = uf       # (what it applies before canonicalising NaN: see core.reduce)
+        return binary
     if elem in NARROW_FLOATS:
         dt = NARROW_FLOATS[elem]
 

@@ -34,9 +34,11 @@ from ...dialects.cuda_tile.types import (GatherScatterViewType, PartitionViewTyp
 from .. import numerics as N
 from ..errors import MemoryAccessError, UndefinedBehaviorError
 from ..facts import fact, fact_of
+from ..numerics import native
 from ..memory import Fault
 from ..plan import lowering
 from ..values import Deferred, DeferredProduct, TensorViewValue
+from . import fast
 from ._common import element_name, storage_dtype, unsigned_reader
 
 _U8 = np.dtype(np.uint8)
@@ -717,8 +719,10 @@ def _compute_into(acc: "_Access", tv, idx, lanes: int, value: Deferred) -> bool:
     args = value.args
     if out.ndim > 1 + len(lay.tile):        # (lanes as a grid of tiles)
         args = [lane_rows(a, lanes, out.shape, lay.tile) for a in args]
-    value.fn(*args, out=out)
-    value.finish(out)
+    if value.finish is not fast.canon_nan or len(args) != 2 or \
+            not native.binary_canonical(value.fn, args[0], args[1], out):
+        value.fn(*args, out=out)
+        value.finish(out)
     return True
 
 
