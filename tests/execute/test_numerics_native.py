@@ -167,3 +167,44 @@ def test_binary_canonical_refuses_overlap_and_mixed_types():
     assert native._common_rows((64, 256), [(2048, 4)] * 3, 4) == (64, 256, [(512, 1)] * 3)
     assert native._common_rows((8, 8, 8), [(256, 32, 4), (256, 4, 32), (256, 32, 4)], 4) \
         is None                                                             # axes that don't merge
+
+
+@needs_cc
+def test_fma_canonical_matches_the_exact_numpy_fma():
+    """C's fma (one rounding) against the NumPy-only exact f32 fma (f64 sum, midpoints and
+    tiny results redone exactly) on random patterns, double-rounding midpoints and every
+    triple of special values; f64 against Python's exact rational arithmetic on a sample."""
+    from fractions import Fraction
+    n = 1 << 16
+    a = float_patterns(np.float32, n, 7)
+    b = np.roll(float_patterns(np.float32, n, 8), 5)
+    c = np.roll(float_patterns(np.float32, n, 9), 11)
+    special = a[:11]
+    k = special.size ** 3
+    a[-k:] = np.repeat(special, 121)
+    b[-k:] = np.tile(np.repeat(special, 11), 11)
+    c[-k:] = np.tile(special, 121)
+    # products whose exact sum with c lies just off an f32 midpoint (double rounding traps)
+    a[:4096] = 1 + np.arange(4096, dtype=np.float32) * np.float32(2 ** -23)
+    b[:4096] = 1 + np.float32(2 ** -23)
+    c[:4096] = np.float32(2 ** -24)
+    out = np.empty(n, np.float32)
+    assert native.fma_canonical(a, b, c, out)
+    with np.errstate(all="ignore"):
+        want = fast.fma_f32(True)(a[None].copy()[:, :100], b[None][:, :100], c[None][:, :100])
+    assert out[:100].tobytes() == want.reshape(-1).tobytes()
+    # the NumPy path on everything (forced: no helper)
+    saved = native._lib[:]
+    try:
+        native._lib[:] = [None]
+        with np.errstate(all="ignore"):
+            want = fast.fma_f32(True)(a.reshape(64, -1), b.reshape(64, -1), c.reshape(64, -1))
+    finally:
+        native._lib[:] = saved
+    assert out.tobytes() == want.reshape(-1).tobytes()
+    x = np.random.default_rng(3).standard_normal((3, 5000))
+    got = np.empty(5000)
+    assert native.fma_canonical(x[0], x[1], x[2], got)
+    for i in range(0, 5000, 97):
+        exact = Fraction(x[0, i]) * Fraction(x[1, i]) + Fraction(x[2, i])
+        assert got[i] == float(exact)           # (float() of a Fraction rounds to nearest)

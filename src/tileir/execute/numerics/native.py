@@ -16,7 +16,7 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["round_to_tf32", "binary_canonical"]
+__all__ = ["round_to_tf32", "binary_canonical", "fma_canonical"]
 
 _SOURCE = r"""
 #include <stdint.h>
@@ -78,6 +78,30 @@ TILEIR_BINARY(tileir_add_f64, double, uint64_t, 0x7FFFFFFFFFFFFFFFull, +)
 TILEIR_BINARY(tileir_sub_f64, double, uint64_t, 0x7FFFFFFFFFFFFFFFull, -)
 TILEIR_BINARY(tileir_mul_f64, double, uint64_t, 0x7FFFFFFFFFFFFFFFull, *)
 TILEIR_BINARY(tileir_div_f64, double, uint64_t, 0x7FFFFFFFFFFFFFFFull, /)
+
+/* o = fma(a, b, c): a * b + c rounded once (C99 fma, correctly rounded: the hardware's fused
+   multiply-add where there is one), NaN results canonical; layout as TILEIR_BINARY. */
+#define TILEIR_FMA(NAME, T, UT, CANON, FMA)                                                   \
+void NAME(const T *a, int64_t a0, int64_t a1, const T *b, int64_t b0, int64_t b1,             \
+          const T *c, int64_t c0, int64_t c1, T *o, int64_t o0, int64_t o1, int64_t rows,      \
+          int64_t cols) {                                                                     \
+  const union { UT u; T f; } canon = {CANON};                                                  \
+  for (int64_t i = 0; i < rows; i++) {                                                         \
+    const T *ra = a + i * a0, *rb = b + i * b0, *rc = c + i * c0;                              \
+    T *ro = o + i * o0;                                                                        \
+    if (a1 == 1 && b1 == 1 && c1 == 1 && o1 == 1) {                                            \
+      for (int64_t j = 0; j < cols; j++) {                                                     \
+        const T v = FMA(ra[j], rb[j], rc[j]); ro[j] = v != v ? canon.f : v; }                  \
+    } else {                                                                                   \
+      for (int64_t j = 0; j < cols; j++) {                                                     \
+        const T v = FMA(ra[j * a1], rb[j * b1], rc[j * c1]);                                   \
+        ro[j * o1] = v != v ? canon.f : v;                                                     \
+      }                                                                                        \
+    }                                                                                          \
+  }                                                                                            \
+}
+TILEIR_FMA(tileir_fma_f32, float, uint32_t, 0x7FFFFFFFu, __builtin_fmaf)
+TILEIR_FMA(tileir_fma_f64, double, uint64_t, 0x7FFFFFFFFFFFFFFFull, __builtin_fma)
 """
 
 #: the binary helpers by (NumPy ufunc name, dtype)
@@ -109,6 +133,11 @@ def _library() -> Optional[ctypes.CDLL]:
                         fn = getattr(lib, name)
                         fn.restype = None
                         fn.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64] * 3 + \
+                            [ctypes.c_int64, ctypes.c_int64]
+                    for name in ("tileir_fma_f32", "tileir_fma_f64"):
+                        fn = getattr(lib, name)
+                        fn.restype = None
+                        fn.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64] * 4 + \
                             [ctypes.c_int64, ctypes.c_int64]
                 _lib.append(lib)
     return _lib[0]
@@ -162,27 +191,43 @@ def binary_canonical(ufunc, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bo
     no compiler, small arrays, other types, layouts that are not one grid of rows for all three
     arrays, or ``out`` overlapping an operand other than element for element."""
     dt = _DTYPE_NAMES.get(out.dtype)
-    if dt is None or out.size < MIN_ELEMENTS or a.dtype != out.dtype or b.dtype != out.dtype \
-            or not out.flags.writeable:
+    name = _BINARY.get((ufunc.__name__, dt)) if dt is not None else None
+    return name is not None and _elementwise(name, (a, b), out)
+
+
+def fma_canonical(a: np.ndarray, b: np.ndarray, c: np.ndarray, out: np.ndarray) -> bool:
+    """``out = a * b + c`` rounded once (IEEE fused multiply-add, nearest even) for f32 or f64
+    arrays of ``out``'s dtype broadcastable to its shape, NaN results canonical, in one pass;
+    False (``out`` untouched) where the helper cannot run (as :func:`binary_canonical`)."""
+    dt = _DTYPE_NAMES.get(out.dtype)
+    return dt is not None and _elementwise(f"tileir_fma_{dt}", (a, b, c), out)
+
+
+def _elementwise(name: str, operands: tuple, out: np.ndarray) -> bool:
+    """Run the elementwise helper ``name`` on ``operands`` (``out``'s dtype, broadcast to its
+    shape) into ``out``; False where it cannot (see :func:`binary_canonical`)."""
+    if out.size < MIN_ELEMENTS or not out.flags.writeable or \
+            any(x.dtype != out.dtype for x in operands):
         return False
-    name = _BINARY.get((ufunc.__name__, dt))
-    lib = _library() if name is not None else None
+    lib = _library()
     if lib is None:
         return False
     try:
-        a_, b_ = np.broadcast_to(a, out.shape), np.broadcast_to(b, out.shape)
+        views = [np.broadcast_to(x, out.shape) for x in operands]
     except ValueError:
         return False
-    for x in (a_, b_):
+    for x in views:
         if np.may_share_memory(x, out) and (x.ctypes.data != out.ctypes.data or
                                             x.strides != out.strides):
             return False
-    grid = _common_rows(out.shape, [a_.strides, b_.strides, out.strides], out.itemsize)
+    grid = _common_rows(out.shape, [x.strides for x in views] + [out.strides], out.itemsize)
     if grid is None:
         return False
-    rows, cols, ((sa0, sa1), (sb0, sb1), (so0, so1)) = grid
-    getattr(lib, name)(a_.ctypes.data, sa0, sa1, b_.ctypes.data, sb0, sb1, out.ctypes.data,
-                       so0, so1, rows, cols)
+    rows, cols, steps = grid
+    args: list = []
+    for x, (s0, s1) in zip(views + [out], steps):
+        args += [x.ctypes.data, s0, s1]
+    getattr(lib, name)(*args, rows, cols)
     return True
 
 

@@ -609,6 +609,12 @@ def fma_f32(canonical: bool = True):
         shape = a.shape
         if not (shape == b.shape == c.shape):
             shape = np.broadcast_shapes(shape, b.shape, c.shape)
+        if math.prod(shape) >= native.MIN_ELEMENTS and a.dtype == b.dtype == c.dtype == F32:
+            out = fresh(shape, F32)
+            # (one C pass: the hardware's fma; canonical NaNs also serve unobserved ones)
+            if native.fma_canonical(a, b, c, out):
+                return out
+            recycle(out)
         row = math.prod(shape[1:]) if shape else 0
         if len(shape) < 1 or row == 0 or row > _FMA_CHUNK // 2:
             return whole(a, b, c)
