@@ -200,13 +200,19 @@ def fma_canonical(a: np.ndarray, b: np.ndarray, c: np.ndarray, out: np.ndarray) 
     arrays of ``out``'s dtype broadcastable to its shape, NaN results canonical, in one pass;
     False (``out`` untouched) where the helper cannot run (as :func:`binary_canonical`)."""
     dt = _DTYPE_NAMES.get(out.dtype)
-    return dt is not None and _elementwise(f"tileir_fma_{dt}", (a, b, c), out)
+    return dt is not None and _elementwise(f"tileir_fma_{dt}", (a, b, c), out, MIN_FMA_ELEMENTS)
 
 
-def _elementwise(name: str, operands: tuple, out: np.ndarray) -> bool:
+#: fma results smaller than this take the NumPy path (the exact NumPy fma is a dozen passes:
+#: the C call pays for itself on far smaller arrays than a single-pass operation)
+MIN_FMA_ELEMENTS = 1 << 6
+
+
+def _elementwise(name: str, operands: tuple, out: np.ndarray,
+                 min_elements: int = MIN_ELEMENTS) -> bool:
     """Run the elementwise helper ``name`` on ``operands`` (``out``'s dtype, broadcast to its
     shape) into ``out``; False where it cannot (see :func:`binary_canonical`)."""
-    if out.size < MIN_ELEMENTS or not out.flags.writeable or \
+    if out.size < min_elements or not out.flags.writeable or \
             any(x.dtype != out.dtype for x in operands):
         return False
     lib = _library()

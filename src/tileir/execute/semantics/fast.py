@@ -609,7 +609,7 @@ def fma_f32(canonical: bool = True):
         shape = a.shape
         if not (shape == b.shape == c.shape):
             shape = np.broadcast_shapes(shape, b.shape, c.shape)
-        if math.prod(shape) >= native.MIN_ELEMENTS and a.dtype == b.dtype == c.dtype == F32:
+        if math.prod(shape) >= native.MIN_FMA_ELEMENTS and a.dtype == b.dtype == c.dtype == F32:
             out = fresh(shape, F32)
             # (one C pass: the hardware's fma; canonical NaNs also serve unobserved ones)
             if native.fma_canonical(a, b, c, out):
