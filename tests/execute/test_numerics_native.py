@@ -208,3 +208,43 @@ def test_fma_canonical_matches_the_exact_numpy_fma():
     for i in range(0, 5000, 97):
         exact = Fraction(x[0, i]) * Fraction(x[1, i]) + Fraction(x[2, i])
         assert got[i] == float(exact)           # (float() of a Fraction rounds to nearest)
+
+
+@needs_cc
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("ufunc", [np.add, np.multiply], ids=lambda u: u.__name__)
+@pytest.mark.parametrize("width", [2, 3, 7, 64, 777, 1024])
+def test_tree_reduce_rows_matches_the_numpy_tree(ufunc, dtype, width):
+    from tileir.execute.semantics import core
+    rows = max(8, 8192 // width)
+    x = float_patterns(dtype, rows * width, width).reshape(rows, width)
+    x[::3] = np.random.default_rng(width).standard_normal((x[::3].shape)) * 4   # finite rows
+    for c in (x, x[:, ::-1], np.asfortranarray(x)):
+        with np.errstate(all="ignore"):
+            got = native.tree_reduce_rows(ufunc, c)
+            saved = native._lib[:]
+            try:
+                native._lib[:] = [None]
+                want = core._ufunc_tree(c, ufunc)       # the NumPy tree
+            finally:
+                native._lib[:] = saved
+        assert got is not None and got.tobytes() == want.tobytes()
+
+
+def test_tree_reduce_rows_declines():
+    x = np.ones((100, 100), np.float32)
+    assert native.tree_reduce_rows(np.maximum, x) is None      # not add/multiply
+    assert native.tree_reduce_rows(np.add, x[:1, :10]) is None   # small
+    assert native.tree_reduce_rows(np.add, x.astype(np.float16)) is None
+
+
+@needs_cc
+def test_narrow_f64_matches_numpy_cast():
+    src = float_patterns(np.float64, 1 << 15, 12)
+    src[:3] = [3.4028235677973366e38, 3.4028235677973362e38, 1e-46]   # overflow/underflow edges
+    dst = np.empty(src.size, np.float32)
+    assert native.narrow_f64(src, dst)
+    with np.errstate(all="ignore"):
+        want = fast.canon_nan(src.astype(np.float32))
+    assert dst.tobytes() == want.tobytes()
+    assert not native.narrow_f64(src[::2], dst[:src.size // 2])        # not contiguous

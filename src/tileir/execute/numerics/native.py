@@ -16,7 +16,8 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["round_to_tf32", "binary_canonical", "fma_canonical"]
+__all__ = ["round_to_tf32", "binary_canonical", "fma_canonical", "tree_reduce_rows",
+           "narrow_f64"]
 
 _SOURCE = r"""
 #include <stdint.h>
@@ -102,11 +103,58 @@ void NAME(const T *a, int64_t a0, int64_t a1, const T *b, int64_t b0, int64_t b1
 }
 TILEIR_FMA(tileir_fma_f32, float, uint32_t, 0x7FFFFFFFu, __builtin_fmaf)
 TILEIR_FMA(tileir_fma_f64, double, uint64_t, 0x7FFFFFFFFFFFFFFFull, __builtin_fma)
+
+/* out[i] = the pairwise tree of OP over row i of c (n > 1 elements at c + i * s0 + j * s1):
+   each level combines adjacent pairs, the lower index first (v[j] = v[2j] OP v[2j + 1]), an
+   odd last element moves up as it is; the root's NaN canonical.  work: two scratch rows of
+   (n + 1) / 2 elements. */
+#define TILEIR_TREE(NAME, T, UT, CANON, OP)                                                    \
+void NAME(const T *c, int64_t s0, int64_t s1, int64_t rows, int64_t n, T *out, T *work) {      \
+  const union { UT u; T f; } canon = {CANON};                                                  \
+  const int64_t width = (n + 1) / 2;                                                           \
+  for (int64_t i = 0; i < rows; i++) {                                                         \
+    const T *src = c + i * s0;                                                                 \
+    T *a = work, *b = work + width;                                                            \
+    int64_t m = n, half = n / 2;                                                               \
+    if (s1 == 1) {                                                                             \
+      for (int64_t j = 0; j < half; j++) a[j] = src[2 * j] OP src[2 * j + 1];                  \
+    } else {                                                                                   \
+      for (int64_t j = 0; j < half; j++) a[j] = src[2 * j * s1] OP src[(2 * j + 1) * s1];      \
+    }                                                                                          \
+    if (m % 2) a[half] = src[(m - 1) * s1];                                                    \
+    m = half + m % 2;                                                                          \
+    while (m > 1) {                                                                            \
+      half = m / 2;                                                                            \
+      for (int64_t j = 0; j < half; j++) b[j] = a[2 * j] OP a[2 * j + 1];                      \
+      if (m % 2) b[half] = a[m - 1];                                                           \
+      m = half + m % 2;                                                                        \
+      T *t = a; a = b; b = t;                                                                  \
+    }                                                                                          \
+    out[i] = a[0] != a[0] ? canon.f : a[0];                                                    \
+  }                                                                                            \
+}
+/* dst[i] = src[i] rounded to f32 (nearest even), NaN canonical (contiguous arrays). */
+void tileir_narrow_f64(const double *src, float *dst, int64_t n) {
+  const union { uint32_t u; float f; } canon = {0x7FFFFFFFu};
+  for (int64_t i = 0; i < n; i++) {
+    const float v = (float)src[i];
+    dst[i] = v != v ? canon.f : v;
+  }
+}
+
+TILEIR_TREE(tileir_tree_add_f32, float, uint32_t, 0x7FFFFFFFu, +)
+TILEIR_TREE(tileir_tree_mul_f32, float, uint32_t, 0x7FFFFFFFu, *)
+TILEIR_TREE(tileir_tree_add_f64, double, uint64_t, 0x7FFFFFFFFFFFFFFFull, +)
+TILEIR_TREE(tileir_tree_mul_f64, double, uint64_t, 0x7FFFFFFFFFFFFFFFull, *)
 """
 
 #: the binary helpers by (NumPy ufunc name, dtype)
 _BINARY = {(op, dt): f"tileir_{op[:3]}_{dt}"
            for op in ("add", "subtract", "multiply", "divide") for dt in ("f32", "f64")}
+
+#: the pairwise-tree reductions by (NumPy ufunc name, dtype)
+_TREES = {(op, dt): f"tileir_tree_{op[:3]}_{dt}"
+          for op in ("add", "multiply") for dt in ("f32", "f64")}
 
 #: arrays smaller than this take the NumPy path (a C call costs ~1 us plus argument checks)
 MIN_ELEMENTS = 1 << 12
@@ -134,6 +182,14 @@ def _library() -> Optional[ctypes.CDLL]:
                         fn.restype = None
                         fn.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64] * 3 + \
                             [ctypes.c_int64, ctypes.c_int64]
+                    fn = lib.tileir_narrow_f64
+                    fn.restype = None
+                    fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64]
+                    for name in _TREES.values():
+                        fn = getattr(lib, name)
+                        fn.restype = None
+                        fn.argtypes = [ctypes.c_void_p] + [ctypes.c_int64] * 4 + \
+                            [ctypes.c_void_p, ctypes.c_void_p]
                     for name in ("tileir_fma_f32", "tileir_fma_f64"):
                         fn = getattr(lib, name)
                         fn.restype = None
@@ -258,4 +314,38 @@ def _common_rows(shape: tuple, strides: list, itemsize: int) -> Optional[tuple]:
         merged.insert(0, (1, [0] * len(strides)))
     (rows, row_st), (cols, col_st) = merged
     return rows, cols, list(zip(row_st, col_st))
+
+
+def tree_reduce_rows(ufunc, c: np.ndarray) -> Optional[np.ndarray]:
+    """The pairwise tree of ``ufunc`` (``np.add`` or ``np.multiply``, f32 or f64) over each row
+    of ``c`` (``(rows, n)``, ``n > 1``; adjacent pairs, the lower index first, an odd last
+    element carried up), the roots' NaNs canonical: one pass over ``c``, each row's levels in
+    cache.  None where the helper cannot run (then the caller's NumPy tree, the same bits)."""
+    dt = _DTYPE_NAMES.get(c.dtype)
+    name = _TREES.get((ufunc.__name__, dt)) if dt is not None else None
+    if name is None or c.ndim != 2 or c.shape[1] < 2 or c.size < MIN_ELEMENTS or \
+            any(st % c.itemsize for st in c.strides):
+        return None
+    lib = _library()
+    if lib is None:
+        return None
+    rows, n = c.shape
+    out = np.empty(rows, c.dtype)
+    work = np.empty(2 * ((n + 1) // 2), c.dtype)
+    getattr(lib, name)(c.ctypes.data, c.strides[0] // c.itemsize, c.strides[1] // c.itemsize,
+                       rows, n, out.ctypes.data, work.ctypes.data)
+    return out
+
+
+def narrow_f64(src: np.ndarray, dst: np.ndarray) -> bool:
+    """``dst`` (f32) = ``src`` (f64, same size, both contiguous) rounded to nearest even, NaNs
+    canonical, in one pass; False (``dst`` untouched) where the helper cannot run."""
+    if src.dtype != np.float64 or dst.dtype != np.float32 or src.size != dst.size or \
+            not (src.flags.c_contiguous and dst.flags.c_contiguous and dst.flags.writeable):
+        return False
+    lib = _library()
+    if lib is None:
+        return False
+    lib.tileir_narrow_f64(src.ctypes.data, dst.ctypes.data, src.size)
+    return True
 

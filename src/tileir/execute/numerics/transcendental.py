@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..buffers import fresh, recycle
+from . import native
 from ._quiet import quiet
 from .ddmath import tanh64
 from .dtypes import decode, numpy_dtype
@@ -93,12 +94,15 @@ def _in_chunks(f: np.ufunc, arrays: tuple, shape: tuple, size: int) -> NDArray:
     out = fresh(shape, np.dtype(np.float32))
     flat_out = out.reshape(-1)
     work = np.empty(_CHUNK, np.float64)
+    canonical = True                # (every NaN made canonical as the chunks are narrowed)
     for i in range(0, size, _CHUNK):
         j = min(size, i + _CHUNK)
         w = work[:j - i]
         f(*(a[i:j] for a in flats), dtype=np.float64, out=w)
-        np.copyto(flat_out[i:j], w, casting="unsafe")
-    return round_to(out, None, "f32") if _has_nan(out) else out
+        if not native.narrow_f64(w, flat_out[i:j]):     # (one C pass where one is at hand)
+            np.copyto(flat_out[i:j], w, casting="unsafe")
+            canonical = False
+    return round_to(out, None, "f32") if not canonical and _has_nan(out) else out
 
 
 def _rsqrt64(x: NDArray[np.float64]) -> NDArray[np.float64]:

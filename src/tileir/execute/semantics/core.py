@@ -24,6 +24,7 @@ import numpy as np
 from ...dialects.cuda_tile.attributes import DenseElementsAttr
 from .. import numerics as N
 from ..errors import UndefinedBehaviorError
+from ..numerics import native
 from ..plan import LOWERINGS, YIELD, lowering
 from . import _select_reduce, fast
 from ._common import elementwise, element_name, storage_dtype
@@ -386,6 +387,9 @@ def _ufunc_tree(c: np.ndarray, ufunc) -> np.ndarray:
     followed by NaN canonicalisation (``fast.float_binary``): each level into one of two
     work arrays (no array per level), NaN canonicalised once at the end (the same bits: a
     NaN anywhere in the tree makes every later sum NaN, and the last one canonical)."""
+    done = native.tree_reduce_rows(ufunc, c)       # (one C pass where a compiler is at hand)
+    if done is not None:
+        return done
     rows, n = c.shape
     src = c
     first = (n + 1) // 2            # the width after the first level, then after the second
