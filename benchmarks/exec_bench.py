@@ -27,6 +27,9 @@ Then: the per-tile-block and per-op overhead (a tiny kernel run one block at a t
 step), the speed-up of a large batched launch from 1 thread to all cores, and the peak extra
 memory (``tracemalloc``: NumPy reports its buffers to it) of a 4096**2 f32 matmul launch.
 
+The header says whether the executor's C helpers run (a C compiler at hand;
+``CC=/nonexistent`` turns them off, for the numbers a machine without one gets).
+
 ``--threads N`` runs everything with ``N`` BLAS threads (the script re-executes itself with
 ``OPENBLAS_NUM_THREADS``/``OMP_NUM_THREADS``/``MKL_NUM_THREADS`` set); both sides of each ratio
 use the same BLAS.  ``--clock cpu`` times with the process CPU clock (steadier on a shared
@@ -176,6 +179,14 @@ def bench_matmul(repeat: int) -> Row:
     info = k.launch(grid, args, mma=MMA)
     ours, ref = best_of_pair(lambda: k.launch(grid, args, mma=MMA), lambda: a @ b, repeat)
     return Row("matmul 512^3 f32", grid, ours, ref, float(np.abs(c - a @ b).max()), info.mode)
+
+
+def native_helpers() -> str:
+    """Whether the executor's C helpers run (a C compiler at hand; ``CC=/nonexistent`` turns
+    them off for a comparison): the compiler's path, or "off"."""
+    from tileir.execute import cbuild
+    from tileir.execute.numerics import native
+    return cbuild.compiler() if native._library() is not None else "off (NumPy paths)"
 
 
 # -- cuTile kernels (NVIDIA's exporter) ----------------------------------------------------------
@@ -377,7 +388,8 @@ def main(argv: Optional[list] = None) -> int:
             env[var] = str(opts.threads)
         return subprocess.call([sys.executable, __file__] + list(argv or sys.argv[1:]), env=env)
     print(f"BLAS threads: {blas_threads()}; cores: {os.cpu_count()}; clock: {opts.clock}; "
-          f"best of {opts.repeat}+ runs (at least {MIN_SECONDS} s a case); mma: {opts.mma}")
+          f"best of {opts.repeat}+ runs (at least {MIN_SECONDS} s a case); mma: {opts.mma}; "
+          f"C helpers: {native_helpers()}")
     names = opts.only or list(CASES)
     _, _, missing = _cutile()
     rows = []
