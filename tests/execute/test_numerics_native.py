@@ -248,3 +248,26 @@ def test_narrow_f64_matches_numpy_cast():
         want = fast.canon_nan(src.astype(np.float32))
     assert dst.tobytes() == want.tobytes()
     assert not native.narrow_f64(src[::2], dst[:src.size // 2])        # not contiguous
+
+
+@needs_cc
+@pytest.mark.parametrize("layout", ["flat", "rows", "planes", "strided_planes", "every_other"])
+def test_f16_to_f32_every_pattern(layout):
+    """Every f16 bit pattern (NaN payloads and subnormals included) widens to the bits NumPy
+    gives, in every layout the helper takes; layouts it declines are declined."""
+    x = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+    v = {"flat": x, "rows": x.reshape(64, 1024),
+         "planes": x.reshape(16, 4, 1024).transpose(1, 0, 2),
+         "strided_planes": x.reshape(16, 16, 256)[:, ::2, :128],
+         "every_other": x.reshape(256, 256)[:, ::2]}[layout]
+    out = np.empty(v.shape, np.float32)
+    ran = native.f16_to_f32(v, out)
+    assert ran == (layout != "every_other")
+    if ran:
+        assert out.tobytes() == v.astype(np.float32).tobytes()
+    # whichever path runs, the executor's conversions give NumPy's bits
+    from tileir.execute.semantics.floating_point import fast_operand
+    np.testing.assert_array_equal(fast_operand(v, "f16").view(np.uint32),
+                                  v.astype(np.float32).view(np.uint32))
+    widened = fast.widen_float("f16", "f32", canonical=False)(v)
+    np.testing.assert_array_equal(widened.view(np.uint32), v.astype(np.float32).view(np.uint32))

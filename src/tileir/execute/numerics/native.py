@@ -17,7 +17,7 @@ from typing import Optional
 import numpy as np
 
 __all__ = ["round_to_tf32", "binary_canonical", "fma_canonical", "tree_reduce_rows",
-           "narrow_f64"]
+           "narrow_f64", "f16_to_f32"]
 
 _SOURCE = r"""
 #include <stdint.h>
@@ -133,6 +133,28 @@ void NAME(const T *c, int64_t s0, int64_t s1, int64_t rows, int64_t n, T *out, T
     out[i] = a[0] != a[0] ? canon.f : a[0];                                                    \
   }                                                                                            \
 }
+/* dst = the f16 bit patterns of src as f32 (exact; a NaN keeps its payload, shifted, as
+   NumPy's conversion does), by integer arithmetic the compiler vectorises.  src: planes x
+   rows x cols elements (strides s0, s1 in elements, unit column stride); dst contiguous. */
+#pragma GCC push_options
+#pragma GCC optimize ("no-trapping-math")   /* (the exact int -> float conversion of the
+                                               subnormals may run for every lane: vectorised) */
+void tileir_f16_to_f32(const uint16_t *src, int64_t s0, int64_t s1, uint32_t *dst,
+                       int64_t planes, int64_t rows, int64_t cols) {
+  for (int64_t i = 0; i < planes * rows; i++) {
+    const uint16_t *r = src + (i / rows) * s0 + (i % rows) * s1;
+    uint32_t *d = dst + i * cols;
+    for (int64_t j = 0; j < cols; j++) {
+      const uint32_t h = r[j], sign = (h & 0x8000u) << 16, em = h & 0x7FFFu;
+      const uint32_t normal = (em << 13) + 0x38000000u;       /* exponent rebiased by 112 */
+      const uint32_t special = (em << 13) | 0x7F800000u;      /* inf, NaN */
+      union { float f; uint32_t u; } sub = {(float)(int32_t)em * 0x1p-24f};   /* exact */
+      d[j] = sign | (em >= 0x7C00u ? special : em < 0x400u ? sub.u : normal);
+    }
+  }
+}
+#pragma GCC pop_options
+
 /* dst[i] = src[i] rounded to f32 (nearest even), NaN canonical (contiguous arrays). */
 void tileir_narrow_f64(const double *src, float *dst, int64_t n) {
   const union { uint32_t u; float f; } canon = {0x7FFFFFFFu};
@@ -182,6 +204,10 @@ def _library() -> Optional[ctypes.CDLL]:
                         fn.restype = None
                         fn.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64] * 3 + \
                             [ctypes.c_int64, ctypes.c_int64]
+                    fn = lib.tileir_f16_to_f32
+                    fn.restype = None
+                    fn.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,
+                                   ctypes.c_void_p] + [ctypes.c_int64] * 3
                     fn = lib.tileir_narrow_f64
                     fn.restype = None
                     fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64]
@@ -347,5 +373,31 @@ def narrow_f64(src: np.ndarray, dst: np.ndarray) -> bool:
     if lib is None:
         return False
     lib.tileir_narrow_f64(src.ctypes.data, dst.ctypes.data, src.size)
+    return True
+
+
+def f16_to_f32(x: np.ndarray, out: np.ndarray) -> bool:
+    """``out`` (f32, ``x``'s shape, contiguous) = the f16 array ``x`` widened (exact, NaN
+    payloads kept as NumPy keeps them) in one vectorised pass; False (``out`` untouched) where
+    the helper cannot run (no compiler, small arrays, axes that do not merge into three, or a
+    last stride other than 1)."""
+    if x.dtype != np.float16 or out.dtype != np.float32 or x.size < MIN_ELEMENTS or \
+            x.shape != out.shape or not out.flags.c_contiguous or not out.flags.writeable:
+        return False
+    lib = _library()
+    if lib is None or any(st % 2 for st in x.strides):
+        return False
+    dims = [(n, st // 2) for n, st in zip(x.shape, x.strides) if n != 1]
+    merged: list = []
+    for n, st in dims:              # (axes that walk memory as one merge)
+        if merged and merged[-1][1] == st * n:
+            merged[-1] = (merged[-1][0] * n, st)
+        else:
+            merged.append((n, st))
+    merged = [(1, 0)] * (3 - len(merged)) + merged
+    if len(merged) > 3 or merged[2][1] != 1:
+        return False
+    (planes, s0), (rows, s1), (cols, _) = merged
+    lib.tileir_f16_to_f32(x.ctypes.data, s0, s1, out.ctypes.data, planes, rows, cols)
     return True
 

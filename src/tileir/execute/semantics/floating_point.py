@@ -18,6 +18,7 @@ import numpy as np
 from .. import numerics as N
 from ..plan import lowering
 from ..buffers import fresh
+from ..numerics import native
 from ..lanes import taken_from
 from ..values import Deferred
 from . import fast, padded_mma
@@ -359,7 +360,11 @@ def fast_operand(x: np.ndarray, in_elem: str, out: Optional[np.ndarray] = None) 
         x = _TO_TF32(x)
     if x.dtype == np.float32:
         return x
-    if x.dtype == np.float16:      # a table lookup: 1.5-2x astype (NumPy's f16 cast is scalar)
+    if x.dtype == np.float16:
+        dest = out if out is not None else np.empty(x.shape, np.float32)
+        if native.f16_to_f32(x, dest):     # (one vectorised C pass: 3-4x the table lookup)
+            return dest
+        # a table lookup: 1.5-2x astype (NumPy's f16 cast is scalar)
         return np.take(_F16_AS_F32, x.view(np.uint16), out=out, mode="clip")
     if out is not None:
         np.copyto(out, x, casting="unsafe")       # (every source value is exact in f32)
