@@ -26,6 +26,7 @@ zero of the same sign). NaNs produced are canonical. Special values follow C99 A
 """
 from __future__ import annotations
 
+import math
 from typing import Callable, Optional
 
 import numpy as np
@@ -63,8 +64,8 @@ def _evaluate(fn: _F64Fn, xs: tuple[ArrayLike, ...], elem: str,
         # (the ufunc widens each element to f64 as it goes: no f64 copy of the input, and
         # the f64 results land in a pooled array, given back once rounded)
         shape = np.broadcast_shapes(*(a.shape for a in arrays))
-        size = int(np.prod(shape, dtype=np.int64))
-        if size > _CHUNK and all(a.shape == shape for a in arrays):
+        size = math.prod(shape)
+        if size and all(a.shape == shape for a in arrays):
             r32 = _in_chunks(f, arrays, shape, size)
         else:
             r64 = f(*arrays, dtype=np.float64, out=fresh(shape, np.dtype(np.float64)))
@@ -94,7 +95,7 @@ def _in_chunks(f: np.ufunc, arrays: tuple, shape: tuple, size: int) -> NDArray:
     flats = tuple(a.reshape(-1) for a in arrays)
     out = fresh(shape, np.dtype(np.float32))
     flat_out = out.reshape(-1)
-    work = np.empty(_CHUNK, np.float64)
+    work = np.empty(min(size, _CHUNK), np.float64)
     canonical = True                # (every NaN made canonical as the chunks are narrowed)
     for i in range(0, size, _CHUNK):
         j = min(size, i + _CHUNK)
