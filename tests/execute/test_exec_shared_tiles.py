@@ -275,12 +275,17 @@ def test_shared_tiles_f16_operand_rounded_in_f32(side, count_shared, monkeypatch
         assert np.all(np.abs(other[finite] - want[finite]) <= bound[finite])
 
 
-def test_f32_rounded_to_f16_equals_conversion_there_and_back():
+@pytest.mark.parametrize("c_helper", [True, False], ids=["C", "NumPy"])
+def test_f32_rounded_to_f16_equals_conversion_there_and_back(c_helper, monkeypatch):
     """f32_rounded_to_f16 against the f16 conversion and back, for the f32 patterns around
     every f16 rounding boundary (all exponents, ties, the subnormal and overflow edges) and
-    random ones; exhaustive over all 2^32 patterns with TILEIR_EXHAUSTIVE=1 (~2 min)."""
+    random ones; exhaustive over all 2^32 patterns with TILEIR_EXHAUSTIVE=1 (~2 min a path).
+    Both paths: the one C pass (where a compiler is at hand) and NumPy's."""
     import os
+    from tileir.execute.numerics import native
     from tileir.execute.semantics import fast
+    if not c_helper:
+        monkeypatch.setattr(native, "_lib", [None])
     f16_as_f32 = floating_point._F16_AS_F32
 
     def check(bits: np.ndarray) -> None:

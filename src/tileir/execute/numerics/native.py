@@ -17,7 +17,7 @@ from typing import Optional
 import numpy as np
 
 __all__ = ["round_to_tf32", "binary_canonical", "fma_canonical", "tree_reduce_rows",
-           "narrow_f64", "f16_to_f32"]
+           "narrow_f64", "f16_to_f32", "round_f32_to_f16_values"]
 
 _SOURCE = r"""
 #include <stdint.h>
@@ -137,8 +137,8 @@ void NAME(const T *c, int64_t s0, int64_t s1, int64_t rows, int64_t n, T *out, T
    NumPy's conversion does), by integer arithmetic the compiler vectorises.  src: planes x
    rows x cols elements (strides s0, s1 in elements, unit column stride); dst contiguous. */
 #pragma GCC push_options
-#pragma GCC optimize ("no-trapping-math")   /* (the exact int -> float conversion of the
-                                               subnormals may run for every lane: vectorised) */
+#pragma GCC optimize ("no-trapping-math")   /* (the exact float steps of the subnormals
+                                               may run for every lane: vectorised) */
 void tileir_f16_to_f32(const uint16_t *src, int64_t s0, int64_t s1, uint32_t *dst,
                        int64_t planes, int64_t rows, int64_t cols) {
   for (int64_t i = 0; i < planes * rows; i++) {
@@ -151,6 +151,21 @@ void tileir_f16_to_f32(const uint16_t *src, int64_t s0, int64_t s1, uint32_t *ds
       union { float f; uint32_t u; } sub = {(float)(int32_t)em * 0x1p-24f};   /* exact */
       d[j] = sign | (em >= 0x7C00u ? special : em < 0x400u ? sub.u : normal);
     }
+  }
+}
+
+/* dst[i] = the f32 src[i] rounded to the nearest f16 value (ties to even) and kept as f32:
+   10 mantissa bits from 2**-14 up (from 65520 on: infinity), multiples of 2**-24 below
+   (rint of the exactly scaled value), the sign kept (zeros too); NaN gives 0x7FC00000.
+   Contiguous arrays of n elements. */
+void tileir_f32_round_f16(const uint32_t *src, uint32_t *dst, int64_t n) {
+  for (int64_t i = 0; i < n; i++) {
+    const uint32_t u = src[i], a = u & 0x7FFFFFFFu, sign = u & 0x80000000u;
+    const uint32_t t = (a + 0xFFFu + ((a >> 13) & 1u)) & 0xFFFFE000u;
+    union { uint32_t u; float f; } m = {a};
+    union { float f; uint32_t u; } sub = {__builtin_rintf(m.f * 0x1p24f) * 0x1p-24f};
+    const uint32_t r = a < 0x38800000u ? sub.u : t > 0x477FE000u ? 0x7F800000u : t;
+    dst[i] = a > 0x7F800000u ? 0x7FC00000u : sign | r;
   }
 }
 #pragma GCC pop_options
@@ -208,6 +223,9 @@ def _library() -> Optional[ctypes.CDLL]:
                     fn.restype = None
                     fn.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,
                                    ctypes.c_void_p] + [ctypes.c_int64] * 3
+                    fn = lib.tileir_f32_round_f16
+                    fn.restype = None
+                    fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64]
                     fn = lib.tileir_narrow_f64
                     fn.restype = None
                     fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64]
@@ -399,5 +417,19 @@ def f16_to_f32(x: np.ndarray, out: np.ndarray) -> bool:
         return False
     (planes, s0), (rows, s1), (cols, _) = merged
     lib.tileir_f16_to_f32(x.ctypes.data, s0, s1, out.ctypes.data, planes, rows, cols)
+    return True
+
+
+def round_f32_to_f16_values(x: np.ndarray, out: np.ndarray) -> bool:
+    """``out`` (f32, contiguous) = the contiguous f32 array ``x`` rounded to f16 values
+    (nearest even; infinity from 65520 on; NaN: ``0x7FC00000``) kept as f32, in one
+    vectorised pass; False (``out`` untouched) where the helper cannot run."""
+    if x.dtype != np.float32 or out.dtype != np.float32 or x.size != out.size or \
+            x.size < MIN_ELEMENTS or not (x.flags.c_contiguous and out.flags.c_contiguous):
+        return False
+    lib = _library()
+    if lib is None:
+        return False
+    lib.tileir_f32_round_f16(x.ctypes.data, out.ctypes.data, x.size)
     return True
 
