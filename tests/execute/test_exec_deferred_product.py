@@ -22,7 +22,8 @@ def rng():
     return np.random.default_rng(7)
 
 
-def _kernel_text(init: str, c_strides: str = "[%n, 1]", swap_grid: bool = False) -> str:
+def _kernel_text(init: str, c_strides: str = "[%n, 1]", swap_grid: bool = False,
+                 tf32: bool = False) -> str:
     """C = init + A @ B (f32) with 64x64 output tiles over a K loop of 32-wide slices; ``init``
     is ``zero`` / ``half`` (constants 0 / -0.5, the zero written ``-0`` with ``negzero``) or
     ``load`` (the C tile read before the loop)."""
@@ -38,6 +39,14 @@ def _kernel_text(init: str, c_strides: str = "[%n, 1]", swap_grid: bool = False)
         "load": f"%init, %t9 = load_view_tko weak %pc[%bm, %bn] : {pc}, tile<i32> -> {acc_ty}, token",
     }
     ids = "%bn, %bm, %bz" if swap_grid else "%bm, %bn, %bz"
+    if tf32:        # (as cuTile emits an f32 matmul: both operands rounded to tf32)
+        mma = (f"%x2 = ftof %x : tile<{TM}x{TK}xf32> -> tile<{TM}x{TK}xtf32>\n      "
+               f"%y2 = ftof %y : tile<{TK}x{TN}xf32> -> tile<{TK}x{TN}xtf32>\n      "
+               f"%next = mmaf %x2, %y2, %sum : tile<{TM}x{TK}xtf32>, tile<{TK}x{TN}xtf32>, "
+               f"{acc_ty}")
+    else:
+        mma = (f"%next = mmaf %x, %y, %sum : tile<{TM}x{TK}xf32>, tile<{TK}x{TN}xf32>, "
+               f"{acc_ty}")
     return f"""
 cuda_tile.module @m {{
   entry @k(%a: tile<ptr<f32>>, %b: tile<ptr<f32>>, %c: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %k: tile<i32>) {{
@@ -55,7 +64,7 @@ cuda_tile.module @m {{
     %acc = for %kk in (%c0 to %tiles_k, step %c1) : tile<i32> iter_values(%sum = %init) -> ({acc_ty}) {{
       %x, %t0 = load_view_tko weak %pa[%bm, %kk] : {pa}, tile<i32> -> tile<{TM}x{TK}xf32>, token
       %y, %t1 = load_view_tko weak %pb[%kk, %bn] : {pb}, tile<i32> -> tile<{TK}x{TN}xf32>, token
-      %next = mmaf %x, %y, %sum : tile<{TM}x{TK}xf32>, tile<{TK}x{TN}xf32>, {acc_ty}
+      {mma}
       continue %next : {acc_ty}
     }}
     %t2 = store_view_tko weak %acc, %pc[%bm, %bn] : {acc_ty}, {pc}, tile<i32> -> token
@@ -198,3 +207,45 @@ def test_stored_after_quiet_ops_needs_the_store_as_only_use():
     loop = next(op for op in tileir.parse(_kernel_text("zero")).walk()
                 if op.name == "cuda_tile.for")
     assert padded_mma.stored_after_quiet_ops(loop)
+
+
+def _tf32(x: np.ndarray) -> np.ndarray:
+    u = x.view(np.uint32)
+    return ((u + np.uint32(0xFFF) + ((u >> np.uint32(13)) & np.uint32(1))) &
+            np.uint32(0xFFFFE000)).view(np.float32)
+
+
+@pytest.mark.parametrize("case", ["plain", "zeros", "nan", "huge", "tiny", "padded_k",
+                                  "half_acc"])
+def test_tf32_products_skip_the_accumulator_pass_only_when_nothing_changes(case, rng,
+                                                                           monkeypatch):
+    """tf32 operands are rounded and measured in one C pass; with a +0 accumulator and no
+    zero, non-finite or overflowing term the accumulator add and NaN pass are skipped (they
+    would change nothing).  Same bits as the tile path in every case, skipped or not."""
+    m, n, k = 128, 128, 80 if case == "padded_k" else 96
+    a, b = _operands(rng, m, n, k)
+    if case == "zeros":
+        a[0] = -0.0                               # -0 terms: sums that BLAS may leave -0
+    elif case == "nan":
+        a[3, 4] = np.nan
+    elif case == "huge":
+        a[0, 0], b[0, 0] = 3e38, 3e38             # a product past f32's range
+    elif case == "tiny":
+        a[0, 0], b[0, 0] = 1e-30, 1e-30           # a product below the smallest subnormal
+    skipped = []
+    original = padded_mma._add_lanes
+    monkeypatch.setattr(padded_mma, "_add_lanes",
+                        lambda *args: skipped.append(False) or original(*args))
+    init = "half" if case == "half_acc" else "zero"
+    got, want = _run_both(_kernel_text(init, tf32=True), a, b, np.zeros((m, n), np.float32),
+                          m, n, k, (m // TM, n // TN, 1), monkeypatch)
+    assert got.tobytes() == want.tobytes()
+    from tileir.execute import cbuild
+    if cbuild.compiler() is not None:
+        # the deferred launch ran first: its pass skipped only in the clean cases
+        clean = case in ("plain", "padded_k")
+        assert (skipped[:1] == [False]) != clean
+    finite = np.isfinite(got)
+    ref = (-0.5 if init == "half" else 0) + _tf32(a).astype(np.float64) @ _tf32(b)
+    np.testing.assert_allclose(got[finite], ref[finite], rtol=1e-4, atol=1e-4)
+

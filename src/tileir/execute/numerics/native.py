@@ -22,25 +22,34 @@ __all__ = ["round_to_tf32", "binary_canonical", "fma_canonical", "tree_reduce_ro
 _SOURCE = r"""
 #include <stdint.h>
 /* out[i, j] = src[i * s0 + j * s1] (f32 bits) rounded to tf32, to nearest, ties to even; NaN
-   gives the canonical tf32 NaN 0x7FFFE000.  Strides in elements; out is contiguous. */
+   gives the canonical tf32 NaN 0x7FFFE000.  Strides in elements; out is contiguous.  range
+   (when not NULL) receives the smallest and the largest magnitude of the results as bit
+   patterns (sign cleared; NaN and infinity sort above every finite value). */
+#define TILEIR_TF32_LOOP(U)                                                                   \
+  for (int64_t j = 0; j < cols; j++) {                                                         \
+    const uint32_t u = (U);                                                                    \
+    const uint32_t t = (u + 0xFFFu + ((u >> 13) & 1u)) & 0xFFFFE000u;                          \
+    const uint32_t v = (u & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFE000u : t;                      \
+    const uint32_t m = v & 0x7FFFFFFFu;                                                        \
+    d[j] = v;                                                                                  \
+    lo = m < lo ? m : lo;                                                                      \
+    hi = m > hi ? m : hi;                                                                      \
+  }
 void tileir_round_tf32(const uint32_t *src, int64_t s0, int64_t s1, int64_t rows,
-                       int64_t cols, uint32_t *out) {
+                       int64_t cols, uint32_t *out, uint32_t *range) {
+  uint32_t lo = 0xFFFFFFFFu, hi = 0;
   for (int64_t i = 0; i < rows; i++) {
     const uint32_t *r = src + i * s0;
     uint32_t *d = out + i * cols;
     if (s1 == 1) {
-      for (int64_t j = 0; j < cols; j++) {
-        const uint32_t u = r[j];
-        const uint32_t t = (u + 0xFFFu + ((u >> 13) & 1u)) & 0xFFFFE000u;
-        d[j] = (u & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFE000u : t;
-      }
+      TILEIR_TF32_LOOP(r[j])
     } else {
-      for (int64_t j = 0; j < cols; j++) {
-        const uint32_t u = r[j * s1];
-        const uint32_t t = (u + 0xFFFu + ((u >> 13) & 1u)) & 0xFFFFE000u;
-        d[j] = (u & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFE000u : t;
-      }
+      TILEIR_TF32_LOOP(r[j * s1])
     }
+  }
+  if (range) {
+    range[0] = lo;
+    range[1] = hi;
   }
 }
 
@@ -213,7 +222,8 @@ def _library() -> Optional[ctypes.CDLL]:
                     fn = lib.tileir_round_tf32
                     fn.restype = None
                     fn.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,
-                                   ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p]
+                                   ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p,
+                                   ctypes.c_void_p]
                     for name in _BINARY.values():
                         fn = getattr(lib, name)
                         fn.restype = None
@@ -267,9 +277,12 @@ def _as_rows(x: np.ndarray) -> Optional[tuple[int, int, int, int]]:
     return rows, cols, s0, s1
 
 
-def round_to_tf32(x: np.ndarray, out: np.ndarray) -> bool:
+def round_to_tf32(x: np.ndarray, out: np.ndarray, magnitudes: Optional[np.ndarray] = None
+                  ) -> bool:
     """``out`` (uint32, contiguous, ``x``'s shape) = the f32 array ``x`` rounded to tf32 to
-    nearest even, NaNs canonical; False (``out`` untouched) where the helper cannot run."""
+    nearest even, NaNs canonical; False (``out`` untouched) where the helper cannot run.
+    ``magnitudes`` (two uint32, optional) receives the bit patterns of the smallest and the
+    largest ``|result|`` (NaN and infinity sort above every finite value)."""
     if x.size < MIN_ELEMENTS or x.dtype != np.float32:
         return False
     lib = _library()
@@ -277,7 +290,8 @@ def round_to_tf32(x: np.ndarray, out: np.ndarray) -> bool:
     if grid is None:
         return False
     rows, cols, s0, s1 = grid
-    lib.tileir_round_tf32(x.ctypes.data, s0, s1, rows, cols, out.ctypes.data)
+    lib.tileir_round_tf32(x.ctypes.data, s0, s1, rows, cols, out.ctypes.data,
+                          None if magnitudes is None else magnitudes.ctypes.data)
     return True
 
 

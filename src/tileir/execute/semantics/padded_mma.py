@@ -43,10 +43,11 @@ from ...dialects.cuda_tile.types import GatherScatterViewType, PartitionViewType
 from ...ir.core import Operation, OpResult, Value
 from ..buffers import fresh
 from ..facts import fact, fact_of
+from ..numerics import native
 from ..values import DeferredProduct
 from ..plan import ABSORBERS
 from . import fast
-from ._common import rounding_keyword
+from ._common import element_name, rounding_keyword
 from .views import _Access, window_parts
 
 _LOAD = "cuda_tile.load_view_tko"
@@ -184,6 +185,22 @@ class _Operand:
         #: in that type already)
         self.converted_to = chain[-1].results[0].type.element.name \
             if chain[-1].name == _FTOF else None
+        ftofs = [t for t in chain[1:] if t.name == _FTOF]
+        #: the only conversion is f32 -> tf32 in nearest_even (cuTile's f32 matmul operands):
+        #: one C pass can round and measure the values (:meth:`measured_tf32`)
+        self.tf32_nearest = len(ftofs) == 1 and self.converted_to == "tf32" and \
+            element_name(ftofs[0].operands[0].type) == "f32" and \
+            rounding_keyword(ftofs[0]) == "nearest_even"
+
+    def measured_tf32(self, part: np.ndarray, buf: np.ndarray):
+        """``(part converted into buf, (smallest, largest |value|) as f32)`` when the
+        conversion is :attr:`tf32_nearest` and the C helper runs, else None."""
+        if not self.tf32_nearest:
+            return None
+        mags = np.empty(2, np.uint32)
+        if not native.round_to_tf32(part, buf.view(np.uint32), mags):
+            return None
+        return buf, mags.view(np.float32)
 
     def window(self, r, span=None):
         """``(window, starts, extent)`` of the load (see ``_Access.uniform_window``)."""
@@ -317,10 +334,11 @@ def _deferred(compute: Callable, acc: np.ndarray, padded_k: bool, value: Callabl
     """The :class:`DeferredProduct` of :func:`lane_factored`'s ``compute`` of whole tiles:
     ``value()`` gives the tile, ``into(dest)`` writes it into the store's destination."""
     def into(dest: np.ndarray) -> bool:
-        target = compute(acc, dest)
-        if target is None:
+        got = compute(acc, dest)
+        if got is None:
             return False
-        if padded_k:
+        target, clean = got
+        if padded_k and not clean:
             _padded_k_zeros(target)
         return True
     return DeferredProduct(value, into)
@@ -383,15 +401,19 @@ def lane_factored(in_elem: str) -> Callable:
                     _product_target(dest, ia, ib, ua.size, ub.size, m1, n1)
                 if target is None:
                     return None
-                rows, cols = _blocks(a, np.arange(ua.size)), _blocks(b, np.arange(ub.size))
-                lhs_m = fast_operand(lhs.convert(rows), kind_a,
-                                     _buffer(scratch, 0, rows.shape))
-                rhs_m = fast_operand(rhs.convert(cols.transpose(1, 0, 2)), kind_b,
-                                     _buffer(scratch, 1, (k1, ub.size, n1)))
+                rows = _blocks(a, np.arange(ua.size))
+                cols = _blocks(b, np.arange(ub.size)).transpose(1, 0, 2)
+                buf_a, buf_b = _buffer(scratch, 0, rows.shape), _buffer(scratch, 1, cols.shape)
+                got_a, got_b = lhs.measured_tf32(rows, buf_a), rhs.measured_tf32(cols, buf_b)
+                lhs_m = got_a[0] if got_a else fast_operand(lhs.convert(rows), kind_a, buf_a)
+                rhs_m = got_b[0] if got_b else fast_operand(rhs.convert(cols), kind_b, buf_b)
                 np.matmul(lhs_m.reshape(ua.size * m1, k1), rhs_m.reshape(k1, ub.size * n1),
                           out=target)
-                _add_lanes(target, ua.size, whole, acc_part)
-                return target
+                clean = got_a is not None and got_b is not None and \
+                    _no_special_sums(got_a[1], got_b[1], k1) and _is_plus_zero(acc_part)
+                if not clean:
+                    _add_lanes(target, ua.size, whole, acc_part)
+                return target, clean
             p = fresh((lanes, m1, n1), _F32)     # (pooled: no fresh pages to fault in)
             per_lane = None
             for sel in [None] if whole is not None else _pair_groups(ia, ib):
@@ -475,6 +497,25 @@ def _target_origin(shape: tuple, strides: tuple, ia: np.ndarray, ib: np.ndarray,
     if origin is None:
         return None
     return tuple(int(d) for d in np.unravel_index(origin, shape[:-2]))
+
+
+def _no_special_sums(mags_a: np.ndarray, mags_b: np.ndarray, k: int) -> bool:
+    """Whether every sum of ``k`` products of values whose magnitudes lie in ``mags_a`` and
+    ``mags_b`` (smallest, largest) is finite and no product is zero: no NaN, no infinity and
+    no ``-0`` result (a sum of nonzero terms is ``-0`` never, ``+0`` at exact cancellation), so
+    adding a ``+0`` accumulator and canonicalising NaNs change nothing."""
+    lo_a, hi_a = (float(v) for v in mags_a)
+    lo_b, hi_b = (float(v) for v in mags_b)
+    return lo_a * lo_b >= 2.0 ** -149 and k * hi_a * hi_b < 2.0 ** 127     # (inf, NaN: no)
+
+
+def _is_plus_zero(acc: np.ndarray) -> bool:
+    """Whether the accumulator is ``+0`` everywhere, known from its layout (one value
+    broadcast) without reading it all."""
+    if acc.size != 1 and any(acc.strides):
+        return False
+    first = acc[(0,) * acc.ndim]
+    return bool(first == 0) and not np.signbit(first)
 
 
 def _splat(x: np.ndarray) -> bool:
