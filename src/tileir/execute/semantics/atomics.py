@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..buffers import recycle
+
 from .. import numerics as N
 from ..errors import MemoryAccessError
 from ..memory import Fault
@@ -88,6 +90,17 @@ def atomic_apply(memory, addrs: np.ndarray, active, dtype: np.dtype, update, ext
     (old values not needed) the update is applied by ``at_fn(view, indices, arg)`` instead."""
     shape = addrs.shape
     flat = addrs.reshape(-1)
+    if at_fn is not None and memory._all_active(active):
+        # (every element active, the old values unused: the update straight at the element
+        # indices, checked as resolve checks them; the old values are all masked_result)
+        one = memory._resolve_one(flat, dtype.itemsize, True)
+        if one is not None:
+            buf, off = one
+            del one
+            at_fn(buf.typed(dtype), off.view(np.intp),
+                  np.broadcast_to(extras[0], shape).reshape(-1))
+            recycle(off)
+            return np.broadcast_to(np.asarray(masked_result, dtype=dtype), shape)
     ext = [np.broadcast_to(e, shape).reshape(-1) for e in extras]
     old = np.array(np.broadcast_to(masked_result, shape), dtype=dtype).reshape(-1)
     if active is None:
