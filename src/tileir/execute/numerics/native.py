@@ -17,7 +17,7 @@ from typing import Optional
 import numpy as np
 
 __all__ = ["round_to_tf32", "binary_canonical", "fma_canonical", "tree_reduce_rows",
-           "narrow_f64", "f16_to_f32", "round_f32_to_f16_values"]
+           "narrow_f64", "f16_to_f32", "round_f32_to_f16_values", "scan_rows"]
 
 _SOURCE = r"""
 #include <stdint.h>
@@ -188,6 +188,33 @@ void tileir_narrow_f64(const double *src, float *dst, int64_t n) {
   }
 }
 
+/* out row i = the doubling scan of OP over row i of c (n > 1 elements at c + i * s0 + j * s1):
+   level k = 1, 2, 4, ... combines element j >= k with element j - k (v[j] OP v[j - k]),
+   elements below k move up as they are; NaN results canonical.  out: rows x n, contiguous;
+   work: n scratch elements. */
+#define TILEIR_SCAN(NAME, T, UT, CANON, OP)                                                    \
+void NAME(const T *c, int64_t s0, int64_t s1, int64_t rows, int64_t n, T *out, T *work) {      \
+  const union { UT u; T f; } canon = {CANON};                                                  \
+  for (int64_t i = 0; i < rows; i++) {                                                         \
+    const T *src = c + i * s0;                                                                 \
+    T *a = out + i * n, *b = work;                                                             \
+    int64_t levels = 0;                                                                        \
+    for (int64_t k = 1; k < n; k *= 2) levels++;                                               \
+    if (levels % 2) { T *t = a; a = b; b = t; }   /* (the last level lands in out) */          \
+    for (int64_t j = 0; j < n; j++) a[j] = src[j * s1];                                        \
+    for (int64_t k = 1; k < n; k *= 2) {                                                       \
+      for (int64_t j = 0; j < k; j++) b[j] = a[j];                                             \
+      for (int64_t j = k; j < n; j++) b[j] = a[j] OP a[j - k];                                 \
+      T *t = a; a = b; b = t;                                                                  \
+    }                                                                                          \
+    for (int64_t j = 0; j < n; j++) a[j] = a[j] != a[j] ? canon.f : a[j];                      \
+  }                                                                                            \
+}
+TILEIR_SCAN(tileir_scan_add_f32, float, uint32_t, 0x7FFFFFFFu, +)
+TILEIR_SCAN(tileir_scan_mul_f32, float, uint32_t, 0x7FFFFFFFu, *)
+TILEIR_SCAN(tileir_scan_add_f64, double, uint64_t, 0x7FFFFFFFFFFFFFFFull, +)
+TILEIR_SCAN(tileir_scan_mul_f64, double, uint64_t, 0x7FFFFFFFFFFFFFFFull, *)
+
 TILEIR_TREE(tileir_tree_add_f32, float, uint32_t, 0x7FFFFFFFu, +)
 TILEIR_TREE(tileir_tree_mul_f32, float, uint32_t, 0x7FFFFFFFu, *)
 TILEIR_TREE(tileir_tree_add_f64, double, uint64_t, 0x7FFFFFFFFFFFFFFFull, +)
@@ -200,6 +227,10 @@ _BINARY = {(op, dt): f"tileir_{op[:3]}_{dt}"
 
 #: the pairwise-tree reductions by (NumPy ufunc name, dtype)
 _TREES = {(op, dt): f"tileir_tree_{op[:3]}_{dt}"
+          for op in ("add", "multiply") for dt in ("f32", "f64")}
+
+#: the doubling scans by (NumPy ufunc name, dtype)
+_SCANS = {(op, dt): f"tileir_scan_{op[:3]}_{dt}"
           for op in ("add", "multiply") for dt in ("f32", "f64")}
 
 #: arrays smaller than this take the NumPy path (a C call costs ~1 us plus argument checks)
@@ -239,7 +270,7 @@ def _library() -> Optional[ctypes.CDLL]:
                     fn = lib.tileir_narrow_f64
                     fn.restype = None
                     fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64]
-                    for name in _TREES.values():
+                    for name in list(_TREES.values()) + list(_SCANS.values()):
                         fn = getattr(lib, name)
                         fn.restype = None
                         fn.argtypes = [ctypes.c_void_p] + [ctypes.c_int64] * 4 + \
@@ -446,4 +477,25 @@ def round_f32_to_f16_values(x: np.ndarray, out: np.ndarray) -> bool:
         return False
     lib.tileir_f32_round_f16(x.ctypes.data, out.ctypes.data, x.size)
     return True
+
+
+def scan_rows(ufunc, c: np.ndarray) -> Optional[np.ndarray]:
+    """The doubling scan of ``ufunc`` (``np.add`` or ``np.multiply``, f32 or f64) along each
+    row of ``c`` (``(rows, n)``, ``n > 1``; level ``k`` combines element ``j >= k`` with element
+    ``j - k``), NaN results canonical: a new ``(rows, n)`` array, each row's levels in cache.
+    None where the helper cannot run (then the caller's NumPy scan, the same bits)."""
+    dt = _DTYPE_NAMES.get(c.dtype)
+    name = _SCANS.get((ufunc.__name__, dt)) if dt is not None else None
+    if name is None or c.ndim != 2 or c.shape[1] < 2 or c.size < MIN_ELEMENTS or \
+            any(st % c.itemsize for st in c.strides):
+        return None
+    lib = _library()
+    if lib is None:
+        return None
+    rows, n = c.shape
+    out = np.empty((rows, n), c.dtype)
+    work = np.empty(n, c.dtype)
+    getattr(lib, name)(c.ctypes.data, c.strides[0] // c.itemsize, c.strides[1] // c.itemsize,
+                       rows, n, out.ctypes.data, work.ctypes.data)
+    return out
 

@@ -413,6 +413,9 @@ def _ufunc_scan(c: np.ndarray, ufunc) -> np.ndarray:
     NaN canonicalisation: each level from one of two work arrays into the other (no arrays per
     level), NaN canonicalised once at the end (the same bits, as in :func:`_ufunc_tree`: a NaN
     operand makes the result NaN, so an element NaN at some level is NaN at the end)."""
+    done = native.scan_rows(ufunc, c)         # (one C pass where a compiler is at hand)
+    if done is not None:
+        return done
     n = c.shape[1]
     src, dst = c, np.empty_like(c)
     k = 1
