@@ -249,3 +249,16 @@ def test_tf32_products_skip_the_accumulator_pass_only_when_nothing_changes(case,
     ref = (-0.5 if init == "half" else 0) + _tf32(a).astype(np.float64) @ _tf32(b)
     np.testing.assert_allclose(got[finite], ref[finite], rtol=1e-4, atol=1e-4)
 
+
+
+def test_no_special_sums_bounds():
+    f = padded_mma._no_special_sums
+
+    def mags(lo, hi):
+        return np.array([lo, hi], np.float32)
+    assert f(mags(2.0 ** -50, 1.0), mags(2.0 ** -50, 1.0), 512)
+    assert not f(mags(2.0 ** -51, 1.0), mags(2.0 ** -50, 1.0), 512)     # products too small
+    assert not f(mags(0.0, 1.0), mags(1.0, 1.0), 512)                    # a zero term
+    assert not f(mags(1.0, 2.0 ** 60), mags(1.0, 2.0 ** 60), 512)        # sums may overflow
+    assert not f(mags(1.0, np.inf), mags(1.0, 1.0), 4)
+    assert not f(mags(1.0, np.nan), mags(1.0, 1.0), 4)

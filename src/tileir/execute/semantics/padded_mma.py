@@ -500,13 +500,18 @@ def _target_origin(shape: tuple, strides: tuple, ia: np.ndarray, ib: np.ndarray,
 
 
 def _no_special_sums(mags_a: np.ndarray, mags_b: np.ndarray, k: int) -> bool:
-    """Whether every sum of ``k`` products of values whose magnitudes lie in ``mags_a`` and
-    ``mags_b`` (smallest, largest) is finite and no product is zero: no NaN, no infinity and
-    no ``-0`` result (a sum of nonzero terms is ``-0`` never, ``+0`` at exact cancellation), so
-    adding a ``+0`` accumulator and canonicalising NaNs change nothing."""
+    """Whether every sum of ``k`` products of f32 values whose magnitudes lie in ``mags_a``
+    and ``mags_b`` (smallest, largest) is finite and never ``-0``, whatever the order and
+    whether the sums use fused multiply-adds: then adding a ``+0`` accumulator and
+    canonicalising NaNs change nothing.  With ``|a| |b| >= 2**-100`` every product is a
+    nonzero multiple of ``2**-148`` (its factors' exponents sum to at least -102, each has 24
+    significant bits), so every exact partial sum or fma is a multiple of ``2**-149``: zero
+    exactly (rounded to ``+0``) or at least ``2**-149`` in magnitude (rounded to nonzero);
+    ``k |a| |b| < 2**127`` keeps every sum below the overflow threshold (inf and NaN
+    magnitudes fail the test)."""
     lo_a, hi_a = (float(v) for v in mags_a)
     lo_b, hi_b = (float(v) for v in mags_b)
-    return lo_a * lo_b >= 2.0 ** -149 and k * hi_a * hi_b < 2.0 ** 127     # (inf, NaN: no)
+    return lo_a * lo_b >= 2.0 ** -100 and k * hi_a * hi_b < 2.0 ** 127
 
 
 def _is_plus_zero(acc: np.ndarray) -> bool:
