@@ -211,21 +211,27 @@ def test_fma_canonical_matches_the_exact_numpy_fma():
 
 
 @needs_cc
+@pytest.mark.parametrize("kind", ["tree", "scan"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("ufunc", [np.add, np.multiply], ids=lambda u: u.__name__)
 @pytest.mark.parametrize("width", [2, 3, 7, 64, 777, 1024])
-def test_tree_reduce_rows_matches_the_numpy_tree(ufunc, dtype, width):
+def test_row_helpers_match_the_numpy_levels(kind, ufunc, dtype, width):
+    """reduce's pairwise tree and scan's doubling scan, row by row in C, against the NumPy
+    levels they replace (tileir.execute.semantics.core), on random patterns and in three
+    layouts."""
     from tileir.execute.semantics import core
+    helper, numpy_levels = {"tree": (native.tree_reduce_rows, core._ufunc_tree),
+                            "scan": (native.scan_rows, core._ufunc_scan)}[kind]
     rows = max(8, 8192 // width)
     x = float_patterns(dtype, rows * width, width).reshape(rows, width)
     x[::3] = np.random.default_rng(width).standard_normal((x[::3].shape)) * 4   # finite rows
     for c in (x, x[:, ::-1], np.asfortranarray(x)):
         with np.errstate(all="ignore"):
-            got = native.tree_reduce_rows(ufunc, c)
+            got = helper(ufunc, c)
             saved = native._lib[:]
             try:
                 native._lib[:] = [None]
-                want = core._ufunc_tree(c, ufunc)       # the NumPy tree
+                want = numpy_levels(np.array(c), ufunc)
             finally:
                 native._lib[:] = saved
         assert got is not None and got.tobytes() == want.tobytes()
@@ -271,24 +277,3 @@ def test_f16_to_f32_every_pattern(layout):
                                   v.astype(np.float32).view(np.uint32))
     widened = fast.widen_float("f16", "f32", canonical=False)(v)
     np.testing.assert_array_equal(widened.view(np.uint32), v.astype(np.float32).view(np.uint32))
-
-
-@needs_cc
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("ufunc", [np.add, np.multiply], ids=lambda u: u.__name__)
-@pytest.mark.parametrize("width", [2, 3, 7, 64, 777, 1024])
-def test_scan_rows_matches_the_numpy_doubling_scan(ufunc, dtype, width):
-    from tileir.execute.semantics import core
-    rows = max(8, 8192 // width)
-    x = float_patterns(dtype, rows * width, width + 1).reshape(rows, width)
-    x[::3] = np.random.default_rng(width).standard_normal((x[::3].shape))
-    for c in (x, x[:, ::-1], np.asfortranarray(x)):
-        with np.errstate(all="ignore"):
-            got = native.scan_rows(ufunc, c)
-            saved = native._lib[:]
-            try:
-                native._lib[:] = [None]
-                want = core._ufunc_scan(np.array(c), ufunc)      # the NumPy scan
-            finally:
-                native._lib[:] = saved
-        assert got is not None and got.tobytes() == want.tobytes()

@@ -175,8 +175,16 @@ def tree_reduce_rows(ufunc, c: np.ndarray) -> Optional[np.ndarray]:
     of ``c`` (``(rows, n)``, ``n > 1``; adjacent pairs, the lower index first, an odd last
     element carried up), the roots' NaNs canonical: one pass over ``c``, each row's levels in
     cache.  None where the helper cannot run (then the caller's NumPy tree, the same bits)."""
+    n = c.shape[-1] if c.ndim else 0
+    return _row_helper(_TREES, ufunc, c, c.shape[:1], 2 * ((n + 1) // 2))
+
+
+def _row_helper(table: dict, ufunc, c: np.ndarray, out_shape: tuple, work: int
+                ) -> Optional[np.ndarray]:
+    """Run the row helper of ``table`` for ``ufunc`` on the rows of ``c`` into a new array of
+    ``out_shape`` (``work`` scratch elements), or None where it cannot run."""
     dt = _DTYPE_NAMES.get(c.dtype)
-    name = _TREES.get((ufunc.__name__, dt)) if dt is not None else None
+    name = table.get((ufunc.__name__, dt)) if dt is not None else None
     if name is None or c.ndim != 2 or c.shape[1] < 2 or c.size < MIN_ELEMENTS or \
             any(st % c.itemsize for st in c.strides):
         return None
@@ -184,23 +192,31 @@ def tree_reduce_rows(ufunc, c: np.ndarray) -> Optional[np.ndarray]:
     if lib is None:
         return None
     rows, n = c.shape
-    out = np.empty(rows, c.dtype)
-    work = np.empty(2 * ((n + 1) // 2), c.dtype)
+    out = np.empty(out_shape, c.dtype)
+    scratch_row = np.empty(work, c.dtype)
     getattr(lib, name)(c.ctypes.data, c.strides[0] // c.itemsize, c.strides[1] // c.itemsize,
-                       rows, n, out.ctypes.data, work.ctypes.data)
+                       rows, n, out.ctypes.data, scratch_row.ctypes.data)
     return out
 
 
 def narrow_f64(src: np.ndarray, dst: np.ndarray) -> bool:
     """``dst`` (f32) = ``src`` (f64, same size, both contiguous) rounded to nearest even, NaNs
     canonical, in one pass; False (``dst`` untouched) where the helper cannot run."""
-    if src.dtype != np.float64 or dst.dtype != np.float32 or src.size != dst.size or \
-            not (src.flags.c_contiguous and dst.flags.c_contiguous and dst.flags.writeable):
+    return _contiguous_map("tileir_narrow_f64", src, dst, np.float64, 0)
+
+
+def _contiguous_map(name: str, src: np.ndarray, dst: np.ndarray, src_dtype,
+                    min_elements: int) -> bool:
+    """Run the one-pass helper ``name(src, dst, n)`` on contiguous arrays of the same size,
+    ``src`` of ``src_dtype`` and ``dst`` f32; False where it cannot run."""
+    if src.dtype != src_dtype or dst.dtype != np.float32 or src.size != dst.size or \
+            src.size < min_elements or not dst.flags.writeable or \
+            not (src.flags.c_contiguous and dst.flags.c_contiguous):
         return False
     lib = _library()
     if lib is None:
         return False
-    lib.tileir_narrow_f64(src.ctypes.data, dst.ctypes.data, src.size)
+    getattr(lib, name)(src.ctypes.data, dst.ctypes.data, src.size)
     return True
 
 
@@ -234,14 +250,7 @@ def round_f32_to_f16_values(x: np.ndarray, out: np.ndarray) -> bool:
     """``out`` (f32, contiguous) = the contiguous f32 array ``x`` rounded to f16 values
     (nearest even; infinity from 65520 on; NaN: ``0x7FC00000``) kept as f32, in one
     vectorised pass; False (``out`` untouched) where the helper cannot run."""
-    if x.dtype != np.float32 or out.dtype != np.float32 or x.size != out.size or \
-            x.size < MIN_ELEMENTS or not (x.flags.c_contiguous and out.flags.c_contiguous):
-        return False
-    lib = _library()
-    if lib is None:
-        return False
-    lib.tileir_f32_round_f16(x.ctypes.data, out.ctypes.data, x.size)
-    return True
+    return _contiguous_map("tileir_f32_round_f16", x, out, np.float32, MIN_ELEMENTS)
 
 
 def scan_rows(ufunc, c: np.ndarray) -> Optional[np.ndarray]:
@@ -249,18 +258,4 @@ def scan_rows(ufunc, c: np.ndarray) -> Optional[np.ndarray]:
     row of ``c`` (``(rows, n)``, ``n > 1``; level ``k`` combines element ``j >= k`` with element
     ``j - k``), NaN results canonical: a new ``(rows, n)`` array, each row's levels in cache.
     None where the helper cannot run (then the caller's NumPy scan, the same bits)."""
-    dt = _DTYPE_NAMES.get(c.dtype)
-    name = _SCANS.get((ufunc.__name__, dt)) if dt is not None else None
-    if name is None or c.ndim != 2 or c.shape[1] < 2 or c.size < MIN_ELEMENTS or \
-            any(st % c.itemsize for st in c.strides):
-        return None
-    lib = _library()
-    if lib is None:
-        return None
-    rows, n = c.shape
-    out = np.empty((rows, n), c.dtype)
-    work = np.empty(n, c.dtype)
-    getattr(lib, name)(c.ctypes.data, c.strides[0] // c.itemsize, c.strides[1] // c.itemsize,
-                       rows, n, out.ctypes.data, work.ctypes.data)
-    return out
-
+    return _row_helper(_SCANS, ufunc, c, c.shape, c.shape[-1] if c.ndim else 0)
