@@ -22,7 +22,7 @@ from .native_source import BINARY as _BINARY, SCANS as _SCANS, SIGNATURES, SOURC
 from .native_source import TREES as _TREES
 
 __all__ = ["round_to_tf32", "binary_canonical", "fma_canonical", "tree_reduce_rows",
-           "narrow_f64", "f16_to_f32", "round_f32_to_f16_values", "scan_rows"]
+           "narrow_f64", "f16_to_f32", "f32_to_f16", "round_f32_to_f16_values", "scan_rows"]
 
 #: arrays smaller than this take the NumPy path (a C call costs ~1 us plus argument checks)
 MIN_ELEMENTS = 1 << 12
@@ -205,11 +205,18 @@ def narrow_f64(src: np.ndarray, dst: np.ndarray) -> bool:
     return _contiguous_map("tileir_narrow_f64", src, dst, np.float64, 0)
 
 
+def f32_to_f16(x: np.ndarray, out: np.ndarray) -> bool:
+    """``out`` (f16, contiguous) = the contiguous f32 array ``x`` converted to nearest even
+    (infinity from 65520 on; NaN: the canonical ``0x7FFF``), in one vectorised pass; False
+    (``out`` untouched) where the helper cannot run."""
+    return _contiguous_map("tileir_f32_to_f16", x, out, np.float32, MIN_ELEMENTS, np.float16)
+
+
 def _contiguous_map(name: str, src: np.ndarray, dst: np.ndarray, src_dtype,
-                    min_elements: int) -> bool:
+                    min_elements: int, dst_dtype=np.float32) -> bool:
     """Run the one-pass helper ``name(src, dst, n)`` on contiguous arrays of the same size,
-    ``src`` of ``src_dtype`` and ``dst`` f32; False where it cannot run."""
-    if src.dtype != src_dtype or dst.dtype != np.float32 or src.size != dst.size or \
+    ``src`` of ``src_dtype`` and ``dst`` of ``dst_dtype``; False where it cannot run."""
+    if src.dtype != src_dtype or dst.dtype != dst_dtype or src.size != dst.size or \
             src.size < min_elements or not dst.flags.writeable or \
             not (src.flags.c_contiguous and dst.flags.c_contiguous):
         return False

@@ -169,6 +169,23 @@ void tileir_f32_round_f16(const uint32_t *src, uint32_t *dst, int64_t n) {
     dst[i] = a > 0x7F800000u ? 0x7FC00000u : sign | r;
   }
 }
+
+/* dst[i] = the f16 bits of the f32 src[i] rounded to nearest even: the magnitude's pattern
+   rounded to 10 mantissa bits and re-biased (65520 and above: infinity), below 2**-14 the
+   pattern of 0.5 + |x| less 0.5's (|x| rounded to a multiple of 2**-24), the sign put back;
+   NaN gives the canonical f16 NaN 0x7FFF.  Contiguous arrays of n elements. */
+void tileir_f32_to_f16(const uint32_t *src, uint16_t *dst, int64_t n) {
+  for (int64_t i = 0; i < n; i++) {
+    const uint32_t u = src[i], a = u & 0x7FFFFFFFu, sign = (u >> 16) & 0x8000u;
+    uint32_t nrm = (a + 0xFFFu + ((a >> 13) & 1u)) >> 13;
+    nrm = nrm > 0x7C00u + (112u << 10) ? 0x7C00u + (112u << 10) : nrm;
+    nrm -= 112u << 10;
+    union { uint32_t u; float f; } m = {a};
+    union { float f; uint32_t u; } s = {m.f + 0.5f};
+    const uint32_t r = a < 0x38800000u ? s.u - 0x3F000000u : nrm;
+    dst[i] = (uint16_t)(a > 0x7F800000u ? 0x7FFFu : (r | sign));
+  }
+}
 #pragma GCC pop_options
 
 /* dst[i] = src[i] rounded to f32 (nearest even), NaN canonical (contiguous arrays). */
@@ -232,6 +249,7 @@ SIGNATURES: dict = {
     "tileir_round_tf32": [_P, _I, _I, _I, _I, _P, _P],
     "tileir_f16_to_f32": [_P, _I, _I, _P, _I, _I, _I],
     "tileir_f32_round_f16": [_P, _P, _I],
+    "tileir_f32_to_f16": [_P, _P, _I],
     "tileir_narrow_f64": [_P, _P, _I],
     **{name: [_P, _I, _I] * 3 + [_I, _I] for name in BINARY.values()},
     **{name: [_P, _I, _I] * 4 + [_I, _I] for name in ("tileir_fma_f32", "tileir_fma_f64")},
