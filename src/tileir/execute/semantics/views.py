@@ -264,7 +264,8 @@ class _Access:
         self.tile_shape = self.layout.tile
         lay = self.layout
         #: what the tile arithmetic of this view's type depends on (a key of remembered facts)
-        self.geometry_key = (lay.kind, tuple(lay.tile), tuple(lay.dim_map), tuple(lay.steps))
+        self.geometry_key = (lay.kind, tuple(lay.tile), tuple(lay.dim_map), tuple(lay.steps),
+                             lay.isz)
         #: per index: the mask reading it as unsigned (i8..i64; i64 read as signed: negative
         #: values are out of range), or None where :meth:`one_lane` does not apply
         masks = [(1 << int(e[1:])) - 1 if e in ("i8", "i16", "i32") else
@@ -461,6 +462,24 @@ class _Access:
         lay = self.layout
         if tv.lanes != 1 or lay.kind == "gather" or lay.is_bool:
             return None
+        # (the arithmetic depends on the indices and the view's sizes only: remembered for
+        # indices nothing can change, see tileir.execute.facts)
+        spacing = fact(tuple(idx), ("spaced", self.geometry_key, tv.shape0, tv.strides0,
+                                    lanes, write),
+                       lambda: self._spacing(tv, idx, lanes, write))
+        if spacing is None:
+            return None
+        first, steps, counts = spacing
+        out = self.lane_tiles(tv.base0, tv.strides0, first, steps, counts, lay.tile, write)
+        if out is not None and not write:
+            out.flags.writeable = False
+        return out
+
+    def _spacing(self, tv, idx, lanes: int, write: bool):
+        """:meth:`spaced_view`'s arithmetic: ``(first, steps, counts)`` (elements from the
+        tensor's start to lane 0's tile, elements per step of each lane digit, the digits'
+        radices, most significant first), or None."""
+        lay = self.layout
         shape, strides = tv.shape0, tv.strides0
         if min(strides, default=0) < 0:
             return None
@@ -500,10 +519,7 @@ class _Access:
         if write and not _no_aliasing(counts + lay.tile,
                                       tuple(st * isz for st in steps) + tile_strides, isz):
             return None         # tiles that overlap: lane order decides, one at a time
-        out = self.lane_tiles(tv.base0, strides, first, steps, counts, lay.tile, write)
-        if out is not None and not write:
-            out.flags.writeable = False
-        return out
+        return first, steps, counts
 
     def window(self, base: int, strides: tuple, lo_e: int, hi_e: int, extent: tuple,
                write: bool):
