@@ -85,6 +85,13 @@ def test_small_arrays_and_no_compiler_take_numpy(monkeypatch):
 _UFUNCS = [np.add, np.subtract, np.multiply, np.divide]
 
 
+@pytest.fixture
+def small_binary(monkeypatch):
+    """The binary helper on test-sized arrays (it takes the NumPy path below
+    ``MIN_BINARY_ELEMENTS`` otherwise)."""
+    monkeypatch.setattr(native, "MIN_BINARY_ELEMENTS", native.MIN_ELEMENTS)
+
+
 def numpy_canonical(ufunc, a, b) -> np.ndarray:
     """The NumPy reference: the ufunc, then every NaN made the canonical NaN."""
     out = ufunc(a, b)
@@ -108,7 +115,7 @@ def float_patterns(dtype, n: int, seed: int) -> np.ndarray:
 @needs_cc
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("ufunc", _UFUNCS, ids=lambda u: u.__name__)
-def test_binary_canonical_matches_numpy_bits(ufunc, dtype):
+def test_binary_canonical_matches_numpy_bits(ufunc, dtype, small_binary):
     n = 1 << 16
     a = float_patterns(dtype, n, 4)
     b = np.roll(float_patterns(dtype, n, 5), 3)
@@ -125,7 +132,7 @@ def test_binary_canonical_matches_numpy_bits(ufunc, dtype):
 @needs_cc
 @pytest.mark.parametrize("layout", ["rows", "strided", "broadcast_row", "broadcast_col",
                                     "scalar", "grid_of_tiles", "in_place"])
-def test_binary_canonical_layouts(layout):
+def test_binary_canonical_layouts(layout, small_binary):
     rng = np.random.default_rng(6)
     m = rng.standard_normal((64, 256)).astype(np.float32)
     m[3, 7] = np.array(0x7FA00001, np.uint32).view(np.float32)        # a NaN payload
@@ -156,7 +163,7 @@ def test_binary_canonical_layouts(layout):
 
 
 @needs_cc
-def test_binary_canonical_refuses_overlap_and_mixed_types():
+def test_binary_canonical_refuses_overlap_and_mixed_types(small_binary):
     x = np.arange(1 << 14, dtype=np.float32)
     assert not native.binary_canonical(np.add, x[1:], x[:-1], x[:-1])      # shifted overlap
     assert not native.binary_canonical(np.add, x.astype(np.float64), x, x)  # mixed dtypes
