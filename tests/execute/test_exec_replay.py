@@ -99,16 +99,34 @@ def test_launch_key_is_none_for_large_tile_arguments():
     assert key != replay.launch_key([np.zeros(1, np.int32), None], (2, 2, 1))
 
 
-def test_memo_keeps_only_small_values(monkeypatch):
+def test_memo_keeps_bounded_values(monkeypatch):
     memo = replay.LaunchMemo(("k",))
     kept: dict = {}
     memo.keep(kept, 0, np.zeros(4, np.int32))
     memo.keep(kept, 1, np.zeros(replay.MAX_VALUE_BYTES + 8, np.uint8))
     memo.keep(kept, 2, object())
-    assert list(kept) == [0]
+    assert list(kept) == [0] and not kept[0].flags.writeable     # (read-only: shared)
     monkeypatch.setattr(replay, "MAX_MEMO_BYTES", memo.bytes + 8)
     memo.keep(kept, 3, np.zeros(4, np.int32))
     assert list(kept) == [0]
+
+
+def test_all_memos_share_one_budget_given_back_when_dropped(monkeypatch):
+    import gc
+    start = replay._total[0]
+    monkeypatch.setattr(replay, "MAX_TOTAL_BYTES", start + 1000)
+    first, second = replay.LaunchMemo(("a",)), replay.LaunchMemo(("b",))
+    kept_a: dict = {}
+    kept_b: dict = {}
+    first.keep(kept_a, 0, np.zeros(100, np.int64))            # 800 bytes
+    second.keep(kept_b, 0, np.zeros(100, np.int64))           # over the shared budget
+    assert list(kept_a) == [0] and kept_b == {}
+    assert replay._total[0] == start + 800
+    del first, kept_a
+    gc.collect()
+    assert replay._total[0] == start                          # given back
+    second.keep(kept_b, 0, np.zeros(100, np.int64))
+    assert list(kept_b) == [0]
 
 
 DIVERGENT = """

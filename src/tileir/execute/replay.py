@@ -15,15 +15,16 @@ launch whose :func:`launch_key` is equal installs them instead of running the op
 contents never enter these values (no op that reads memory is replayable), so arrays whose
 contents changed between the launches change nothing here.  A value is kept once its op has
 computed it (a launch that fails later leaves correct values behind: each is the op's value for
-the key), never while a subset of a chunk's lanes runs (after lanes diverged); only small ones are
-kept (:data:`MAX_VALUE_BYTES`, :data:`MAX_MEMO_BYTES`), and an op whose value was not kept simply
-runs again.  Tile values are never written in place and a
-kept array is referenced by the memo, so the buffer pool never hands it out
-(:func:`~tileir.execute.buffers.recycle`).
+the key), never while a subset of a chunk's lanes runs (after lanes diverged).  Memory is
+bounded per value (:data:`MAX_VALUE_BYTES`), per memo (:data:`MAX_MEMO_BYTES`) and for all memos
+of the process together (:data:`MAX_TOTAL_BYTES`); an op whose value was not kept simply runs
+again.  Tile values are never written in place and a kept array is referenced by the memo, so
+the buffer pool never hands it out (:func:`~tileir.execute.buffers.recycle`).
 """
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -31,7 +32,7 @@ import numpy as np
 from .values import TensorViewValue
 
 __all__ = ["LaunchMemo", "launch_key", "replayed", "REPLAYABLE_EXTRA", "MAX_VALUE_BYTES",
-           "MAX_MEMO_BYTES"]
+           "MAX_MEMO_BYTES", "MAX_TOTAL_BYTES"]
 
 #: ops replayable besides the foldable (pure) ones: their values depend only on their operands
 #: and on the chunk's block ids and the grid, which a chunk's memo is keyed on
@@ -43,10 +44,15 @@ REPLAYABLE_EXTRA = frozenset({
 #: a scalar or small tile argument enters the key by its bytes up to this size; a launch with
 #: a larger tile argument is not memoised
 MAX_KEY_BYTES = 256
-#: register values up to this size are kept
-MAX_VALUE_BYTES = 1 << 20
+#: register values up to this size are kept (a million lanes' int32 tile indices: 4 MiB)
+MAX_VALUE_BYTES = 16 << 20
 #: at most this many bytes of values are kept per kernel and plan
-MAX_MEMO_BYTES = 64 << 20
+MAX_MEMO_BYTES = 128 << 20
+#: and at most this many by all the memos of the process together (a memo gives its bytes back
+#: when it is dropped: the next key, or its kernel, replaces it)
+MAX_TOTAL_BYTES = 256 << 20
+
+_total = [0]            # bytes kept by all live memos
 
 _MISSING = object()
 
@@ -90,7 +96,8 @@ class LaunchMemo:
         self.key = key
         self.prologue: Optional[dict] = None
         self.chunks: dict = {}
-        self.bytes = 0
+        self._held = [0]        # (shared with the finaliser that gives the bytes back)
+        weakref.finalize(self, _give_back, self._held)
         #: op values installed from the memo instead of computed (prologues count as one)
         self.replays = 0
 
@@ -106,13 +113,26 @@ class LaunchMemo:
         """Record ``value`` for register ``slot`` in the chunk dict ``values`` when it is small
         enough and the memo has room."""
         n = _size(value)
-        if n is not None and self.bytes + n <= MAX_MEMO_BYTES:
-            self.bytes += n
+        if n is not None and self._held[0] + n <= MAX_MEMO_BYTES and \
+                _total[0] + n <= MAX_TOTAL_BYTES:
+            self._held[0] += n
+            _total[0] += n
             values[slot] = value
             if type(value) is np.ndarray and value.base is None:
                 # (shared by later launches; read-only and owning its memory, facts about it
                 # are remembered too: tileir.execute.facts)
                 value.flags.writeable = False
+
+
+    @property
+    def bytes(self) -> int:
+        """The bytes of the values this memo keeps."""
+        return self._held[0]
+
+
+def _give_back(held: list) -> None:
+    _total[0] -= held[0]
+    held[0] = 0
 
 
 def replayed(fn: Callable, outs: tuple, rt) -> Callable:
