@@ -390,8 +390,26 @@ def lane_factored(in_elem: str) -> Callable:
         kind_a = "f32" if lhs.converted_to == in_elem else in_elem
         kind_b = "f32" if rhs.converted_to == in_elem else in_elem
 
+        (m1, k1), (_, n1) = a_ext, b_ext
+
+        def blocks_product(ga: np.ndarray, gb: np.ndarray, out=None):
+            """The products of row blocks ``ga`` with column blocks ``gb`` as one SGEMM:
+            the blocks side by side (a view when they are adjacent in memory; a tiled
+            matmul's blocks side by side are the matrix itself), converted to f32 as one
+            matrix each.  ``(q, magnitudes)``: q ``(ga.size * m1, gb.size * n1)`` (into
+            ``out`` when given); magnitudes the operands' (smallest, largest) where both were
+            rounded to tf32 and measured in one pass (:meth:`_Operand.measured_tf32`)."""
+            rows = _blocks(a, ga)
+            cols = _blocks(b, gb).transpose(1, 0, 2)
+            buf_a, buf_b = _buffer(scratch, 0, rows.shape), _buffer(scratch, 1, cols.shape)
+            got_a, got_b = lhs.measured_tf32(rows, buf_a), rhs.measured_tf32(cols, buf_b)
+            lhs_m = got_a[0] if got_a else fast_operand(lhs.convert(rows), kind_a, buf_a)
+            rhs_m = got_b[0] if got_b else fast_operand(rhs.convert(cols), kind_b, buf_b)
+            q = np.matmul(lhs_m.reshape(ga.size * m1, k1), rhs_m.reshape(k1, gb.size * n1),
+                          out=out)
+            return q, (got_a[1], got_b[1]) if got_a and got_b else None
+
         def compute(acc_part, dest=None):
-            (m1, k1), (_, n1) = a_ext, b_ext
             # a tiled matmul's lanes pair every row block with every column block in grid
             # order: one group, no search for the connected parts
             whole = fact((ia, ib), ("grid", ua.size, ub.size),
@@ -401,16 +419,9 @@ def lane_factored(in_elem: str) -> Callable:
                     _product_target(dest, ia, ib, ua.size, ub.size, m1, n1)
                 if target is None:
                     return None
-                rows = _blocks(a, np.arange(ua.size))
-                cols = _blocks(b, np.arange(ub.size)).transpose(1, 0, 2)
-                buf_a, buf_b = _buffer(scratch, 0, rows.shape), _buffer(scratch, 1, cols.shape)
-                got_a, got_b = lhs.measured_tf32(rows, buf_a), rhs.measured_tf32(cols, buf_b)
-                lhs_m = got_a[0] if got_a else fast_operand(lhs.convert(rows), kind_a, buf_a)
-                rhs_m = got_b[0] if got_b else fast_operand(rhs.convert(cols), kind_b, buf_b)
-                np.matmul(lhs_m.reshape(ua.size * m1, k1), rhs_m.reshape(k1, ub.size * n1),
-                          out=target)
-                clean = got_a is not None and got_b is not None and \
-                    _no_special_sums(got_a[1], got_b[1], k1) and _is_plus_zero(acc_part)
+                _, mags = blocks_product(np.arange(ua.size), np.arange(ub.size), target)
+                clean = mags is not None and _no_special_sums(*mags, k1) and \
+                    _is_plus_zero(acc_part)
                 if not clean:
                     _add_lanes(target, ua.size, whole, acc_part)
                 return target, clean
@@ -423,18 +434,7 @@ def lane_factored(in_elem: str) -> Callable:
                     ga, la = unique_inverse(ia[sel])
                     gb, lb = unique_inverse(ib[sel])
                 if ga.size * gb.size <= 2 * la.size:     # every pair in one SGEMM
-                    # the blocks side by side (a view when they are adjacent in memory),
-                    # converted to f32 as one matrix each
-                    rows, cols = _blocks(a, ga), _blocks(b, gb)
-                    # (the conversions also lay the column blocks side by side; a tiled
-                    # matmul's blocks side by side are the matrix itself, a view)
-                    cols = cols.transpose(1, 0, 2)
-                    rows, cols = lhs.convert(rows), rhs.convert(cols)
-                    lhs_m = fast_operand(rows, kind_a, _buffer(scratch, 0, rows.shape))
-                    rhs_m = fast_operand(cols, kind_b, _buffer(scratch, 1, cols.shape))
-                    q = np.matmul(lhs_m.reshape(ga.size * m1, k1),
-                                  rhs_m.reshape(k1, gb.size * n1))
-                    q4 = q.reshape(ga.size, m1, gb.size, n1)
+                    q4 = blocks_product(ga, gb)[0].reshape(ga.size, m1, gb.size, n1)
                     grid = whole if sel is None else \
                         _lane_grid(la, lb, ga.size, gb.size) if la.size == lanes else None
                     if grid is not None:        # the lanes in grid order: q is read in place
